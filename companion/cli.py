@@ -1,0 +1,86 @@
+"""The `werewolf` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .engine import SetupError, recommended_deal
+from .engine.roles import ROLES
+from .engine.rulesets import RULESETS
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .replay import run_replay
+
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as fh:
+                text = fh.read()
+    except OSError as err:
+        return _fail(f"cannot read {args.file}: {err.strerror}")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        return _fail(f"malformed JSON at line {err.lineno} column {err.colno}: {err.msg}")
+    out, status = run_replay(doc)
+    print(json.dumps(out, ensure_ascii=False))
+    return status
+
+
+def _fail(message: str, index: int | None = None) -> int:
+    print(json.dumps({"error": {"index": index, "message": message}}, ensure_ascii=False))
+    print(f"werewolf: {message}", file=sys.stderr)
+    return 2
+
+
+def _roles(args: argparse.Namespace) -> int:
+    try:
+        deal = recommended_deal(args.ruleset, args.players, args.add)
+    except SetupError as err:
+        print(f"werewolf roles: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps(deal))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from . import bench
+
+    figures = bench.run(args.what, quick=args.quick)
+    print(json.dumps(figures))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="werewolf", description="Werewolf table companion.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="play a scripted game (docs/replay.md) and print the result")
+    p.add_argument("file", help="the scripted game, or - for standard input")
+    p.set_defaults(run=_replay)
+
+    p = sub.add_parser("roles", help="print the recommended deal as JSON {role: count}")
+    p.add_argument("--ruleset", required=True, choices=sorted(RULESETS))
+    p.add_argument("--players", required=True, type=int)
+    p.add_argument("--add", action="append", default=[], metavar="ROLE", choices=sorted(ROLES),
+                   help="add a special role in place of a villager (repeatable)")
+    p.set_defaults(run=_roles)
+
+    p = sub.add_parser("bench", help="measure; prints one JSON object of figures")
+    p.add_argument("what", choices=["engine"])
+    p.add_argument("--quick", action="store_true", help="a short run (for smoke tests)")
+    p.set_defaults(run=_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

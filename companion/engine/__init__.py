@@ -1,0 +1,24 @@
+"""The pure rules engine: no Flask, no I/O, no clock, no global RNG.
+
+    state = new_game("millers-hollow", names, deal, options, seed=7)
+    legal_actions(state, seat)        # [Choice, ...] for that seat, now
+    events = act(state, Action(seat, "vote", target=3))
+    view_for(state, seat) / view_for(state, None) / public_view(state)
+    state = undo(state)               # rebuild from the log without the last action
+    state = rebuild(state.log)        # the same state, from its events
+"""
+
+from .actions import Action, Choice
+from .errors import EngineError, IllegalAction, SetupError
+from .roles import ROLES, Role
+from .rules import act, legal_actions, new_game, step_label, undo, waiting_for
+from .rulesets import OPTION_VALUES, RULESETS, recommended_deal, resolve_options
+from .state import State, apply, rebuild
+from .views import public_view, view_for
+
+__all__ = [
+    "Action", "Choice", "EngineError", "IllegalAction", "SetupError", "ROLES", "Role",
+    "act", "legal_actions", "new_game", "step_label", "undo", "waiting_for", "OPTION_VALUES",
+    "RULESETS", "recommended_deal", "resolve_options", "State", "apply", "rebuild",
+    "public_view", "view_for",
+]

@@ -1,0 +1,143 @@
+"""What a seat may do: `Action` (one decision) and `Choice` (a family of legal actions).
+
+`legal_actions(state, seat)` answers with Choices, not an exploded list: a
+phone renders one Choice as one form ("pick 2 of these players"), a seat box
+maps its button to the `vote` Choice, and a random player samples from it.
+`Choice.allows(action)` is the single legality test the engine uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from random import Random
+
+from .errors import IllegalAction
+
+ACTION_IDS = frozenset({
+    "swap", "link", "protect", "guard", "inspect", "attack", "spy", "devour", "potion",
+    "charm", "burn", "post", "vote", "shoot", "appoint", "allow", "pardon", "confess",
+    "shave", "silence", "restore", "assign", "pass", "timeout",
+})
+SPY_MODES = ("discreet", "bold")
+SPY_OUTCOMES = ("wolf", "caught", "nothing")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision by one seat (`actor` None only for `timeout`)."""
+
+    actor: int | None
+    do: str
+    target: int | None = None
+    targets: tuple[int, ...] = ()
+    heal: bool = False
+    poison: int | None = None
+    card: int | None = None
+    mode: str | None = None
+    outcome: str | None = None
+
+    def to_dict(self) -> dict:
+        out: dict = {"actor": self.actor, "do": self.do}
+        if self.target is not None:
+            out["target"] = self.target
+        if self.do in ("link", "charm", "allow"):
+            out["targets"] = list(self.targets)
+        if self.do == "potion":
+            out["heal"], out["poison"] = self.heal, self.poison
+        if self.card is not None:
+            out["card"] = self.card
+        if self.mode is not None:
+            out["mode"] = self.mode
+        if self.outcome is not None:
+            out["outcome"] = self.outcome
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A family of legal actions of one kind for one seat.
+
+    - `targets`/`count`: name `count[0]`..`count[1]` distinct seats among `targets`
+      (`target` when the maximum is 1 and the minimum 1, `targets` otherwise;
+      for `potion` they are the poison candidates, 0 or 1 of them).
+    - `heal`: the witch may heal tonight's victim (`potion` only).
+    - `cards`: centre card indexes (thief); `modes`: spy modes (little girl).
+    """
+
+    do: str
+    targets: tuple[int, ...] = ()
+    count: tuple[int, int] = (0, 0)
+    heal: bool = False
+    cards: tuple[int, ...] = ()
+    modes: tuple[str, ...] = ()
+    info: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def allows(self, a: Action) -> bool:
+        if a.do != self.do:
+            return False
+        do = self.do
+        if do == "potion":
+            if a.heal and not self.heal:
+                return False
+            return a.poison is None or a.poison in self.targets
+        if do == "swap":
+            return a.card in self.cards
+        if do == "spy":
+            return a.mode in self.modes and (a.outcome is None or a.outcome in SPY_OUTCOMES)
+        if self.count == (1, 1):
+            return a.target in self.targets
+        if self.count == (0, 0):
+            return a.target is None and not a.targets
+        lo, hi = self.count
+        picked = a.targets
+        return (lo <= len(picked) <= hi and len(set(picked)) == len(picked)
+                and all(t in self.targets for t in picked))
+
+    def sample(self, actor: int, rng: Random) -> Action:
+        """A random action of this family (uniform over the family's members
+        for single targets; a uniform size, then a uniform subset, for sets)."""
+        do = self.do
+        if do == "potion":
+            heal = self.heal and rng.random() < 0.5
+            poison = rng.choice(self.targets + (None,)) if self.targets else None
+            return Action(actor, do, heal=heal, poison=poison)
+        if do == "swap":
+            return Action(actor, do, card=rng.choice(self.cards))
+        if do == "spy":
+            return Action(actor, do, mode=rng.choice(self.modes))
+        if self.count == (1, 1):
+            return Action(actor, do, target=rng.choice(self.targets))
+        if self.count == (0, 0):
+            return Action(actor, do)
+        lo, hi = self.count
+        return Action(actor, do, targets=tuple(rng.sample(self.targets, rng.randint(lo, hi))))
+
+    def to_dict(self) -> dict:
+        out: dict = {"do": self.do}
+        if self.count != (0, 0) or self.do == "potion":
+            out["targets"] = list(self.targets)
+            out["count"] = list(self.count)
+        if self.do == "potion":
+            out["heal"] = self.heal
+        if self.cards:
+            out["cards"] = list(self.cards)
+        if self.modes:
+            out["modes"] = list(self.modes)
+        out.update(self.info)
+        return out
+
+
+def check_shape(a: Action) -> None:
+    """Reject actions whose fields do not fit their kind, before any rule is asked."""
+    if a.do not in ACTION_IDS:
+        raise IllegalAction(f"unknown action {a.do!r}")
+    if a.do == "timeout":
+        if a.actor is not None:
+            raise IllegalAction("'timeout' has no actor")
+        return
+    if a.actor is None:
+        raise IllegalAction(f"{a.do!r} needs an actor")
+    if a.do == "spy" and a.mode not in SPY_MODES:
+        raise IllegalAction(f"spy mode must be one of {list(SPY_MODES)}, not {a.mode!r}")
+    if a.outcome is not None and a.outcome not in SPY_OUTCOMES:
+        raise IllegalAction(f"spy outcome must be one of {list(SPY_OUTCOMES)}, not {a.outcome!r}")

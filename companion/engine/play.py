@@ -1,0 +1,32 @@
+"""Random legal play: every waiting seat picks uniformly among its legal
+choices. Used by the benchmark, the property tests and `werewolf bench`."""
+
+from __future__ import annotations
+
+from random import Random
+
+from .rules import act, legal_actions, new_game, waiting_for
+from .state import State
+
+MAX_ACTIONS = 5000
+
+
+def play_random(state: State, rng: Random, max_actions: int = MAX_ACTIONS) -> State:
+    """Play `state` to its end with random legal actions (at most `max_actions`)."""
+    for _ in range(max_actions):
+        if state.phase == "over":
+            return state
+        seats = waiting_for(state)
+        if not seats:
+            raise RuntimeError(f"stuck: nobody to act at {state.step!r}")
+        seat = rng.choice(seats)
+        choice = rng.choice(legal_actions(state, seat))
+        act(state, choice.sample(seat, rng))
+    raise RuntimeError(f"no end after {max_actions} actions")
+
+
+def random_game(ruleset: str, deal: list[str], seed: int, options: dict | None = None,
+                center: list[str] | None = None) -> State:
+    names = [f"P{i + 1}" for i in range(len(deal))]
+    state = new_game(ruleset, names, deal, options, center, seed)
+    return play_random(state, Random(seed))

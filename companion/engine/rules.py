@@ -1,0 +1,693 @@
+"""The rules: which actions are legal now, and what an action sets off.
+
+`act(state, action)` checks the action against `legal_actions`, then emits
+events; each event is applied as it is emitted (`state.apply`) and appended to
+the log, so the logic below always reads an up-to-date state and a rebuild
+from the log needs no rules at all. Nothing here does I/O or reads a clock;
+chance comes from `_rng`, seeded by the game's seed and the draw count.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from .actions import Action, Choice, SPY_MODES, check_shape
+from .errors import IllegalAction, SetupError
+from .roles import FIRST_NIGHT_ONLY, NIGHT_STEPS, ROLES
+from .rulesets import MAX_PLAYERS, MIN_PLAYERS, check_role, recommended_deal, resolve_options
+from .state import State, apply, rebuild
+
+PROMPTS = ("hunter", "appoint", "allow")
+VOTES = ("election", "vote")
+SPY_ODDS = {"discreet": (0.2, 0.2), "bold": (0.4, 0.4)}  # (learns a wolf, caught) [000]
+PUBLIC_CAUSES = frozenset({"execution", "hunter", "scapegoat", "barber"})
+
+
+# --- creating a game ----------------------------------------------------------
+
+def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
+             options: dict | None = None, center: list[str] | None = None,
+             seed: int = 0) -> State:
+    """A new game at its first step. `deal` is the card of each seat (None: a
+    random deal of the recommended distribution, drawn from `seed`)."""
+    opts = resolve_options(ruleset, options)
+    players = list(players)
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise SetupError(f"a game seats {MIN_PLAYERS}–{MAX_PLAYERS} players, not {len(players)}")
+    if any(not isinstance(p, str) or not p.strip() for p in players):
+        raise SetupError("player names must be non-empty strings")
+    dupes = sorted({p for p in players if players.count(p) > 1})
+    if dupes:
+        raise SetupError(f"duplicate player names: {', '.join(dupes)}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise SetupError(f"seed must be an integer, not {seed!r}")
+    center = list(center or [])
+    if deal is None:  # the recommended distribution, shuffled from the seed
+        counts = recommended_deal(ruleset, len(players))
+        deal = [r for r, c in sorted(counts.items()) for _ in range(c)]
+        Random(f"{seed}:deal").shuffle(deal)
+    if len(deal) != len(players):
+        raise SetupError(f"the deal has {len(deal)} cards for {len(players)} players")
+    for role in (*deal, *center):
+        check_role(ruleset, role)
+    if "thief" in deal:
+        if len(center) != 2:
+            raise SetupError("a dealt thief needs exactly two centre cards")
+        if deal.count("thief") > 1 or "thief" in center:
+            raise SetupError("there is only one thief card")
+    elif center:
+        raise SetupError("centre cards are only used when the thief is dealt")
+    for role in ROLES:
+        limit = 2 if role == "freemason" else None if role in ("villager", "werewolf") else 1
+        if limit and (deal.count(role) + center.count(role)) > limit:
+            raise SetupError(f"at most {limit} {role} card(s) in a game")
+    state = State()
+    _emit(state, {"e": "setup", "ruleset": ruleset, "options": opts, "players": players,
+                  "deal": list(deal), "center": center, "seed": seed})
+    _begin_night(state, 1)
+    return state
+
+
+# --- helpers -------------------------------------------------------------------
+
+def _emit(state: State, event: dict) -> None:
+    event["a"] = state.acts
+    apply(state, event)
+    state.log.append(event)
+
+
+def _rng(state: State) -> Random:
+    return Random(f"{state.seed}:{state.draws}")
+
+
+def living(state: State) -> list[int]:
+    return [i for i, up in enumerate(state.alive) if up]
+
+
+def holder(state: State, role: str) -> int | None:
+    """The living player holding `role` (single cards only)."""
+    for i, r in enumerate(state.roles):
+        if r == role and state.alive[i]:
+            return i
+    return None
+
+
+def _powered(state: State, seat: int) -> bool:
+    return not (state.powers_lost and ROLES[state.roles[seat]].village_power)
+
+
+def lover_of(state: State, seat: int) -> int | None:
+    if state.lovers and seat in state.lovers:
+        a, b = state.lovers
+        return b if seat == a else a
+    return None
+
+
+def left_of(state: State, seat: int) -> int | None:
+    """Next living player clockwise (RULES.md §1)."""
+    for k in range(1, state.size):
+        j = (seat + k) % state.size
+        if state.alive[j]:
+            return j
+    return None
+
+
+def right_of(state: State, seat: int) -> int | None:
+    for k in range(1, state.size):
+        j = (seat - k) % state.size
+        if state.alive[j]:
+            return j
+    return None
+
+
+def _wolves(state: State) -> list[int]:
+    return [i for i in living(state) if ROLES[state.roles[i]].wolf]
+
+
+def _attack_tonight(state: State) -> bool:
+    return state.n > 1 or state.opts["first_night_attack"]
+
+
+def mixed_lovers(state: State) -> bool:
+    if not state.lovers:
+        return False
+    a, b = (state.roles[i] for i in state.lovers)
+    return ROLES[a].wolf != ROLES[b].wolf or (a == "piper") != (b == "piper")
+
+
+# --- legal actions -------------------------------------------------------------
+
+def legal_actions(state: State, seat: int) -> list[Choice]:
+    """What `seat` may do now (empty when it may do nothing)."""
+    step = state.step
+    if state.phase == "over" or not 0 <= seat < state.size:
+        return []
+    if step in PROMPTS:
+        return _prompt_choices(state, seat) if seat == state.actor else []
+    if not state.alive[seat]:
+        return []
+    if step in VOTES:
+        targets = _vote_targets(state, seat)
+        return [Choice("vote", targets, (1, 1))] if targets else []
+    if step == "wolves":
+        return _wolves_choices(state, seat)
+    return _night_choices(state, seat, step)
+
+
+def _night_choices(state: State, seat: int, step: str) -> list[Choice]:
+    """A night step's choices for a living seat (none unless it holds the card)."""
+    if state.roles[seat] != step or not _powered(state, seat):
+        return []
+    up = living(state)
+    others = tuple(i for i in up if i != seat)
+    out: list[Choice] = []
+    if step == "thief":
+        both_wolves = all(ROLES[c].wolf for c in state.center)
+        out.append(Choice("swap", cards=(0, 1)))
+        if not both_wolves:
+            out.append(Choice("pass"))
+        return out
+    if step == "cupid":
+        out.append(Choice("link", tuple(up), (2, 2)))
+    elif step == "defender":
+        out.append(Choice("protect", tuple(i for i in up if i != state.last_protected), (1, 1)))
+    elif step == "seer":
+        out.append(Choice("inspect", others, (1, 1)))
+    elif step == "knight":
+        out.append(Choice("guard", others, (1, 1)))
+    elif step == "white-werewolf":
+        prey = tuple(i for i in others if state.roles[i] == "werewolf")
+        if prey:
+            out.append(Choice("devour", prey, (1, 1)))
+    elif step == "witch":
+        victim = _shown_victim(state)
+        heal = state.potions["heal"] and victim is not None and (
+            victim != seat or state.opts["witch_self_heal"])
+        poison = others if state.potions["poison"] else ()
+        if heal or poison:
+            out.append(Choice("potion", poison, (0, 1), heal=heal, info={"victim": victim}))
+    elif step == "piper":
+        free = tuple(i for i in others if i not in state.charmed)
+        if free:
+            k = min(2, len(free))
+            out.append(Choice("charm", free, (k, k)))
+    if out:
+        out.append(Choice("pass"))
+    return out
+
+
+def _wolves_choices(state: State, seat: int) -> list[Choice]:
+    role = state.roles[seat]
+    if role == "little-girl":
+        if state.spied or not _powered(state, seat):
+            return []
+        return [Choice("spy", modes=SPY_MODES), Choice("pass")]
+    if not ROLES[role].wolf or _wolves_closed(state):
+        return []
+    prey = tuple(i for i in living(state) if not ROLES[state.roles[i]].wolf)
+    return [Choice("attack", prey, (1, 1)), Choice("pass")] if prey else []
+
+
+def _wolves_closed(state: State) -> bool:
+    """The wolves' own part of their step is settled (RULES.md §5 werewolf)."""
+    wolves = _wolves(state)
+    picks = state.picks
+    if state.opts["wolf_attack"] == "any-wolf":
+        return any(t is not None for t in picks.values()) or all(w in picks for w in wolves)
+    if not all(w in picks for w in wolves):
+        return False
+    return len({picks[w] for w in wolves}) == 1
+
+
+def _vote_targets(state: State, seat: int) -> tuple[int, ...]:
+    if seat in state.revealed:
+        return ()
+    election = state.step == "election"
+    if not election and state.allowed is not None and seat not in state.allowed:
+        return ()
+    pool = state.candidates if state.candidates is not None else living(state)
+    if election:
+        return tuple(pool)
+    lover = lover_of(state, seat)
+    self_ok = state.opts["self_vote"]
+    return tuple(i for i in pool if i != lover and (self_ok or i != seat))
+
+
+def _prompt_choices(state: State, seat: int) -> list[Choice]:
+    others = tuple(i for i in living(state) if i != seat)
+    if state.step == "hunter":
+        return [Choice("shoot", others, (1, 1)), Choice("pass")]
+    if state.step == "appoint":
+        return [Choice("appoint", others, (1, 1))]
+    return [Choice("allow", others, (0, len(others)))]
+
+
+def waiting_for(state: State) -> list[int]:
+    """Seats whose action the current step still waits for."""
+    step = state.step
+    if state.phase == "over":
+        return []
+    if step in PROMPTS:
+        return [state.actor]
+    if step in VOTES:
+        return [i for i in living(state) if i not in state.votes and _vote_targets(state, i)]
+    if step == "wolves":
+        out = [] if _wolves_closed(state) else [
+            w for w in _wolves(state) if _wolves_choices(state, w)]
+        girl = holder(state, "little-girl")
+        if girl is not None and _wolves_choices(state, girl):
+            out.append(girl)
+        return out
+    return [i for i in living(state) if legal_actions(state, i)]
+
+
+# --- acting --------------------------------------------------------------------
+
+def act(state: State, action: Action) -> list[dict]:
+    """Apply one action; return the events it caused. An illegal action raises
+    IllegalAction and leaves the state untouched."""
+    check_shape(action)
+    if state.phase == "over":
+        raise IllegalAction("the game is over")
+    start = len(state.log)
+    if action.do == "timeout":
+        state.acts += 1
+        _timeout(state)
+        return state.log[start:]
+    seat = action.actor
+    if not isinstance(seat, int) or not 0 <= seat < state.size:
+        raise IllegalAction(f"no player at seat {seat!r}")
+    choices = legal_actions(state, seat)
+    name = state.names[seat]
+    if not choices:
+        raise IllegalAction(f"{name} cannot act now ({step_label(state)})")
+    choice = next((c for c in choices if c.do == action.do), None)
+    if choice is None:
+        may = ", ".join(c.do for c in choices)
+        raise IllegalAction(f"{name} cannot {action.do!r} now ({step_label(state)}); may: {may}")
+    if not choice.allows(action):
+        raise IllegalAction(_why_not(state, choice, action))
+    state.acts += 1
+    _perform(state, action)
+    return state.log[start:]
+
+
+def _why_not(state: State, choice: Choice, a: Action) -> str:
+    name = state.names[a.actor]
+    picked = [a.target] if a.target is not None else list(a.targets)
+    if a.do == "potion":
+        if a.heal and not choice.heal:
+            return f"{name} cannot heal now"
+        picked = [a.poison]
+    for t in picked:
+        if not isinstance(t, int) or not 0 <= t < state.size:
+            return f"{a.do}: no such player {t!r}"
+        if not state.alive[t]:
+            return f"{a.do}: {state.names[t]} is dead"
+        if t not in choice.targets:
+            return f"{name} may not {a.do} {state.names[t]}"
+    if choice.count != (1, 1) and a.do != "potion":
+        lo, hi = choice.count
+        return f"{a.do} names {lo}–{hi} distinct players, not {len(a.targets)}"
+    return f"{name}: {a.do} not allowed as given"
+
+
+def _perform(state: State, a: Action) -> None:
+    step, seat = state.step, a.actor
+    event = {"e": "act", **a.to_dict()}
+    if a.do == "inspect":
+        card = state.roles[a.target]
+        event["result"] = card if state.opts["seer_sees"] == "role" else ROLES[card].reads
+    elif a.do == "spy":
+        event.update(_spy(state, a))
+    _emit(state, event)
+    if step == "thief" and a.do == "pass":
+        _emit(state, {"e": "card", "seat": seat, "role": "villager"})
+    if step in PROMPTS:
+        _after_prompt(state, a)
+    elif step in VOTES:
+        if not waiting_for(state):
+            _close_vote(state)
+    elif step == "wolves":
+        if not waiting_for(state):
+            _close_wolves(state)
+    else:
+        _next_night_step(state)
+
+
+def _spy(state: State, a: Action) -> dict:
+    outcome = a.outcome
+    out: dict = {}
+    rng = None
+    if outcome is None:
+        rng = _rng(state)
+        wolf_p, caught_p = SPY_ODDS[a.mode]
+        x = rng.random()
+        outcome = "wolf" if x < wolf_p else "caught" if x < wolf_p + caught_p else "nothing"
+        out["draw"] = True
+    out["outcome"] = outcome
+    if outcome == "wolf":
+        wolves = _wolves(state)
+        out["wolf"] = (rng or _rng(state)).choice(wolves)
+        out["draw"] = True
+    return out
+
+
+def _timeout(state: State) -> None:
+    step = state.step
+    _emit(state, {"e": "act", "do": "timeout", "actor": None})
+    if step in VOTES:
+        for voter in waiting_for(state):
+            target = None
+            if state.opts["vote_timeout"] == "right-neighbour":
+                right = right_of(state, voter)
+                target = right if right in _vote_targets(state, voter) else None
+            _emit(state, {"e": "act", "do": "vote", "actor": voter, "target": target,
+                          "default": True})
+        _close_vote(state)
+    elif step == "wolves":
+        _close_wolves(state)
+    elif step == "appoint":
+        _emit(state, {"e": "sheriff", "seat": left_of(state, state.actor), "how": "default"})
+        _run_queue(state)
+    elif step in PROMPTS:
+        _run_queue(state)
+    else:
+        thief = holder(state, "thief")
+        if step == "thief" and thief is not None:
+            if all(ROLES[c].wolf for c in state.center):
+                _emit(state, {"e": "act", "do": "swap", "actor": thief, "card": 0,
+                              "default": True})
+            else:
+                _emit(state, {"e": "card", "seat": thief, "role": "villager"})
+        _next_night_step(state)
+
+
+# --- the night -----------------------------------------------------------------
+
+def _begin_night(state: State, n: int) -> None:
+    _emit(state, {"e": "night", "n": n})
+    medium = holder(state, "medium")
+    if medium is not None and state.executed is not None:
+        card = state.roles[state.executed]
+        _emit(state, {"e": "medium", "seat": medium, "target": state.executed,
+                      "result": ROLES[card].reads})
+    _next_night_step(state)
+
+
+def _next_night_step(state: State) -> None:
+    order = NIGHT_STEPS
+    start = order.index(state.step) + 1 if state.step in order else 0
+    for step in order[start:]:
+        if step in FIRST_NIGHT_ONLY and state.n != 1:
+            continue
+        if step == "white-werewolf" and state.n % 2:
+            continue
+        if step in ("wolves", "defender", "knight") and not _attack_tonight(state):
+            continue  # no attack tonight: the wolves only meet, protectors are not called
+        if step == "piper" and _dies_tonight(state, holder(state, "piper")):
+            continue  # [002]: not called on a night the wolves or the witch kill him
+        if step == "wolves":
+            _emit(state, {"e": "step", "step": step})
+            if waiting_for(state):
+                return
+            _close_wolves(state)
+            return
+        actor = holder(state, step)
+        if actor is None or not _night_choices(state, actor, step):
+            continue
+        if step == "thief":
+            _emit(state, {"e": "centre", "seat": actor, "cards": list(state.center)})
+        if step == "witch":
+            _emit(state, {"e": "shown", "seat": actor, "victim": _shown_victim(state)})
+        _emit(state, {"e": "step", "step": step})
+        return
+    _dawn(state)
+
+
+def _close_wolves(state: State) -> None:
+    wolves = _wolves(state)
+    picks = [state.picks[w] for w in wolves if w in state.picks]
+    target = None
+    if state.opts["wolf_attack"] == "any-wolf":
+        target = next((t for t in state.picks.values() if t is not None), None)
+    elif picks and len(picks) == len(wolves) and len(set(picks)) == 1:
+        target = picks[0]
+    if state.caught:
+        target = holder(state, "little-girl")
+    _emit(state, {"e": "attack", "target": target, "caught": state.caught})
+    _next_night_step(state)
+
+
+def _shown_victim(state: State) -> int | None:
+    """The victim the witch is shown: none when the defender held [002]."""
+    v = state.attack
+    if v is None or (v == state.protected and state.roles[v] != "little-girl"):
+        return None
+    return v
+
+
+def _dies_tonight(state: State, seat: int | None) -> bool:
+    if seat is None:
+        return False
+    if seat == state.poisoned:
+        return True
+    return seat == _shown_victim(state) and not state.healed and state.roles[seat] != "fox" \
+        and not (state.roles[seat] == "elder" and seat not in state.wounded)
+
+
+def _dawn(state: State) -> None:
+    time = state.time()
+    dead: list[tuple[int, str]] = []
+    victim = _shown_victim(state)
+    if victim is not None:
+        if state.roles[victim] == "elder" and victim not in state.wounded:
+            _emit(state, {"e": "wounded", "seat": victim})  # healed or not [003]
+        elif not state.healed and state.roles[victim] != "fox":
+            dead.append((victim, "werewolves"))
+    if state.devoured is not None:
+        dead.append((state.devoured, "white-werewolf"))
+    if state.poisoned is not None:
+        dead.append((state.poisoned, "poison"))
+    if state.inspected is not None and state.roles[state.inspected] == "fox":
+        dead.append((state.inspected, "seer"))  # 呪殺 [004]
+    _emit(state, {"e": "resolve", "then": "day"})
+    seen: set[int] = set()
+    for seat, cause in dead:
+        if seat not in seen:
+            seen.add(seat)
+            _kill(state, seat, cause, time)
+    _run_queue(state)
+
+
+def _kill(state: State, seat: int, cause: str, time: str) -> None:
+    _emit(state, {"e": "died", "seat": seat, "cause": cause, "time": time})
+    if state.roles[seat] == "elder" and cause in ("poison", "hunter", "execution") \
+            and not state.powers_lost:
+        _emit(state, {"e": "powers-lost", "seat": seat})  # [003]
+
+
+# --- deaths and their triggers (RULES.md §6) -----------------------------------
+
+def _run_queue(state: State) -> None:
+    """Run pending prompts, then process the dead in order; once nothing is
+    left, check the win and move on."""
+    while True:
+        if state.prompts:
+            kind, seat = state.prompts[0]
+            _emit(state, {"e": "step", "step": kind, "actor": seat})
+            return
+        if not state.queue:
+            break
+        seat = state.queue[0]
+        time = state.time()
+        lover = lover_of(state, seat)
+        if lover is not None and state.alive[lover]:
+            _kill(state, lover, "heartbreak", time)
+        prompts = []
+        if state.roles[seat] == "hunter" and _powered(state, seat) and living(state):
+            prompts.append(("hunter", seat))
+        cause = next(c for s, c, _ in state.deaths if s == seat)
+        if cause == "scapegoat" and living(state):
+            prompts.append(("allow", seat))
+        if state.sheriff == seat:
+            if living(state):
+                prompts.append(("appoint", seat))
+            else:
+                _emit(state, {"e": "sheriff", "seat": None, "how": "died"})
+        _emit(state, {"e": "triggers", "seat": seat, "prompts": [list(p) for p in prompts]})
+    outcome = _outcome(state)
+    if outcome:
+        _emit(state, {"e": "over", "winner": outcome[0], "winners": outcome[1]})
+    elif state.then == "day":
+        _begin_day(state)
+    else:
+        _begin_night(state, state.n + 1)
+
+
+def _after_prompt(state: State, a: Action) -> None:
+    if a.do == "shoot":
+        _kill(state, a.target, "hunter", state.time())
+    elif a.do == "appoint":
+        _emit(state, {"e": "sheriff", "seat": a.target, "how": "appointed"})
+    elif a.do == "allow":
+        _emit(state, {"e": "allowed", "seat": a.actor, "voters": list(a.targets)})
+    _run_queue(state)
+
+
+# --- the day -------------------------------------------------------------------
+
+def _begin_day(state: State) -> None:
+    _emit(state, {"e": "day", "n": state.n})
+    if state.opts["sheriff"] and not state.elected and state.n == 1:
+        _emit(state, {"e": "step", "step": "election", "round": 1, "candidates": None})
+        if waiting_for(state):
+            return
+        _emit(state, {"e": "sheriff", "seat": None, "how": "none"})
+    _open_vote(state, 1, None)
+
+
+def _open_vote(state: State, round_: int, candidates: list[int] | None) -> None:
+    _emit(state, {"e": "step", "step": "vote", "round": round_, "candidates": candidates})
+    if not waiting_for(state):
+        _close_vote(state)
+
+
+def _tally(state: State) -> tuple[dict[int, int], list[int], int]:
+    counts: dict[int, int] = {}
+    double = state.step == "vote"
+    for voter, target in state.votes.items():
+        if target is not None:
+            counts[target] = counts.get(target, 0) + (2 if double and voter == state.sheriff else 1)
+    top = max(counts.values(), default=0)
+    tied = sorted(t for t, c in counts.items() if c == top) if top else []
+    return counts, tied, top
+
+
+def _close_vote(state: State) -> None:
+    counts, tied, top = _tally(state)
+    event = {"e": "tally", "step": state.step, "round": state.round,
+             "votes": {str(k): v for k, v in state.votes.items()},
+             "counts": {str(k): v for k, v in counts.items()}, "top": top}
+    if len(tied) > 1:
+        event["tie"] = tied
+    _emit(state, event)
+    if state.step == "election":
+        return _close_election(state, tied)
+    if len(tied) == 1:
+        return _execute(state, tied[0])
+    if not tied:
+        return _execute(state, None)
+    scapegoat = holder(state, "scapegoat")
+    if scapegoat is not None:
+        return _execute(state, scapegoat, cause="scapegoat")  # overrides every policy [002][003]
+    policy = state.opts["tie"]
+    rounds = len(state.ties)
+    if policy == "scapegoat-sheriff-none":
+        pick = state.votes.get(state.sheriff) if state.sheriff is not None else None
+        return _execute(state, pick if pick in tied else None)
+    if policy == "none" or (policy == "runoff-once" and rounds >= 2):
+        return _execute(state, None)
+    if policy == "runoff-once" or rounds < 3:
+        return _open_vote(state, state.round + 1, tied)
+    if policy == "runoff-draw" and len(set(state.ties[-3:])) == 1 and _half_power_play(state):
+        return _emit(state, {"e": "over", "winner": "draw", "winners": [], "why": "three ties"})
+    return _execute(state, _draw(state, tied))
+
+
+def _draw(state: State, among: list[int]) -> int:
+    pick = _rng(state).choice(among)
+    _emit(state, {"e": "drawn", "among": among, "seat": pick, "draw": True})
+    return pick
+
+
+def _half_power_play(state: State) -> bool:
+    up = living(state)
+    wolfish = sum(1 for i in up if ROLES[state.roles[i]].wolf or state.roles[i] == "madman")
+    return len(up) % 2 == 0 and 2 * wolfish == len(up)
+
+
+def _close_election(state: State, tied: list[int]) -> None:
+    if len(tied) == 1:
+        _emit(state, {"e": "sheriff", "seat": tied[0], "how": "elected"})
+    elif not tied:
+        _emit(state, {"e": "sheriff", "seat": None, "how": "none"})
+    elif state.round == 1:  # re-voted once among the tied (RULES.md §6 Decision)
+        _emit(state, {"e": "step", "step": "election", "round": 2, "candidates": tied})
+        if waiting_for(state):
+            return
+        _emit(state, {"e": "sheriff", "seat": None, "how": "none"})
+    else:
+        seat = _rng(state).choice(tied)
+        _emit(state, {"e": "sheriff", "seat": seat, "how": "drawn", "among": tied, "draw": True})
+    _open_vote(state, 1, None)
+
+
+def _execute(state: State, seat: int | None, cause: str = "execution") -> None:
+    _emit(state, {"e": "resolve", "then": "night"})
+    if seat is not None:
+        if (cause == "execution" and state.roles[seat] == "village-idiot"
+                and seat not in state.revealed and _powered(state, seat)):
+            _emit(state, {"e": "revealed", "seat": seat})  # [002][003]
+        else:
+            _kill(state, seat, cause, state.time())
+    _run_queue(state)
+
+
+# --- winning (RULES.md §7) -----------------------------------------------------
+
+def _outcome(state: State) -> tuple[str, list[int]] | None:
+    up = living(state)
+    roles = state.roles
+    if not up:
+        return "draw", []
+    mixed = mixed_lovers(state)
+    if mixed and sorted(up) == sorted(state.lovers):
+        return "lovers", sorted(state.lovers)
+    piper = holder(state, "piper")
+    if piper is not None and all(i in state.charmed for i in up if i != piper):
+        return "piper", _side(state, "piper")
+    wolves = [i for i in up if ROLES[roles[i]].wolf]
+    if len(up) == 1 and roles[up[0]] == "white-werewolf":
+        return "white-werewolf", _side(state, "white-werewolf")
+    fox = [i for i in up if roles[i] == "fox"]
+    if not wolves:
+        return ("fox", _side(state, "fox")) if fox else ("village", _side(state, "village"))
+    humans = [i for i in up if not ROLES[roles[i]].wolf and roles[i] != "fox"]
+    if any(roles[i] == "white-werewolf" for i in wolves) and len(wolves) > 1:
+        return None
+    if mixed:
+        a, b = state.lovers
+        if all(state.alive[i] for i in (a, b)) and (ROLES[roles[a]].wolf or ROLES[roles[b]].wolf):
+            return None
+    won = not humans if state.opts["wolves_win"] == "all-dead" else len(wolves) >= len(humans)
+    if not won:
+        return None
+    return ("fox", _side(state, "fox")) if fox else ("werewolves", _side(state, "werewolves"))
+
+
+def _side(state: State, team: str) -> list[int]:
+    lovers = set(state.lovers) if mixed_lovers(state) else set()
+    return [i for i, r in enumerate(state.roles) if ROLES[r].team == team and i not in lovers]
+
+
+# --- labels --------------------------------------------------------------------
+
+def step_label(state: State) -> str:
+    """Where the game waits, for people: "night 2 seer", "day 1 runoff 2"."""
+    if state.phase == "over":
+        return "over"
+    step = state.step
+    if step == "vote" and state.round > 1:
+        step = f"runoff {state.round - 1}"
+    elif step == "election" and state.round > 1:
+        step = "election runoff"
+    return f"{state.time()} {step}"
+
+
+def undo(state: State) -> State:
+    """The state before the last action: a rebuild from the log without it."""
+    if state.acts == 0:
+        raise IllegalAction("nothing to undo")
+    last = state.acts
+    return rebuild([e for e in state.log if e["a"] < last])

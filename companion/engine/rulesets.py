@@ -1,0 +1,124 @@
+"""Ruleset presets, their options and recommended deals (RULES.md §2–§3)."""
+
+from __future__ import annotations
+
+from .errors import SetupError
+from .roles import NOT_YET, ROLES
+
+_BASE_MH = frozenset({
+    "werewolf", "villager", "seer", "witch", "hunter", "cupid", "little-girl", "thief",
+    # New Moon [002][003], white werewolf [000], The Village night roles [000]
+    "defender", "village-idiot", "elder", "scapegoat", "piper", "white-werewolf",
+    "pyromaniac", "rumormonger",
+})
+
+#: Every option a preset sets, with the values it may take (None: any int ≥ 0).
+OPTION_VALUES: dict[str, tuple | None] = {
+    "sheriff": (True, False),
+    "seer_sees": ("role", "team"),
+    "reveal_on_death": (True, False),
+    "tie": ("scapegoat-sheriff-none", "runoff-once", "none", "runoff-random", "runoff-draw"),
+    "wolves_win": ("all-dead", "parity"),
+    "wolf_attack": ("unanimous", "any-wolf"),
+    "vote_timeout": ("right-neighbour", "abstain"),
+    "self_vote": (True, False),
+    "first_night_attack": (True, False),
+    "witch_self_heal": (True, False),
+    "discussion_s": None,
+    "night_s": None,
+    "extra_discussion_s": None,
+}
+
+_MH_OPTIONS = {
+    "sheriff": True, "seer_sees": "role", "reveal_on_death": True,
+    "tie": "scapegoat-sheriff-none", "wolves_win": "all-dead", "wolf_attack": "unanimous",
+    "vote_timeout": "abstain", "self_vote": True, "first_night_attack": True,
+    "witch_self_heal": True, "discussion_s": 300, "night_s": 60, "extra_discussion_s": 0,
+}
+
+RULESETS: dict[str, dict] = {
+    "millers-hollow": {"roles": _BASE_MH, "players": (8, 18), "options": _MH_OPTIONS},
+    "bga": {
+        "roles": _BASE_MH, "players": (8, 18),
+        "options": {**_MH_OPTIONS, "tie": "runoff-once", "vote_timeout": "right-neighbour"},
+    },
+    "jp-standard": {
+        "roles": frozenset({"villager", "werewolf", "seer", "madman", "medium", "knight",
+                            "freemason", "fox"}),
+        "players": (7, 15),
+        "options": {
+            "sheriff": False, "seer_sees": "team", "reveal_on_death": False,
+            "tie": "runoff-draw", "wolves_win": "parity", "wolf_attack": "any-wolf",
+            "vote_timeout": "abstain", "self_vote": False, "first_night_attack": False,
+            "witch_self_heal": False, "discussion_s": 600, "night_s": 300,
+            "extra_discussion_s": 180,
+        },
+    },
+}
+
+MIN_PLAYERS, MAX_PLAYERS = 4, 24
+
+# jp-standard [004]: werewolf, seer, medium, knight, madman, freemason, fox, villager
+_JP_TABLE = {
+    7: (1, 1, 0, 0, 1, 0, 0, 4), 8: (2, 1, 1, 0, 1, 0, 0, 3), 9: (2, 1, 1, 1, 1, 0, 0, 3),
+    10: (2, 1, 1, 1, 1, 0, 0, 4), 11: (2, 1, 1, 1, 1, 0, 0, 5), 12: (2, 1, 1, 1, 1, 2, 0, 4),
+    13: (2, 1, 1, 1, 1, 2, 0, 5), 14: (2, 1, 1, 1, 1, 2, 1, 5), 15: (2, 1, 1, 1, 1, 2, 1, 6),
+}
+_JP_COLUMNS = ("werewolf", "seer", "medium", "knight", "madman", "freemason", "fox", "villager")
+
+
+def ruleset(name: str) -> dict:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise SetupError(f"unknown ruleset {name!r} (known: {', '.join(RULESETS)})") from None
+
+
+def resolve_options(name: str, overrides: dict | None) -> dict:
+    """The preset's options with the game's overrides, each checked."""
+    opts = dict(ruleset(name)["options"])
+    for key, value in (overrides or {}).items():
+        if key not in OPTION_VALUES:
+            raise SetupError(f"unknown option {key!r} (known: {', '.join(OPTION_VALUES)})")
+        allowed = OPTION_VALUES[key]
+        if allowed is None:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise SetupError(f"option {key!r} takes a number of seconds ≥ 0, not {value!r}")
+        elif value not in allowed or type(value) is not type(allowed[0]):
+            raise SetupError(f"option {key!r} takes one of {list(allowed)}, not {value!r}")
+        opts[key] = value
+    return opts
+
+
+def check_role(ruleset_name: str, role: str) -> None:
+    if role not in ROLES:
+        raise SetupError(f"unknown role {role!r}")
+    if role not in ruleset(ruleset_name)["roles"]:
+        raise SetupError(f"role {role!r} is not part of the {ruleset_name} ruleset")
+    if role in NOT_YET:
+        raise SetupError(f"role {role!r} (The Village) is not supported yet")
+
+
+def recommended_deal(name: str, players: int, add: list[str] | tuple[str, ...] = ()) -> dict[str, int]:
+    """The recommended cards for `players` players (RULES.md §3).
+
+    Each added special role replaces one villager; the thief also brings two
+    extra villager cards, so `players + 2` cards are dealt and two lie in the centre.
+    """
+    low, high = ruleset(name)["players"]
+    if not low <= players <= high:
+        raise SetupError(f"{name} recommends deals for {low}–{high} players, not {players}")
+    if name == "jp-standard":
+        deal = {r: c for r, c in zip(_JP_COLUMNS, _JP_TABLE[players]) if c}
+    else:
+        wolves = 2 if players <= 11 else 3 if players <= 17 else 4
+        deal = {"werewolf": wolves, "seer": 1, "villager": players - wolves - 1}
+    for role in add:
+        check_role(name, role)
+        if role == "thief":
+            deal["villager"] = deal.get("villager", 0) + 2
+        if deal.get("villager", 0) < 1:
+            raise SetupError(f"no villager card left to replace with {role!r}")
+        deal["villager"] -= 1
+        deal[role] = deal.get(role, 0) + 1
+    return {r: c for r, c in deal.items() if c}

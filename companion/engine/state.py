@@ -1,0 +1,241 @@
+"""Game state and the fold that rebuilds it from the event log.
+
+Events are plain JSON-ready dicts with a kind under "e". `apply(state, event)`
+is the only code that changes a State; the rules module decides which events
+happen and applies each one as it emits it, so replaying the log with
+`rebuild(log)` reproduces the state exactly (chance outcomes are in the log).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class State:
+    ruleset: str = ""
+    opts: dict = field(default_factory=dict)
+    names: tuple[str, ...] = ()
+    dealt: tuple[str, ...] = ()  # the cards as dealt, by seat
+    roles: list[str] = field(default_factory=list)  # current cards (the thief may swap)
+    center: list[str] = field(default_factory=list)
+    seed: int = 0
+    alive: list[bool] = field(default_factory=list)
+    phase: str = "setup"  # night | day | over
+    n: int = 0  # night/day number
+    step: str = ""  # see rules.STEP_LABELS
+    actor: int | None = None  # the one seat a prompt step waits for
+    acts: int = 0  # actions applied so far (events carry the number in "a")
+    draws: int = 0  # chance draws so far (seeds the next one)
+    # the night being played
+    picks: dict[int, int | None] = field(default_factory=dict)  # wolves' picks, in order
+    spied: bool = False
+    caught: bool = False
+    protected: int | None = None
+    last_protected: int | None = None
+    inspected: int | None = None
+    devoured: int | None = None
+    poisoned: int | None = None
+    healed: bool = False
+    attack: int | None = None  # the wolves' victim once their step closed
+    # lasting facts
+    potions: dict[str, bool] = field(default_factory=lambda: {"heal": True, "poison": True})
+    lovers: tuple[int, int] | None = None
+    charmed: set[int] = field(default_factory=set)
+    wounded: set[int] = field(default_factory=set)  # elders who used their spare life
+    revealed: set[int] = field(default_factory=set)  # village idiots shown, no vote
+    powers_lost: bool = False
+    sheriff: int | None = None
+    elected: bool = False  # the day-1 election has been held
+    # voting
+    votes: dict[int, int | None] = field(default_factory=dict)
+    candidates: tuple[int, ...] | None = None  # runoff: only these may be named
+    round: int = 1
+    ties: list[tuple] = field(default_factory=list)  # this day's tied breakdowns
+    allowed: frozenset[int] | None = None  # the scapegoat's voters for today
+    allowed_next: frozenset[int] | None = None
+    executed: int | None = None  # executed on the last day (for the medium)
+    # deaths and their triggers (RULES.md §6)
+    deaths: list[tuple[int, str, str]] = field(default_factory=list)
+    queue: list[int] = field(default_factory=list)
+    prompts: list[tuple[str, int]] = field(default_factory=list)
+    then: str = ""  # where the game goes once the queue is empty: day | night
+    winner: str | None = None
+    winners: tuple[int, ...] = ()
+    notes: list[list[dict]] = field(default_factory=list)  # private results per seat
+    log: list[dict] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    def time(self) -> str:
+        return f"{self.phase} {self.n}"
+
+
+# --- the fold -----------------------------------------------------------------
+
+def _setup(s: State, e: dict) -> None:
+    s.ruleset, s.opts, s.seed = e["ruleset"], dict(e["options"]), e["seed"]
+    s.names, s.dealt = tuple(e["players"]), tuple(e["deal"])
+    s.roles, s.center = list(e["deal"]), list(e["center"])
+    s.alive = [True] * len(s.names)
+    s.notes = [[] for _ in s.names]
+
+
+def _night(s: State, e: dict) -> None:
+    s.phase, s.n = "night", e["n"]
+    s.picks = {}
+    s.spied = s.caught = s.healed = False
+    s.last_protected, s.protected = s.protected, None
+    s.inspected = s.devoured = s.poisoned = s.attack = None
+
+
+def _day(s: State, e: dict) -> None:
+    s.phase, s.n = "day", e["n"]
+    s.ties = []
+    s.allowed, s.allowed_next = s.allowed_next, None
+    s.executed = None
+
+
+def _step(s: State, e: dict) -> None:
+    s.step, s.actor = e["step"], e.get("actor")
+    if "round" in e:  # a vote opens
+        s.votes = {}
+        s.round = e["round"]
+        c = e.get("candidates")
+        s.candidates = tuple(c) if c is not None else None
+
+
+def _act(s: State, e: dict) -> None:
+    do, seat = e["do"], e.get("actor")
+    if s.step in ("hunter", "appoint", "allow") and s.prompts:
+        s.prompts.pop(0)
+    if do == "vote":
+        s.votes[seat] = e.get("target")
+    elif do == "attack":
+        s.picks[seat] = e["target"]
+    elif do == "pass" and s.step == "wolves":
+        if s.roles[seat] == "little-girl":
+            s.spied = True
+        else:
+            s.picks[seat] = None
+    elif do == "spy":
+        s.spied = True
+        s.caught = e["outcome"] == "caught"
+        _note(s, seat, e)
+    elif do == "inspect":
+        s.inspected = e["target"]
+        _note(s, seat, e)
+    elif do in ("protect", "guard"):
+        s.protected = e["target"]
+    elif do == "devour":
+        s.devoured = e["target"]
+    elif do == "potion":
+        if e["heal"]:
+            s.healed, s.potions["heal"] = True, False
+        if e["poison"] is not None:
+            s.poisoned, s.potions["poison"] = e["poison"], False
+    elif do == "charm":
+        s.charmed.update(e["targets"])
+    elif do == "link":
+        a, b = e["targets"]
+        s.lovers = (a, b)
+        _note(s, a, {"e": "lover", "partner": b})
+        _note(s, b, {"e": "lover", "partner": a})
+    elif do == "swap":
+        s.roles[seat], s.center[e["card"]] = s.center[e["card"]], s.roles[seat]
+
+
+def _card(s: State, e: dict) -> None:
+    s.roles[e["seat"]] = e["role"]
+
+
+def _attack(s: State, e: dict) -> None:
+    s.attack = e["target"]
+
+
+def _died(s: State, e: dict) -> None:
+    seat = e["seat"]
+    s.alive[seat] = False
+    s.deaths.append((seat, e["cause"], e["time"]))
+    s.queue.append(seat)
+    if e["cause"] == "execution":
+        s.executed = seat
+
+
+def _resolve(s: State, e: dict) -> None:
+    s.then = e["then"]
+
+
+def _triggers(s: State, e: dict) -> None:
+    s.queue.pop(0)
+    s.prompts = [(kind, seat) for kind, seat in e["prompts"]]
+
+
+def _wounded(s: State, e: dict) -> None:
+    s.wounded.add(e["seat"])
+
+
+def _powers_lost(s: State, e: dict) -> None:
+    s.powers_lost = True
+
+
+def _revealed(s: State, e: dict) -> None:
+    s.revealed.add(e["seat"])
+
+
+def _sheriff(s: State, e: dict) -> None:
+    s.sheriff = e["seat"]
+    if e.get("how") in ("elected", "drawn", "none"):
+        s.elected = True
+
+
+def _tally(s: State, e: dict) -> None:
+    if e.get("tie") and e["step"] == "vote":
+        s.ties.append((tuple(e["tie"]), e["top"]))
+
+
+def _allowed(s: State, e: dict) -> None:
+    voters = e["voters"]
+    s.allowed_next = None if voters is None else frozenset(voters)
+
+
+def _private(s: State, e: dict) -> None:
+    _note(s, e["seat"], e)
+
+
+def _over(s: State, e: dict) -> None:
+    s.phase, s.step, s.actor = "over", "over", None
+    s.winner, s.winners = e["winner"], tuple(e["winners"])
+
+
+def _note(s: State, seat: int, e: dict) -> None:
+    s.notes[seat].append(e)
+
+
+APPLY = {
+    "setup": _setup, "night": _night, "day": _day, "step": _step, "act": _act,
+    "card": _card, "attack": _attack, "died": _died, "resolve": _resolve,
+    "triggers": _triggers, "wounded": _wounded, "powers-lost": _powers_lost,
+    "revealed": _revealed, "sheriff": _sheriff, "tally": _tally, "allowed": _allowed,
+    "drawn": lambda s, e: None, "shown": _private, "medium": _private, "centre": _private, "over": _over,
+}
+
+
+def apply(state: State, event: dict) -> State:
+    """Fold one event into the state (in place) and return it."""
+    APPLY[event["e"]](state, event)
+    state.acts = event.get("a", state.acts)
+    if "draw" in event:
+        state.draws += 1
+    return state
+
+
+def rebuild(log: list[dict]) -> State:
+    """The state reached by folding `log` from an empty game."""
+    state = State()
+    for event in log:
+        apply(state, event)
+    state.log = list(log)
+    return state

@@ -1,0 +1,158 @@
+"""What each audience may know: `view_for(state, seat)` for a player,
+`view_for(state, None)` for the game master, `public_view(state)` for the
+table (display, table page, LEDs).
+
+These are the only ways state leaves the engine towards people. A player
+learns another seat's card only where a rule grants it: his pack [000][003],
+his freemason partner [004], his own seer results, a death with
+`reveal_on_death`, a revealed village idiot, or the end of the game.
+"""
+
+from __future__ import annotations
+
+from .roles import ROLES
+from .rules import (PROMPTS, PUBLIC_CAUSES, VOTES, legal_actions, lover_of, mixed_lovers,
+                    step_label, waiting_for)
+from .state import State
+
+
+def public_view(state: State) -> dict:
+    """What the whole table may know. At night it says only "night N"."""
+    over = state.phase == "over"
+    players = []
+    for i, name in enumerate(state.names):
+        shown = over or i in state.revealed or (not state.alive[i] and state.opts["reveal_on_death"])
+        players.append({
+            "seat": i, "name": name, "alive": state.alive[i], "sheriff": state.sheriff == i,
+            "role": state.roles[i] if shown else None,
+            "can_vote": state.alive[i] and i not in state.revealed,
+        })
+    view = {
+        "ruleset": state.ruleset, "phase": state.phase, "n": state.n,
+        "step": _public_step(state), "players": players, "sheriff": state.sheriff,
+        "deaths": [_public_death(state, d) for d in state.deaths],
+        "options": dict(state.opts),
+    }
+    if state.phase == "day" and state.step in VOTES:
+        view["vote"] = {"kind": state.step, "round": state.round,
+                        "candidates": list(state.candidates) if state.candidates else None,
+                        "voted": sorted(state.votes), "waiting": waiting_for(state)}
+    tallies = [e for e in state.log if e["e"] == "tally"]
+    if tallies:
+        last = tallies[-1]
+        view["last_tally"] = {k: last[k] for k in ("step", "round", "votes", "counts", "top")}
+        view["last_tally"]["tie"] = last.get("tie")
+    if over:
+        view["winner"], view["winners"] = state.winner, list(state.winners)
+    return view
+
+
+def view_for(state: State, seat: int | None) -> dict:
+    """What one seat may know, or (seat None) everything, for the game master."""
+    if seat is None:
+        return _gm_view(state)
+    view = public_view(state)
+    role = state.roles[seat]
+    view.update({
+        "seat": seat, "name": state.names[seat], "role": role, "dealt": state.dealt[seat],
+        "team": _team(state, seat), "alive": state.alive[seat],
+        "actions": [c.to_dict() for c in legal_actions(state, seat)],
+        "results": [_result(n) for n in state.notes[seat]],
+    })
+    if state.phase == "night" and view["actions"]:
+        view["step"] = step_label(state)  # his own turn, on his own phone
+    known = _known(state, seat)
+    for p in view["players"]:
+        j = p["seat"]
+        if j in known and p["role"] is None:
+            p["role"] = known[j]
+        if j == seat:
+            p["role"] = role
+    view["knows"] = {k: v for k, v in _groups(state, seat).items() if v}
+    if role == "witch":
+        view["potions"] = dict(state.potions)
+    return view
+
+
+def _gm_view(state: State) -> dict:
+    view = public_view(state)
+    for p in view["players"]:
+        i = p["seat"]
+        p["role"] = state.roles[i]
+        p["actions"] = [c.to_dict() for c in legal_actions(state, i)]
+    view.update({
+        "step": step_label(state), "waiting": waiting_for(state), "center": list(state.center),
+        "lovers": list(state.lovers) if state.lovers else None,
+        "charmed": sorted(state.charmed), "potions": dict(state.potions),
+        "powers_lost": state.powers_lost, "deaths": [
+            {"seat": s, "cause": c, "time": t} for s, c, t in state.deaths],
+        "night": {"picks": {str(k): v for k, v in state.picks.items()}, "protected": state.protected,
+                  "attack": state.attack, "healed": state.healed, "poisoned": state.poisoned},
+        "votes": {str(k): v for k, v in state.votes.items()}, "actions_applied": state.acts,
+    })
+    return view
+
+
+def _public_step(state: State) -> str:
+    if state.phase == "night" and state.step not in PROMPTS:
+        return f"night {state.n}"  # the night's steps are secret (RULES.md §4)
+    return step_label(state)
+
+
+def _public_death(state: State, death: tuple) -> dict:
+    seat, cause, time = death
+    return {"seat": seat, "name": state.names[seat], "time": time,
+            "cause": cause if cause in PUBLIC_CAUSES else None}
+
+
+def _team(state: State, seat: int) -> str:
+    if mixed_lovers(state) and seat in state.lovers:
+        return "lovers"
+    return ROLES[state.roles[seat]].team
+
+
+def _known(state: State, seat: int) -> dict[int, str]:
+    """Cards this seat has been shown by a rule."""
+    known: dict[int, str] = {}
+    role = state.roles[seat]
+    if ROLES[role].wolf:
+        for j, r in enumerate(state.roles):
+            if ROLES[r].wolf and j != seat:
+                known[j] = "werewolf"  # the white werewolf passes for one [000]
+    if role == "freemason":
+        for j, r in enumerate(state.roles):
+            if r == "freemason":
+                known[j] = "freemason"
+    for note in state.notes[seat]:
+        if note["e"] == "act" and note["do"] == "inspect" and note["result"] in ROLES:
+            known[note["target"]] = note["result"]
+    return known
+
+
+def _groups(state: State, seat: int) -> dict[str, list[int]]:
+    role = state.roles[seat]
+    pack = [j for j, r in enumerate(state.roles) if ROLES[r].wolf] if ROLES[role].wolf else []
+    masons = [j for j, r in enumerate(state.roles) if r == "freemason"] if role == "freemason" else []
+    lover = lover_of(state, seat)
+    charmed = sorted(state.charmed) if (seat in state.charmed or role == "piper") else []
+    return {"pack": pack, "freemasons": masons, "lover": [lover] if lover is not None else [],
+            "charmed": charmed}
+
+
+def _result(note: dict) -> dict:
+    """A private result in a stable shape for phones."""
+    kind = note["e"]
+    if kind == "act" and note["do"] == "inspect":
+        return {"kind": "inspect", "target": note["target"], "result": note["result"]}
+    if kind == "act" and note["do"] == "spy":
+        return {"kind": "spy", "mode": note["mode"], "outcome": note["outcome"],
+                "wolf": note.get("wolf")}
+    if kind == "lover":
+        return {"kind": "lover", "partner": note["partner"]}
+    if kind == "medium":
+        return {"kind": "medium", "target": note["target"], "result": note["result"]}
+    if kind == "shown":
+        return {"kind": "victim", "victim": note["victim"]}
+    if kind == "centre":
+        return {"kind": "centre", "cards": note["cards"]}
+    return {"kind": kind}

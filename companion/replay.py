@@ -1,0 +1,130 @@
+"""Scripted games (docs/replay.md): names at the edge, seats inside the engine.
+
+`run_replay(doc)` takes the parsed JSON document and returns `(result, status)`;
+it does no I/O, so the CLI, the hub and the tests share it.
+"""
+
+from __future__ import annotations
+
+from .engine import Action, EngineError, IllegalAction, SetupError, State, act, new_game, step_label
+from .engine.actions import ACTION_IDS
+
+GAME_FIELDS = frozenset({"ruleset", "options", "players", "deal", "center", "professions",
+                         "seed", "actions", "note"})
+ACTION_FIELDS = frozenset({"actor", "do", "target", "targets", "heal", "poison", "card", "mode",
+                           "outcome", "power", "building"})
+
+
+def setup_game(doc: object) -> State:
+    """A new game from the setup part of a scripted game (everything but `actions`)."""
+    if not isinstance(doc, dict):
+        raise SetupError("a scripted game is a JSON object")
+    unknown = sorted(set(doc) - GAME_FIELDS)
+    if unknown:
+        raise SetupError(f"unknown field(s): {', '.join(unknown)}")
+    players = doc.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise SetupError("'players' must be a list of names")
+    if "ruleset" not in doc or not isinstance(doc["ruleset"], str):
+        raise SetupError("'ruleset' must name a ruleset")
+    options = doc.get("options") or {}
+    if not isinstance(options, dict):
+        raise SetupError("'options' must be an object")
+    if doc.get("professions"):
+        raise SetupError("professions (The Village) are not supported yet")
+    deal = doc.get("deal")
+    cards = None
+    if deal is not None:
+        if not isinstance(deal, dict):
+            raise SetupError("'deal' must map each player to a role id")
+        missing = [p for p in players if p not in deal]
+        extra = [p for p in deal if p not in players]
+        if missing or extra:
+            parts = ([f"no card for {', '.join(missing)}"] if missing else []) + (
+                [f"{', '.join(map(str, extra))} not among the players"] if extra else [])
+            raise SetupError(f"the deal does not match the players: {'; '.join(parts)}")
+        cards = [deal[p] for p in players]
+        if not all(isinstance(c, str) for c in cards):
+            raise SetupError("every card in 'deal' must be a role id")
+    center = doc.get("center") or []
+    if not isinstance(center, list) or not all(isinstance(c, str) for c in center):
+        raise SetupError("'center' must be a list of role ids")
+    return new_game(doc["ruleset"], players, cards, options, center, doc.get("seed", 0))
+
+
+def parse_action(state: State, raw: object) -> Action:
+    """An engine Action from one scripted action (names turned into seats)."""
+    if not isinstance(raw, dict):
+        raise IllegalAction("an action is a JSON object")
+    unknown = sorted(set(raw) - ACTION_FIELDS)
+    if unknown:
+        raise IllegalAction(f"unknown action field(s): {', '.join(unknown)}")
+    do = raw.get("do")
+    if do not in ACTION_IDS:
+        raise IllegalAction(f"unknown action {do!r}")
+    seats = {name: i for i, name in enumerate(state.names)}
+
+    def seat(name: object, what: str) -> int:
+        if not isinstance(name, str) or name not in seats:
+            raise IllegalAction(f"{what}: unknown player {name!r}")
+        return seats[name]
+
+    actor = None if do == "timeout" and raw.get("actor") is None else seat(raw.get("actor"), "actor")
+    fields: dict = {}
+    if "target" in raw:
+        fields["target"] = seat(raw["target"], "target")
+    if "targets" in raw:
+        if not isinstance(raw["targets"], list):
+            raise IllegalAction("'targets' must be a list of players")
+        fields["targets"] = tuple(seat(t, "targets") for t in raw["targets"])
+    if "heal" in raw:
+        if not isinstance(raw["heal"], bool):
+            raise IllegalAction("'heal' must be true or false")
+        fields["heal"] = raw["heal"]
+    if raw.get("poison") is not None:
+        fields["poison"] = seat(raw["poison"], "poison")
+    if "card" in raw:
+        if raw["card"] not in (0, 1) or isinstance(raw["card"], bool):
+            raise IllegalAction("'card' must be 0 or 1")
+        fields["card"] = raw["card"]
+    for key in ("mode", "outcome"):
+        if key in raw:
+            if not isinstance(raw[key], str):
+                raise IllegalAction(f"'{key}' must be a string")
+            fields[key] = raw[key]
+    if do in ("pardon", "confess", "shave", "silence", "restore", "assign", "burn", "post"):
+        raise IllegalAction(f"{do!r} belongs to The Village, which is not supported yet")
+    return Action(actor, do, **fields)
+
+
+def result_of(state: State) -> dict:
+    names = state.names
+    return {
+        "winner": state.winner,
+        "winners": [names[i] for i in state.winners],
+        "deaths": [{"player": names[s], "cause": c, "time": t} for s, c, t in state.deaths],
+        "alive": [n for i, n in enumerate(names) if state.alive[i]],
+        "sheriff": names[state.sheriff] if state.sheriff is not None else None,
+        "step": step_label(state),
+        "players": list(names),
+        "events": state.log,
+    }
+
+
+def run_replay(doc: object) -> tuple[dict, int]:
+    """Play a scripted game; return (output object, exit status)."""
+    try:
+        state = setup_game(doc)
+    except EngineError as err:
+        return {"error": {"index": None, "message": str(err)}}, 2
+    actions = doc.get("actions", [])
+    if not isinstance(actions, list):
+        return {"error": {"index": None, "message": "'actions' must be a list"}}, 2
+    for index, raw in enumerate(actions):
+        try:
+            act(state, parse_action(state, raw))
+        except EngineError as err:
+            out = result_of(state)
+            out["error"] = {"index": index, "message": str(err)}
+            return out, 2
+    return result_of(state), 0
