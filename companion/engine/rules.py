@@ -495,8 +495,13 @@ def _run_queue(state: State) -> None:
     while True:
         if state.prompts:
             kind, seat = state.prompts[0]
-            _emit(state, {"e": "step", "step": kind, "actor": seat})
-            return
+            if any(state.alive[i] for i in range(state.size) if i != seat):
+                _emit(state, {"e": "step", "step": kind, "actor": seat})
+                return
+            _emit(state, {"e": "skip", "prompt": kind, "seat": seat})  # nobody left to name
+            if kind == "appoint":
+                _emit(state, {"e": "sheriff", "seat": None, "how": "died"})
+            continue
         if not state.queue:
             break
         seat = state.queue[0]

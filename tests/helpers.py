@@ -1,0 +1,63 @@
+"""Shared test helpers: scripted games in the replay format (names, not seats)."""
+
+from __future__ import annotations
+
+from companion.engine import State
+from companion.replay import parse_action, run_replay, setup_game
+
+NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea",
+         "Max", "Ned", "Oli", "Pam", "Quy", "Ray"]
+
+
+def script(ruleset: str, roles: list[str], actions: list[dict] | None = None,
+           options: dict | None = None, center: list[str] | None = None, seed: int = 1) -> dict:
+    """A scripted game whose players are NAMES[:len(roles)], dealt `roles` in seat order."""
+    players = NAMES[: len(roles)]
+    doc = {"ruleset": ruleset, "players": players, "deal": dict(zip(players, roles)),
+           "seed": seed, "actions": actions or []}
+    if options:
+        doc["options"] = options
+    if center:
+        doc["center"] = center
+    return doc
+
+
+def play(ruleset: str, roles: list[str], actions: list[dict] | None = None,
+         options: dict | None = None, center: list[str] | None = None,
+         seed: int = 1) -> dict:
+    """Replay a script; return the replay output (with "status" added)."""
+    out, status = run_replay(script(ruleset, roles, actions, options, center, seed))
+    out["status"] = status
+    return out
+
+
+def game(ruleset: str, roles: list[str], actions: list[dict] | None = None,
+         options: dict | None = None, center: list[str] | None = None, seed: int = 1) -> State:
+    """The engine State after a script (every action must be legal)."""
+    from companion.engine import act
+
+    doc = script(ruleset, roles, actions, options, center, seed)
+    state = setup_game(doc)
+    for raw in doc["actions"]:
+        act(state, parse_action(state, raw))
+    return state
+
+
+def a(actor: str | None, do: str, target: str | None = None, **fields) -> dict:
+    """One scripted action: a("Ann", "attack", "Fay"), a("Dan", "potion", heal=True, poison=None)."""
+    out: dict = {"do": do}
+    if actor is not None:
+        out["actor"] = actor
+    if target is not None:
+        out["target"] = target
+    out.update(fields)
+    return out
+
+
+def votes(*pairs: str) -> list[dict]:
+    """votes("Ann>Bob", "Cid>Bob") — one vote per "voter>target"."""
+    return [a(p.split(">")[0], "vote", p.split(">")[1]) for p in pairs]
+
+
+def deaths(out: dict) -> list[tuple[str, str, str]]:
+    return [(d["player"], d["cause"], d["time"]) for d in out["deaths"]]
