@@ -80,8 +80,8 @@ def _rng(state: State) -> Random:
     return Random(f"{state.seed}:{state.draws}")
 
 
-def living(state: State) -> list[int]:
-    return [i for i, up in enumerate(state.alive) if up]
+def living(state: State) -> tuple[int, ...]:
+    return state.up
 
 
 def holder(state: State, role: str) -> int | None:
@@ -233,6 +233,18 @@ def _vote_targets(state: State, seat: int) -> tuple[int, ...]:
     return tuple(i for i in pool if i != lover and (self_ok or i != seat))
 
 
+def _may_vote(state: State, seat: int) -> bool:
+    """`_vote_targets(state, seat)` is not empty (cheaply: votes are the hot path)."""
+    if seat in state.revealed:
+        return False
+    if state.step == "vote" and state.allowed is not None and seat not in state.allowed:
+        return False
+    pool = state.candidates if state.candidates is not None else state.up
+    if len(pool) > 2 or state.step == "election":
+        return bool(pool)
+    return bool(_vote_targets(state, seat))
+
+
 def _prompt_choices(state: State, seat: int) -> list[Choice]:
     others = tuple(i for i in living(state) if i != seat)
     if state.step == "hunter":
@@ -250,7 +262,7 @@ def waiting_for(state: State) -> list[int]:
     if step in PROMPTS:
         return [state.actor]
     if step in VOTES:
-        return [i for i in living(state) if i not in state.votes and _vote_targets(state, i)]
+        return [i for i in state.up if i not in state.votes and _may_vote(state, i)]
     if step == "wolves":
         out = [] if _wolves_closed(state) else [
             w for w in _wolves(state) if _wolves_choices(state, w)]
@@ -326,7 +338,8 @@ def _perform(state: State, a: Action) -> None:
     if step in PROMPTS:
         _after_prompt(state, a)
     elif step in VOTES:
-        if not waiting_for(state):
+        votes = state.votes
+        if not any(i not in votes and _may_vote(state, i) for i in state.up):
             _close_vote(state)
     elif step == "wolves":
         if not waiting_for(state):

@@ -21,6 +21,7 @@ class State:
     center: list[str] = field(default_factory=list)
     seed: int = 0
     alive: list[bool] = field(default_factory=list)
+    up: tuple[int, ...] = ()  # the living seats, in seat order (kept with `alive`)
     phase: str = "setup"  # night | day | over
     n: int = 0  # night/day number
     step: str = ""  # see rules.STEP_LABELS
@@ -80,6 +81,7 @@ def _setup(s: State, e: dict) -> None:
     s.names, s.dealt = tuple(e["players"]), tuple(e["deal"])
     s.roles, s.center = list(e["deal"]), list(e["center"])
     s.alive = [True] * len(s.names)
+    s.up = tuple(range(len(s.names)))
     s.notes = [[] for _ in s.names]
 
 
@@ -158,6 +160,7 @@ def _attack(s: State, e: dict) -> None:
 def _died(s: State, e: dict) -> None:
     seat = e["seat"]
     s.alive[seat] = False
+    s.up = tuple(i for i in s.up if i != seat)
     s.deaths.append((seat, e["cause"], e["time"]))
     s.queue.append(seat)
     if e["cause"] == "execution":

@@ -1,0 +1,98 @@
+"""`werewolf bench engine`: how fast the rules engine is on this machine.
+
+Every figure comes from random legal games (each waiting seat picks uniformly
+among its legal choices), measured with `time.perf_counter` on one core.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import time
+from random import Random
+
+from .engine import act, legal_actions, new_game, rebuild, recommended_deal, waiting_for
+from .engine.play import play_random
+
+MH12_ADD = ("witch", "hunter", "cupid", "little-girl")
+
+
+def _deal(ruleset: str, players: int, add: tuple[str, ...] = ()) -> list[str]:
+    return [r for r, c in sorted(recommended_deal(ruleset, players, add).items()) for _ in range(c)]
+
+
+def _games_per_s(ruleset: str, players: int, add: tuple[str, ...], seconds: float) -> float:
+    deal = _deal(ruleset, players, add)
+    names = [f"P{i}" for i in range(players)]
+    games, seed = 0, 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds or games < 20:
+        rng = Random(seed)
+        shuffled = deal[:]
+        rng.shuffle(shuffled)
+        play_random(new_game(ruleset, names, shuffled, seed=seed), rng)
+        games += 1
+        seed += 1
+    return games / elapsed
+
+
+def _apply_times_us(games: int) -> list[float]:
+    """Wall time of each `act` call over random 9-player jp-standard and
+    12-player millers-hollow games."""
+    times: list[float] = []
+    for seed in range(games):
+        ruleset, players, add = (("jp-standard", 9, ()) if seed % 2
+                                 else ("millers-hollow", 12, MH12_ADD))
+        rng = Random(seed)
+        deal = _deal(ruleset, players, add)
+        rng.shuffle(deal)
+        state = new_game(ruleset, [f"P{i}" for i in range(players)], deal, seed=seed)
+        clock = time.perf_counter_ns
+        while state.phase != "over":
+            seat = rng.choice(waiting_for(state))
+            action = rng.choice(legal_actions(state, seat)).sample(seat, rng)
+            t0 = clock()
+            act(state, action)
+            times.append((clock() - t0) / 1000)
+    return times
+
+
+def _replay_ms(events: int, repeats: int) -> tuple[float, int]:
+    """Median time to rebuild a game from its first `events` events."""
+    seed = 0
+    while True:  # a long 18-player game, cut to the first `events` events
+        rng = Random(seed)
+        deal = _deal("millers-hollow", 18, ("witch", "hunter", "cupid", "little-girl", "defender"))
+        rng.shuffle(deal)
+        state = play_random(new_game("millers-hollow", [f"P{i}" for i in range(18)], deal,
+                                     seed=seed), rng)
+        if len(state.log) >= events:
+            break
+        seed += 1
+    log = state.log[:events]
+    runs = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        rebuild(log)
+        runs.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(runs), len(log)
+
+
+def run(what: str, quick: bool = False) -> dict:
+    if what != "engine":
+        raise ValueError(f"unknown benchmark {what!r}")
+    seconds = 0.3 if quick else 5.0
+    times = _apply_times_us(10 if quick else 400)
+    replay_ms, replay_events = _replay_ms(200, 20 if quick else 300)
+    return {
+        "apply_us_median": round(statistics.median(times), 1),
+        "apply_us_p99": round(statistics.quantiles(times, n=100)[98], 1),
+        "actions_measured": len(times),
+        "replay_200_ms": round(replay_ms, 3),
+        "replay_events": replay_events,
+        "games_per_s": round(_games_per_s("jp-standard", 9, (), seconds), 1),
+        "games_per_s_mh12": round(_games_per_s("millers-hollow", 12, MH12_ADD, seconds), 1),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "quick": quick,
+    }
