@@ -138,7 +138,26 @@ def mixed_lovers(state: State) -> bool:
 # --- legal actions -------------------------------------------------------------
 
 def legal_actions(state: State, seat: int) -> list[Choice]:
-    """What `seat` may do now (empty when it may do nothing)."""
+    """What `seat` may do now (empty when it may do nothing).
+
+    Answers are cached until the next event: the phone, the seat box and
+    `act`'s own check often ask the same question about the same state."""
+    memo = _memo(state)
+    got = memo.get(seat)
+    if got is None:
+        got = memo[seat] = _legal_actions(state, seat)
+    return list(got)
+
+
+def _memo(state: State) -> dict:
+    at = len(state.log)
+    if state.memo_at != at:
+        state.memo.clear()
+        state.memo_at = at
+    return state.memo
+
+
+def _legal_actions(state: State, seat: int) -> list[Choice]:
     step = state.step
     if state.phase == "over" or not 0 <= seat < state.size:
         return []
@@ -256,6 +275,14 @@ def _prompt_choices(state: State, seat: int) -> list[Choice]:
 
 def waiting_for(state: State) -> list[int]:
     """Seats whose action the current step still waits for."""
+    memo = _memo(state)
+    got = memo.get("waiting")
+    if got is None:
+        got = memo["waiting"] = _waiting_for(state)
+    return list(got)
+
+
+def _waiting_for(state: State) -> list[int]:
     step = state.step
     if state.phase == "over":
         return []

@@ -65,6 +65,9 @@ class State:
     winners: tuple[int, ...] = ()
     notes: list[list[dict]] = field(default_factory=list)  # private results per seat
     log: list[dict] = field(default_factory=list)
+    # answers of legal_actions for the state at log length `memo_at` (a pure cache)
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
+    memo_at: int = -1
 
     @property
     def size(self) -> int:
