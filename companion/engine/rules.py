@@ -338,13 +338,15 @@ def _why_not(state: State, choice: Choice, a: Action) -> str:
         if a.heal and not choice.heal:
             return f"{name} cannot heal now"
         picked = [a.poison]
+    verb = "poison" if a.do == "potion" else a.do
     for t in picked:
         if not isinstance(t, int) or not 0 <= t < state.size:
-            return f"{a.do}: no such player {t!r}"
+            return f"{name} cannot {verb} {t!r}: no such player"
+        other = state.names[t]
         if not state.alive[t]:
-            return f"{a.do}: {state.names[t]} is dead"
+            return f"{name} cannot {verb} {other}: {other} is dead"
         if t not in choice.targets:
-            return f"{name} may not {a.do} {state.names[t]}"
+            return f"{name} may not {verb} {other} now"
     if choice.count != (1, 1) and a.do != "potion":
         lo, hi = choice.count
         return f"{a.do} names {lo}–{hi} distinct players, not {len(a.targets)}"
