@@ -217,7 +217,7 @@ def _over(s: State, e: dict) -> None:
 
 
 def _note(s: State, seat: int, e: dict) -> None:
-    s.notes[seat].append(e)
+    s.notes[seat].append({**e, "time": s.time()})
 
 
 APPLY = {

@@ -140,7 +140,11 @@ def _groups(state: State, seat: int) -> dict[str, list[int]]:
 
 
 def _result(note: dict) -> dict:
-    """A private result in a stable shape for phones."""
+    """A private result in a stable shape for phones, dated ("night 2")."""
+    return {**_result_body(note), "time": note["time"]}
+
+
+def _result_body(note: dict) -> dict:
     kind = note["e"]
     if kind == "act" and note["do"] == "inspect":
         return {"kind": "inspect", "target": note["target"], "result": note["result"]}
