@@ -16,16 +16,21 @@ def _replay(args: argparse.Namespace) -> int:
 
     try:
         if args.file == "-":
-            text = sys.stdin.read()
+            stdin = getattr(sys.stdin, "buffer", None)
+            text = stdin.read().decode("utf-8") if stdin else sys.stdin.read()
         else:
             with open(args.file, encoding="utf-8") as fh:
                 text = fh.read()
     except OSError as err:
         return _fail(f"cannot read {args.file}: {err.strerror}")
+    except UnicodeDecodeError:
+        return _fail(f"{args.file} is not UTF-8 text")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as err:
         return _fail(f"malformed JSON at line {err.lineno} column {err.colno}: {err.msg}")
+    except RecursionError:
+        return _fail("malformed JSON: nested too deeply")
     out, status = run_replay(doc)
     print(json.dumps(out, ensure_ascii=False))
     return status

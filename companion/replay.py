@@ -60,7 +60,7 @@ def parse_action(state: State, raw: object) -> Action:
     if unknown:
         raise IllegalAction(f"unknown action field(s): {', '.join(unknown)}")
     do = raw.get("do")
-    if do not in ACTION_IDS:
+    if not isinstance(do, str) or do not in ACTION_IDS:
         raise IllegalAction(f"unknown action {do!r}")
     seats = {name: i for i, name in enumerate(state.names)}
 
@@ -84,7 +84,7 @@ def parse_action(state: State, raw: object) -> Action:
     if raw.get("poison") is not None:
         fields["poison"] = seat(raw["poison"], "poison")
     if "card" in raw:
-        if raw["card"] not in (0, 1) or isinstance(raw["card"], bool):
+        if type(raw["card"]) is not int or raw["card"] not in (0, 1):
             raise IllegalAction("'card' must be 0 or 1")
         fields["card"] = raw["card"]
     for key in ("mode", "outcome"):

@@ -18,6 +18,8 @@ ACTION_IDS = frozenset({
     "charm", "burn", "post", "vote", "shoot", "appoint", "allow", "pardon", "confess",
     "shave", "silence", "restore", "assign", "pass", "timeout",
 })
+#: Actions that name a set of players (`targets`), whatever its size.
+MULTI = frozenset({"link", "charm", "allow", "silence"})
 SPY_MODES = ("discreet", "bold")
 SPY_OUTCOMES = ("wolf", "caught", "nothing")
 
@@ -40,7 +42,7 @@ class Action:
         out: dict = {"actor": self.actor, "do": self.do}
         if self.target is not None:
             out["target"] = self.target
-        if self.do in ("link", "charm", "allow"):
+        if self.do in MULTI:
             out["targets"] = list(self.targets)
         if self.do == "potion":
             out["heal"], out["poison"] = self.heal, self.poison
@@ -58,7 +60,7 @@ class Choice:
     """A family of legal actions of one kind for one seat.
 
     - `targets`/`count`: name `count[0]`..`count[1]` distinct seats among `targets`
-      (`target` when the maximum is 1 and the minimum 1, `targets` otherwise;
+      (in `targets` for the MULTI actions, in `target` for the others;
       for `potion` they are the poison candidates, 0 or 1 of them).
     - `heal`: the witch may heal tonight's victim (`potion` only).
     - `cards`: centre card indexes (thief); `modes`: spy modes (little girl).
@@ -84,10 +86,10 @@ class Choice:
             return a.card in self.cards
         if do == "spy":
             return a.mode in self.modes and (a.outcome is None or a.outcome in SPY_OUTCOMES)
-        if self.count == (1, 1):
-            return a.target in self.targets
-        if self.count == (0, 0):
-            return a.target is None and not a.targets
+        if do not in MULTI:
+            if self.count == (0, 0):
+                return a.target is None and not a.targets
+            return a.target in self.targets and not a.targets
         lo, hi = self.count
         picked = a.targets
         return (lo <= len(picked) <= hi and len(set(picked)) == len(picked)
@@ -105,10 +107,10 @@ class Choice:
             return Action(actor, do, card=rng.choice(self.cards))
         if do == "spy":
             return Action(actor, do, mode=rng.choice(self.modes))
-        if self.count == (1, 1):
+        if do not in MULTI:
+            if self.count == (0, 0):
+                return Action(actor, do)
             return Action(actor, do, target=rng.choice(self.targets))
-        if self.count == (0, 0):
-            return Action(actor, do)
         lo, hi = self.count
         return Action(actor, do, targets=tuple(rng.sample(self.targets, rng.randint(lo, hi))))
 
@@ -129,7 +131,7 @@ class Choice:
 
 def check_shape(a: Action) -> None:
     """Reject actions whose fields do not fit their kind, before any rule is asked."""
-    if a.do not in ACTION_IDS:
+    if not isinstance(a.do, str) or a.do not in ACTION_IDS:
         raise IllegalAction(f"unknown action {a.do!r}")
     if a.do == "timeout":
         if a.actor is not None:

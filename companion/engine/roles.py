@@ -18,14 +18,15 @@ class Role:
     reads: str = "human"  # the seer's answer under seer_sees=team
     step: str | None = None  # night step that calls this card
     village_power: bool = False  # lost when the elder is killed by the village [003]
+    copies: int | None = 1  # cards of this role in one game (None: any number)
     names: tuple[str, str, str] = ("", "", "")  # en, ja, zh
 
 
 ROLES: dict[str, Role] = {
     r.id: r
     for r in (
-        Role("villager", "village", names=("Villager", "村人", "村民")),
-        Role("werewolf", "werewolves", wolf=True, reads="wolf", step="wolves",
+        Role("villager", "village", copies=None, names=("Villager", "村人", "村民")),
+        Role("werewolf", "werewolves", wolf=True, copies=None, reads="wolf", step="wolves",
              names=("Werewolf", "人狼", "狼人")),
         Role("seer", "village", step="seer", village_power=True,
              names=("Seer", "占い師", "预言家")),
@@ -54,7 +55,7 @@ ROLES: dict[str, Role] = {
         Role("madman", "werewolves", names=("Madman", "狂人", "狂人")),
         Role("medium", "village", names=("Medium", "霊能者", "灵媒")),
         Role("knight", "village", step="knight", names=("Knight", "騎士", "骑士")),
-        Role("freemason", "village", names=("Freemason", "共有者", "共有者")),
+        Role("freemason", "village", copies=2, names=("Freemason", "共有者", "共有者")),
         Role("fox", "fox", names=("Fox", "妖狐", "妖狐")),
     )
 }

@@ -57,8 +57,8 @@ def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
             raise SetupError("there is only one thief card")
     elif center:
         raise SetupError("centre cards are only used when the thief is dealt")
-    for role in ROLES:
-        limit = 2 if role == "freemason" else None if role in ("villager", "werewolf") else 1
+    for role in set(deal) | set(center):
+        limit = ROLES[role].copies
         if limit and (deal.count(role) + center.count(role)) > limit:
             raise SetupError(f"at most {limit} {role} card(s) in a game")
     state = State()
@@ -202,7 +202,7 @@ def _night_choices(state: State, seat: int, step: str) -> list[Choice]:
         victim = _shown_victim(state)
         heal = state.potions["heal"] and victim is not None and (
             victim != seat or state.opts["witch_self_heal"])
-        poison = others if state.potions["poison"] else ()
+        poison = up if state.potions["poison"] else ()  # herself too [003]
         if heal or poison:
             out.append(Choice("potion", poison, (0, 1), heal=heal, info={"victim": victim}))
     elif step == "piper":

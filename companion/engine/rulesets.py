@@ -121,4 +121,7 @@ def recommended_deal(name: str, players: int, add: list[str] | tuple[str, ...] =
             raise SetupError(f"no villager card left to replace with {role!r}")
         deal["villager"] -= 1
         deal[role] = deal.get(role, 0) + 1
+        limit = ROLES[role].copies
+        if limit and deal[role] > limit:
+            raise SetupError(f"a game has at most {limit} {role} card(s)")
     return {r: c for r, c in deal.items() if c}

@@ -1,0 +1,648 @@
+"""Property tests: random legal games for every ruleset, player count, extra
+roles and option overrides, checked against invariants drawn from the rules.
+
+Sources are cited per test: RULES.md (/work/shared/RULES.md), docs/rules.md
+and docs/replay.md. Each game is driven step by step here (a seat from
+`waiting_for`, a Choice from `legal_actions`, an action from `Choice.sample`),
+with an occasional `timeout`, so every random decision comes from one seed
+that hypothesis prints on failure.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import warnings
+from dataclasses import dataclass, field
+from random import Random
+
+import pytest
+from hypothesis import HealthCheck, Phase, event, given, note, settings
+from hypothesis import strategies as st
+
+from companion.engine import (Action, IllegalAction, OPTION_VALUES, ROLES, State, act,
+                              legal_actions, new_game, public_view, rebuild, recommended_deal,
+                              undo, view_for, waiting_for)
+
+with warnings.catch_warnings():
+    # hypothesis imports this module (libcst, mypy_extensions) only to report a
+    # failure; under the project's filterwarnings=error its DeprecationWarning
+    # would hide the failure behind an INTERNALERROR, so import it quietly now.
+    warnings.simplefilter("ignore")
+    try:
+        import hypothesis.extra._patching  # noqa: F401
+    except ImportError:
+        pass
+
+RULESETS = ("millers-hollow", "bga", "jp-standard")
+PLAYERS = {"millers-hollow": (8, 18), "bga": (8, 18), "jp-standard": (7, 15)}
+#: The special roles a Millers Hollow / BGA table may add (RULES.md §2, §3).
+EXTRAS = ("witch", "hunter", "cupid", "little-girl", "thief", "defender", "village-idiot",
+          "elder", "scapegoat", "piper", "white-werewolf")
+OUTCOMES = {"village", "werewolves", "lovers", "piper", "white-werewolf", "fox", "draw"}
+PROMPTS = ("hunter", "appoint", "allow")
+#: "act" events a dead player may send: the hunter's shot, the dying sheriff's
+#: successor, the scapegoat's voters (RULES.md §6, docs/rules.md §7.2).
+DEAD_MAY = {"shoot", "appoint", "allow"}
+#: Deaths announced with their cause (docs/rules.md §9).
+PUBLIC_CAUSES = {"execution", "hunter", "scapegoat"}
+MAX_ACTIONS = 3000
+#: Keys that only the game master's view may carry (docs/rules.md §9).
+GM_ONLY_KEYS = {"lovers", "charmed", "center", "night", "votes", "waiting", "powers_lost",
+                "actions_applied"}
+
+#: No shrinking: a game is fixed by its seed, so a shrunk example is just
+#: another game, and shrinking a failure would take minutes. The failing
+#: Setup (with its seed) is printed as it was drawn.
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                phases=[Phase.explicit, Phase.reuse, Phase.generate])
+
+
+# --- building random games ------------------------------------------------------
+
+@dataclass
+class Setup:
+    ruleset: str
+    players: list[str]
+    deal: list[str] | None
+    options: dict
+    center: list[str]
+    seed: int
+    add: list[str] = field(default_factory=list)
+    timeout_p: float = 0.03  # how often the open step times out instead
+
+    def new(self) -> State:
+        return new_game(self.ruleset, self.players, self.deal, self.options, self.center,
+                        self.seed)
+
+
+OPTION_OVERRIDES = st.fixed_dictionaries({}, optional={
+    key: st.sampled_from(values) for key, values in OPTION_VALUES.items() if values is not None
+})
+
+
+@st.composite
+def setups(draw, ruleset: str) -> Setup:
+    """A recommended deal (RULES.md §3) with random extra roles, dealt at random;
+    with the thief, players + 2 cards and two in the centre."""
+    low, high = PLAYERS[ruleset]
+    n = draw(st.integers(low, high))
+    add: list[str] = []
+    if ruleset != "jp-standard":
+        villagers = recommended_deal(ruleset, n)["villager"]
+        add = draw(st.lists(st.sampled_from(EXTRAS), unique=True,
+                            max_size=min(villagers, len(EXTRAS))))
+    options = draw(OPTION_OVERRIDES)
+    seed = draw(st.integers(0, 2**31 - 1))
+    counts = recommended_deal(ruleset, n, add)
+    deck = [r for r, c in sorted(counts.items()) for _ in range(c)]
+    center: list[str] = []
+    if "thief" in deck:
+        assert len(deck) == n + 2  # RULES.md §3: players + 2 cards with the thief
+        deck.remove("thief")
+        deck = list(draw(st.permutations(deck)))
+        center, deck = deck[:2], deck[2:]
+        deck.insert(draw(st.integers(0, n - 1)), "thief")
+        deal: list[str] | None = deck
+    elif not add and draw(st.booleans()):
+        deal = None  # the engine's own random deal from the seed
+    else:
+        deal = list(draw(st.permutations(deck)))
+    players = [f"P{i}" for i in range(n)]
+    timeout_p = draw(st.sampled_from((0.0, 0.03, 0.03, 0.2)))
+    return Setup(ruleset, players, deal, options, center, seed, add, timeout_p)
+
+
+def any_setup() -> st.SearchStrategy[Setup]:
+    return st.sampled_from(RULESETS).flatmap(setups)
+
+
+def next_action(state: State, rng: Random, timeout_p: float = 0.03) -> Action:
+    """One random legal action (or, sometimes, a timeout of the open step)."""
+    seats = waiting_for(state)
+    assert seats, f"stuck: nobody to act at {state.step!r} ({state.time()})"
+    if rng.random() < timeout_p:
+        return Action(None, "timeout")
+    seat = rng.choice(seats)
+    choices = legal_actions(state, seat)
+    assert choices, f"seat {seat} is waited for but has no legal action at {state.step!r}"
+    choice = rng.choice(choices)
+    action = choice.sample(seat, rng)
+    assert choice.allows(action)
+    return action
+
+
+def play(setup: Setup, each=None) -> State:
+    """Play the game to its end; call `each(state, action)` before every action."""
+    note(f"setup: {setup!r}")
+    state = setup.new()
+    rng = Random(setup.seed)
+    for _ in range(MAX_ACTIONS):
+        if state.phase == "over":
+            return state
+        action = next_action(state, rng, setup.timeout_p)
+        if each is not None:
+            each(state, action)
+        act(state, action)
+    raise AssertionError(f"no end after {MAX_ACTIONS} actions ({state.time()} {state.step})")
+
+
+# --- invariants -----------------------------------------------------------------
+
+def is_wolf(role: str) -> bool:
+    return role in ("werewolf", "white-werewolf")
+
+
+def facts(state: State) -> dict:
+    """Every field of the state except pure caches (memo...)."""
+    return {f.name: getattr(state, f.name) for f in dataclasses.fields(state)
+            if not f.name.startswith("memo")}
+
+
+def check_outcome(state: State) -> None:
+    """RULES.md §7: a finished game names one outcome; winners are players
+    (in seat order, docs/replay.md), none for a draw."""
+    assert state.phase == "over"
+    assert state.winner in OUTCOMES, state.winner
+    winners = list(state.winners)
+    assert all(isinstance(w, int) and 0 <= w < state.size for w in winners), winners
+    assert winners == sorted(set(winners)), winners
+    if state.winner == "draw":
+        assert winners == []
+    overs = [e for e in state.log if e["e"] == "over"]
+    assert len(overs) == 1 and state.log[-1]["e"] == "over"
+    up = [i for i in range(state.size) if state.alive[i]]
+    roles = state.roles
+    if state.winner == "lovers":
+        assert state.lovers and sorted(up) == sorted(state.lovers)
+        assert winners == sorted(state.lovers)
+    elif state.winner == "white-werewolf":
+        assert len(up) == 1 and roles[up[0]] == "white-werewolf"
+    elif state.winner == "village":
+        assert not any(is_wolf(roles[i]) for i in up)
+        assert not any(roles[i] == "fox" for i in up)  # [004]: the fox wins instead
+        assert all(ROLES[roles[w]].team == "village" for w in winners)
+    elif state.winner == "werewolves":
+        assert any(is_wolf(roles[i]) for i in up)
+        assert not any(roles[i] == "fox" for i in up)
+        assert all(roles[w] in ("werewolf", "madman") for w in winners)
+    elif state.winner == "piper":
+        piper = [i for i in up if roles[i] == "piper"]
+        assert piper and all(i in state.charmed for i in up if i != piper[0])
+    elif state.winner == "fox":
+        assert any(roles[i] == "fox" for i in up)
+
+
+def check_dead_never_act(state: State) -> None:
+    """RULES.md §1/§6: only the living act, except the dead hunter's shot, the
+    dying sheriff's successor and the scapegoat's voters."""
+    alive = [True] * state.size
+    step, prompted = None, None
+    for e in state.log:
+        if e["e"] == "step":
+            step, prompted = e["step"], e.get("actor")
+        elif e["e"] == "died":
+            assert alive[e["seat"]], f"seat {e['seat']} died twice"
+            alive[e["seat"]] = False
+        elif e["e"] == "act" and e.get("actor") is not None:
+            if alive[e["actor"]]:
+                continue
+            # a dead player acts only at his own death prompt: shoot/appoint/allow, or
+            # the hunter's pass
+            assert step in PROMPTS and e["actor"] == prompted, (step, e)
+            assert e["do"] in DEAD_MAY or (step == "hunter" and e["do"] == "pass"), (step, e)
+    assert alive == state.alive
+
+
+def check_potions(state: State) -> None:
+    """RULES.md §5 witch: one healing potion, one poison, each once per game."""
+    heals = [e for e in state.log if e["e"] == "act" and e["do"] == "potion" and e["heal"]]
+    poisons = [e for e in state.log if e["e"] == "act" and e["do"] == "potion"
+               and e["poison"] is not None]
+    assert len(heals) <= 1 and len(poisons) <= 1, (heals, poisons)
+    assert state.potions == {"heal": not heals, "poison": not poisons}
+
+
+def check_rebuild(state: State) -> None:
+    """docs/replay.md / engine: rebuild(log) reproduces the same game."""
+    again = rebuild(state.log)
+    assert again.roles == state.roles
+    assert again.alive == state.alive
+    assert again.winner == state.winner and again.winners == state.winners
+    assert again.deaths == state.deaths
+    assert again.sheriff == state.sheriff and again.step == state.step
+    assert facts(again) == facts(state)  # "reproduces the state exactly" (state.py)
+
+
+def check_no_premature_end(state: State) -> None:
+    """RULES.md §7: the win is checked after every batch of deaths, so while
+    the game waits on an ordinary step (not a death prompt) nobody has won."""
+    if state.phase == "over" or state.step in PROMPTS or state.step == "thief":
+        return  # (at the thief's step the wolves' cards may still lie in the centre)
+    up = [i for i in range(state.size) if state.alive[i]]
+    roles = state.roles
+    assert len(up) >= 2, f"{len(up)} alive but the game goes on"
+    assert any(is_wolf(roles[i]) for i in up), "no wolf alive but the game goes on (§7.5)"
+    assert not all(roles[i] == "werewolf" for i in up), "only wolves alive (§7.6)"
+    if state.lovers and sorted(up) == sorted(state.lovers):
+        a, b = (roles[i] for i in state.lovers)
+        assert not (is_wolf(a) != is_wolf(b) or (a == "piper") != (b == "piper")), \
+            "mixed lovers alone alive (§7.2)"
+    if state.phase == "day":  # the night's charms were counted at dawn (§5 piper)
+        piper = [i for i in up if roles[i] == "piper"]
+        assert not (piper and all(i in state.charmed for i in up if i != piper[0])), \
+            "every living player charmed (§7.3)"
+
+
+def check_public_view(state: State) -> None:
+    """RULES.md §4 secrecy, docs/rules.md §9: the table never sees a living,
+    unrevealed card before the end, nor which night step is open, nor the
+    cause of a night death."""
+    pv = public_view(state)
+    over = state.phase == "over"
+    assert not GM_ONLY_KEYS & set(pv), sorted(GM_ONLY_KEYS & set(pv))
+    for p in pv["players"]:
+        j = p["seat"]
+        if p["role"] is not None:
+            assert p["role"] == state.roles[j]
+            assert over or j in state.revealed or (
+                not state.alive[j] and state.opts["reveal_on_death"]), (j, p)
+    if state.phase == "night" and state.step not in PROMPTS:
+        assert pv["step"] == f"night {state.n}", pv["step"]
+    for d, (seat, cause, time) in zip(pv["deaths"], state.deaths):
+        assert d["seat"] == seat and d["time"] == time
+        assert d["cause"] == (cause if cause in PUBLIC_CAUSES else None), (d, cause)
+
+
+def _inspected(state: State, seat: int) -> dict[int, set]:
+    out: dict[int, set] = {}
+    for e in state.log:
+        if e["e"] == "act" and e["do"] == "inspect" and e["actor"] == seat:
+            out.setdefault(e["target"], set()).add(e["result"])
+    return out
+
+
+def check_player_views(state: State) -> None:
+    """RULES.md §4/§5, docs/rules.md §9: a player learns another's card only
+    where a rule grants it; group lists only to their members."""
+    over = state.phase == "over"
+    roles = state.roles
+    seer_role = state.opts["seer_sees"] == "role"
+    lovers = set(state.lovers or ())
+    for seat in range(state.size):
+        v = view_for(state, seat)
+        assert v["role"] == roles[seat]
+        assert not GM_ONLY_KEYS & set(v), (seat, sorted(GM_ONLY_KEYS & set(v)))
+        if roles[seat] != "witch":
+            assert "potions" not in v
+        seen = _inspected(state, seat) if seer_role else {}
+        for p in v["players"]:
+            j = p["seat"]
+            if j == seat:
+                assert p["role"] == roles[seat]
+                continue
+            if p["role"] is None:
+                continue
+            granted = set()
+            if over or (not state.alive[j] and state.opts["reveal_on_death"]) \
+                    or (j in state.revealed and roles[j] == "village-idiot"):
+                granted.add(roles[j])
+            if is_wolf(roles[seat]) and is_wolf(roles[j]):
+                granted.add("werewolf")  # the white werewolf passes for one [000]
+            if roles[seat] == roles[j] == "freemason":
+                granted.add("freemason")
+            granted |= seen.get(j, set())
+            assert p["role"] in granted, (
+                f"seat {seat} ({roles[seat]}) sees seat {j} as {p['role']!r}; granted {granted}")
+        knows = v.get("knows", {})
+        assert set(knows) <= {"pack", "freemasons", "lover", "charmed"}, knows
+        if "pack" in knows:
+            assert is_wolf(roles[seat])
+            assert set(knows["pack"]) == {i for i, r in enumerate(roles) if is_wolf(r)}
+        if "freemasons" in knows:
+            assert roles[seat] == "freemason"
+        if "lover" in knows:
+            assert seat in lovers and knows["lover"] == [next(iter(lovers - {seat}))]
+        if "charmed" in knows:
+            assert seat in state.charmed or roles[seat] == "piper"
+        for r in v["results"]:
+            kind = r["kind"]
+            if kind == "inspect":
+                assert r["target"] in _inspected(state, seat)
+            elif kind == "lover":
+                assert seat in lovers
+            elif kind == "victim":
+                assert roles[seat] == "witch"
+            elif kind == "centre":
+                assert state.dealt[seat] == "thief"
+            elif kind == "medium":
+                assert roles[seat] == "medium"
+            elif kind == "spy":
+                assert roles[seat] == "little-girl"
+        # a dead player, or one not called, sees only "night N" at night (§4)
+        if state.phase == "night" and state.step not in PROMPTS and not v["actions"]:
+            assert v["step"] == f"night {state.n}"
+    gm = view_for(state, None)
+    assert [p["role"] for p in gm["players"]] == roles
+
+
+def check_prompts_after_dawn(state: State) -> None:
+    """RULES.md §1/§6: deaths are announced at dawn, then their triggers run —
+    so a night death prompt only opens after that night's resolution."""
+    if state.phase == "night" and state.step in PROMPTS:
+        night = max(i for i, e in enumerate(state.log) if e["e"] == "night")
+        assert any(e["e"] == "resolve" for e in state.log[night:])
+
+NIGHT_ORDER = ("thief", "cupid", "defender", "seer", "knight", "wolves", "white-werewolf",
+               "witch", "piper")
+CAUSES = {"werewolves", "poison", "hunter", "execution", "heartbreak", "scapegoat",
+          "white-werewolf", "seer"}
+NIGHT_CAUSES = {"werewolves", "poison", "white-werewolf", "seer"}
+DAY_CAUSES = {"execution", "scapegoat"}
+
+
+def _check_night_calls(state: State, n: int, steps: list[str]) -> None:
+    """RULES.md §4: the night's steps come in order; thief and cupid on night 1
+    only; the white werewolf on even nights; no attack (so no wolves' step and
+    no protector) on night 1 without first_night_attack."""
+    idx = [NIGHT_ORDER.index(s) for s in steps]
+    assert idx == sorted(set(idx)), f"night {n} steps out of order: {steps}"
+    if n != 1:
+        assert not {"thief", "cupid"} & set(steps), (n, steps)
+    if n % 2:
+        assert "white-werewolf" not in steps, (n, steps)
+    if n == 1 and not state.opts["first_night_attack"]:
+        assert not {"wolves", "defender", "knight"} & set(steps), (n, steps)
+
+
+def audit_log(state: State) -> None:
+    """Rules checked against the event log of a finished game:
+    RULES.md §4 (night order), §5 (seer's answer, defender, knight, piper,
+    wolves' victim, heartbreak), §6 (death dates, the vote: lovers, self-vote,
+    runoff candidates, revealed idiot, the sheriff's double vote, who is
+    executed), docs/replay.md (death causes)."""
+    roles, opts, size = state.roles, state.opts, state.size
+    alive = [True] * size
+    phase, n = "", 0
+    steps: list[str] = []
+    protected = last_protected = None
+    sheriff = None
+    lovers: tuple[int, int] | None = None
+    charmed: set[int] = set()
+    revealed: set[int] = set()
+    step, candidates = "", None
+    expect_execution: int | None = None  # after an untied execution vote
+    for e in state.log:
+        kind = e["e"]
+        if expect_execution is not None and kind in ("died", "revealed", "night", "over"):
+            assert (kind == "died" and e["seat"] == expect_execution
+                    and e["cause"] == "execution") or (
+                kind == "revealed" and e["seat"] == expect_execution), (expect_execution, e)
+            expect_execution = None
+        if kind == "night":
+            if phase == "night":
+                raise AssertionError("two nights in a row")
+            phase, n, steps = "night", e["n"], []
+            last_protected, protected = protected, None
+        elif kind == "day":
+            _check_night_calls(state, n, steps)
+            assert e["n"] == n, "day N follows night N (§1)"
+            phase = "day"
+        elif kind == "step":
+            step = e["step"]
+            if "round" in e:
+                candidates = e.get("candidates")
+            if phase == "night" and step not in PROMPTS:
+                steps.append(step)
+        elif kind == "act":
+            do, actor = e["do"], e.get("actor")
+            named = [e[k] for k in ("target", "poison") if e.get(k) is not None]
+            named += list(e.get("targets", []))
+            assert all(alive[t] for t in named), f"{do} names a dead player: {e}"
+            if do == "inspect":
+                t = e["target"]
+                want = roles[t] if opts["seer_sees"] == "role" else (
+                    "wolf" if is_wolf(roles[t]) else "human")
+                assert e["result"] == want and t != actor, (e, roles[t])
+            elif do == "protect":
+                protected = e["target"]
+                assert protected != last_protected, "defender: same player twice in a row"
+            elif do == "guard":
+                protected = e["target"]
+                assert protected != actor, "knight guards himself"
+            elif do == "charm":
+                # §5 piper: two living players not yet charmed, never himself; one
+                # when only one can still be charmed
+                names = list(e.get("targets") or []) + (
+                    [e["target"]] if e.get("target") is not None else [])
+                free = [i for i in range(size) if alive[i] and i != actor and i not in charmed]
+                assert len(set(names)) == len(names) == min(2, len(free)), (e, free)
+                assert set(names) <= set(free), (e, free)
+                charmed |= set(names)
+            elif do == "link":
+                lovers = tuple(e["targets"])
+            elif do == "vote" and e.get("target") is not None:
+                t = e["target"]
+                assert actor not in revealed, "a revealed idiot votes (§6)"
+                if candidates is not None:
+                    assert t in candidates, ("runoff vote outside the tied", e)
+                if step == "vote":
+                    assert not (lovers and {actor, t} == set(lovers)), "votes for his lover"
+                    assert opts["self_vote"] or t != actor, "self-vote with self_vote=false"
+        elif kind == "attack":
+            t = e["target"]
+            if t is not None:
+                assert alive[t] and not is_wolf(roles[t]), ("wolves attack a wolf", e)
+                assert not e["caught"] or roles[t] == "little-girl"
+        elif kind == "died":
+            seat, cause = e["seat"], e["cause"]
+            assert cause in CAUSES, cause
+            assert e["time"] == f"{phase} {n}", (e, phase, n)
+            assert phase == "night" or cause not in NIGHT_CAUSES, e
+            assert phase == "day" or cause not in DAY_CAUSES, e
+            if cause == "heartbreak":
+                assert lovers and seat in lovers
+                partner = lovers[0] if seat == lovers[1] else lovers[1]
+                assert not alive[partner], "heartbreak before the partner died"
+            if cause == "scapegoat":
+                assert roles[seat] == "scapegoat"
+            if cause == "white-werewolf":
+                assert roles[seat] == "werewolf"
+            if cause == "seer":
+                assert roles[seat] == "fox"
+            if cause == "werewolves":
+                assert roles[seat] not in ("fox",) and not is_wolf(roles[seat]), e
+            alive[seat] = False
+        elif kind == "revealed":
+            assert roles[e["seat"]] == "village-idiot" and alive[e["seat"]]
+            revealed.add(e["seat"])
+        elif kind == "sheriff":
+            sheriff = e["seat"]
+            assert sheriff is None or alive[sheriff], e
+            assert opts["sheriff"], "a sheriff without the sheriff option"
+        elif kind == "tally":
+            counts: dict[str, int] = {}
+            for voter, target in e["votes"].items():
+                if target is None:
+                    continue
+                w = 2 if e["step"] == "vote" and int(voter) == sheriff else 1
+                counts[str(target)] = counts.get(str(target), 0) + w
+            assert counts == e["counts"], ("tally (§6: sheriff counts two)", e, sheriff)
+            top = max(counts.values(), default=0)
+            assert e["top"] == top
+            tied = sorted(int(t) for t, c in counts.items() if c == top) if top else []
+            assert e.get("tie") == (tied if len(tied) > 1 else None), e
+            if e["step"] == "vote" and len(tied) == 1:
+                expect_execution = tied[0]
+    assert alive == state.alive
+    assert charmed == state.charmed, ("charmed players (§5 piper)", charmed, state.charmed)
+
+
+# --- the properties -------------------------------------------------------------
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@settings(max_examples=250, **SETTINGS)
+@given(data=st.data())
+def test_random_games_end_with_a_valid_outcome(ruleset, data):
+    """RULES.md §7 (outcomes, winners), §1/§6 (only the living act, save the
+    death prompts), §5 witch (each potion once), state.py (rebuild reproduces
+    the game): for every ruleset, recommended size, extra roles and options."""
+    setup = data.draw(setups(ruleset))
+    state = play(setup, each=lambda s, a: check_no_premature_end(s))
+    event(f"winner: {state.winner}")
+    event(f"actions: {'<100' if state.acts < 100 else '<300' if state.acts < 300 else '300+'}")
+    check_outcome(state)
+    check_dead_never_act(state)
+    check_potions(state)
+    check_rebuild(state)
+    audit_log(state)
+
+
+@settings(max_examples=120, **SETTINGS)
+@given(setup=any_setup())
+def test_views_never_leak_cards(setup):
+    """RULES.md §4 (secrecy of the call), docs/rules.md §9 (public information)
+    and views.py: player, table and GM views, checked before every action and
+    at the end."""
+    def each(state, action):
+        check_public_view(state)
+        check_player_views(state)
+        check_prompts_after_dawn(state)
+
+    state = play(setup, each)
+    check_public_view(state)
+    check_player_views(state)
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(setup=any_setup())
+def test_undo_then_redo_gives_the_same_log(setup):
+    """engine API (undo): undo restores the state before the last action, and
+    re-applying that action reproduces the same events."""
+    fresh = setup.new()
+    with pytest.raises(IllegalAction):
+        undo(fresh)  # nothing to undo yet
+    note(f"setup: {setup!r}")
+    state, rng = fresh, Random(setup.seed)
+    for _ in range(MAX_ACTIONS):
+        if state.phase == "over":
+            break
+        action = next_action(state, rng, setup.timeout_p)
+        before = copy.deepcopy(state)
+        act(state, action)
+        back = undo(state)
+        assert back.log == before.log, action
+        assert facts(back) == facts(before), action
+        act(back, action)
+        assert back.log == state.log, action
+        assert facts(back) == facts(state), action
+    assert state.phase == "over"
+
+
+def _illegal_attempts(state: State, rng: Random) -> list[tuple[str, Action]]:
+    """Actions that are not legal now (docs/replay.md errors table)."""
+    out: list[tuple[str, Action]] = []
+    n = state.size
+    dead = [i for i in range(n) if not state.alive[i]]
+    up = [i for i in range(n) if state.alive[i]]
+    if state.step in ("vote", "election") and dead and up:
+        out.append(("dead player's vote", Action(rng.choice(dead), "vote", target=rng.choice(up))))
+    idle = [i for i in range(n) if not legal_actions(state, i)]
+    if idle:
+        seat = rng.choice(idle)
+        out.append(("out of turn", Action(seat, rng.choice(["vote", "attack", "inspect"]),
+                                          target=rng.choice(range(n)))))
+    out.append(("no such seat", Action(n + 3, "vote", target=0)))
+    out.append(("unknown action", Action(0, "fly", target=0)))
+    out.append(("timeout with an actor", Action(0, "timeout")))
+    for seat in waiting_for(state):
+        for choice in legal_actions(state, seat):
+            if choice.count == (1, 1):
+                outside = [t for t in range(-1, n + 1) if t not in choice.targets]
+                if outside:
+                    out.append((f"{choice.do} target not offered",
+                                Action(seat, choice.do, target=rng.choice(outside))))
+                if choice.do != "vote":  # a vote's step is the same for every voter
+                    out.append((f"{choice.do} missing target", Action(seat, choice.do)))
+            elif choice.count[1] >= 2:
+                t = choice.targets[0]
+                out.append((f"{choice.do} same target twice",
+                            Action(seat, choice.do, targets=(t,) * choice.count[1])))
+            if choice.do == "potion" and not choice.heal:
+                out.append(("heal not offered", Action(seat, "potion", heal=True)))
+            if choice.do == "potion":
+                bad = [t for t in range(n) if t not in choice.targets]
+                if bad:
+                    out.append(("poison not offered",
+                                Action(seat, "potion", poison=rng.choice(bad))))
+    return out
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(setup=any_setup())
+def test_illegal_actions_are_refused_and_change_nothing(setup):
+    """engine API (act raises IllegalAction, leaving the state unchanged);
+    docs/replay.md errors (a dead or absent target, the wrong step, an actor
+    who cannot act): checked at every step, and once the game is over."""
+    rng = Random(setup.seed ^ 0x5EED)
+
+    def each(state, action):
+        attempts = _illegal_attempts(state, rng)
+        snapshot = copy.deepcopy(state) if rng.random() < 0.2 else None
+        size = len(state.log)
+        for why, bad in attempts:
+            with pytest.raises(IllegalAction):
+                act(state, bad)
+                note(f"accepted ({why}): {bad}")
+            assert len(state.log) == size, why
+        if snapshot is not None:
+            assert facts(state) == facts(snapshot)
+
+    state = play(setup, each)
+    size = len(state.log)
+    for bad in (Action(None, "timeout"), Action(0, "vote", target=1), Action(0, "pass")):
+        with pytest.raises(IllegalAction):
+            act(state, bad)
+    assert len(state.log) == size
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(setup=any_setup())
+def test_waiting_seats_are_alive_and_have_choices(setup):
+    """RULES.md §1 (a step whose actor is dead or has no legal move is skipped;
+    docs/rules.md §7.3/§7.4 only living players vote): every seat the engine
+    waits for may act, and only a death prompt waits for a dead seat."""
+    def each(state, action):
+        seats = waiting_for(state)
+        assert len(seats) == len(set(seats))
+        for seat in seats:
+            assert legal_actions(state, seat)
+            if state.step not in PROMPTS:
+                assert state.alive[seat], (seat, state.step)
+        for seat in range(state.size):
+            if not state.alive[seat] and state.step not in PROMPTS:
+                assert legal_actions(state, seat) == []
+        if state.step in PROMPTS:
+            assert seats == [state.actor]
+
+    play(setup, each)
