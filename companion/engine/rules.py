@@ -692,7 +692,8 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
     if mixed and sorted(up) == sorted(state.lovers):
         return "lovers", sorted(state.lovers)
     piper = holder(state, "piper")
-    if piper is not None and all(i in state.charmed for i in up if i != piper):
+    if piper is not None and not (mixed and piper in state.lovers) \
+            and all(i in state.charmed for i in up if i != piper):
         return "piper", _side(state, "piper")
     wolves = [i for i in up if ROLES[roles[i]].wolf]
     if len(up) == 1 and roles[up[0]] == "white-werewolf":
@@ -701,8 +702,8 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
     if not wolves:
         return ("fox", _side(state, "fox")) if fox else ("village", _side(state, "village"))
     humans = [i for i in up if not ROLES[roles[i]].wolf and roles[i] != "fox"]
-    if any(roles[i] == "white-werewolf" for i in wolves) and len(wolves) > 1:
-        return None
+    if any(roles[i] == "white-werewolf" for i in wolves):
+        return None  # beside other wolves (RULES.md §7 Decision), or alone: his win is §7.4
     if mixed:
         a, b = state.lovers
         if all(state.alive[i] for i in (a, b)) and (ROLES[roles[a]].wolf or ROLES[roles[b]].wolf):

@@ -96,6 +96,8 @@ def _gm_view(state: State) -> dict:
 def _public_step(state: State) -> str:
     if state.phase == "night" and state.step not in PROMPTS:
         return f"night {state.n}"  # the night's steps are secret (RULES.md §4)
+    if state.step == "hunter" and not state.opts["reveal_on_death"]:
+        return f"{state.time()} last words"  # a hunter who passes stays unknown
     return step_label(state)
 
 

@@ -329,3 +329,53 @@ def test_village_wins_when_no_wolf_lives_winners_include_the_dead_rules_7_5_003(
     assert out["alive"] == ["Fay"]
     assert out["winner"] == "village"
     assert out["winners"] == ["Bob", "Cid", "Dan", "Eve", "Fay"]
+
+
+
+def test_lone_white_werewolf_does_not_hand_the_wolves_a_parity_win_rules_7_decision() -> None:
+    """RULES.md §7.4/§7.6 Decision: with the pack dead, a white werewolf alone
+    with one human is no win for the werewolves; he wins as the sole survivor."""
+    roles = ["werewolf", "white-werewolf", "seer", "villager", "villager"]
+    options = {"sheriff": False, "wolves_win": "parity", "tie": "none"}
+    night1 = [a("Cid", "pass"), a("Ann", "attack", "Dan"), a("Bob", "attack", "Dan")]
+    day1 = votes("Ann>Cid", "Bob>Ann", "Cid>Ann", "Eve>Ann")
+    night2 = [a("Cid", "pass"), a("Bob", "attack", "Cid")]  # no werewolf left to devour
+    out = play("millers-hollow", roles, night1 + day1 + night2, options=options)
+    assert out["status"] == 0, out.get("error")
+    assert out["alive"] == ["Bob", "Eve"]
+    assert out["winner"] is None  # 1 wolf vs 1 human is parity, yet no werewolves' win
+    day2 = votes("Bob>Eve", "Eve>Bob")  # tied, tie=none: nobody
+    night3 = [a("Bob", "attack", "Eve")]
+    out = play("millers-hollow", roles, night1 + day1 + night2 + day2 + night3, options=options)
+    assert out["status"] == 0, out.get("error")
+    assert out["winner"] == "white-werewolf" and out["winners"] == ["Bob"]
+
+
+def test_piper_in_mixed_lovers_cannot_win_by_charms_rules_5_cupid_002() -> None:
+    """RULES.md §5 cupid [002]: a piper linked to a non-piper takes the lovers'
+    goal, so charming everyone else is no win for him (and never a win with no winners)."""
+    roles = ["werewolf", "werewolf", "cupid", "piper", "villager", "villager"]
+    night1 = [a("Cid", "link", targets=["Dan", "Eve"]), a("Ann", "attack", "Fay"),
+              a("Bob", "attack", "Fay"), a("Dan", "charm", targets=["Ann", "Bob"])]
+    day1 = votes("Ann>Cid", "Bob>Cid", "Cid>Ann", "Dan>Cid", "Eve>Cid")
+    night2 = [a("Ann", "pass"), a("Bob", "pass"), a("Dan", "charm", targets=["Eve"])]
+    out = play("millers-hollow", roles, night1 + day1 + night2, options={"sheriff": False})
+    assert out["status"] == 0, out.get("error")
+    assert out["alive"] == ["Ann", "Bob", "Dan", "Eve"]
+    assert out["winner"] is None
+
+
+def test_public_step_hides_a_passing_hunter_without_reveal_rules_4_secrecy() -> None:
+    """RULES.md §4 secrecy: with reveal_on_death=false the table sees the dead
+    player's "last words", not that he holds the hunter card."""
+    from companion.engine import public_view
+
+    roles = ["werewolf", "werewolf", "seer", "hunter", "villager", "villager", "villager",
+             "villager"]
+    state = game("millers-hollow", roles,
+                 [a("Cid", "pass"), a("Ann", "attack", "Dan"), a("Bob", "attack", "Dan")],
+                 options={"sheriff": False, "reveal_on_death": False})
+    assert state.step == "hunter"
+    view = public_view(state)
+    assert view["step"] == "night 1 last words"
+    assert all(p["role"] is None for p in view["players"])
