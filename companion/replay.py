@@ -69,7 +69,8 @@ def parse_action(state: State, raw: object) -> Action:
             raise IllegalAction(f"{what}: unknown player {name!r}")
         return seats[name]
 
-    actor = None if do == "timeout" and raw.get("actor") is None else seat(raw.get("actor"), "actor")
+    no_actor = do == "timeout" and raw.get("actor") is None
+    actor = None if no_actor else seat(raw.get("actor"), "actor")
     fields: dict = {}
     if "target" in raw:
         fields["target"] = seat(raw["target"], "target")

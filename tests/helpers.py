@@ -44,7 +44,8 @@ def game(ruleset: str, roles: list[str], actions: list[dict] | None = None,
 
 
 def a(actor: str | None, do: str, target: str | None = None, **fields) -> dict:
-    """One scripted action: a("Ann", "attack", "Fay"), a("Dan", "potion", heal=True, poison=None)."""
+    """One scripted action: a("Ann", "attack", "Fay"),
+    a("Dan", "potion", heal=True, poison=None)."""
     out: dict = {"do": do}
     if actor is not None:
         out["actor"] = actor

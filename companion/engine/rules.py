@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from random import Random
 
-from .actions import Action, Choice, SPY_MODES, check_shape
+from .actions import SPY_MODES, Action, Choice, check_shape
 from .errors import IllegalAction, SetupError
 from .roles import FIRST_NIGHT_ONLY, NIGHT_STEPS, ROLES
 from .rulesets import MAX_PLAYERS, MIN_PLAYERS, check_role, recommended_deal, resolve_options

@@ -99,7 +99,8 @@ def check_role(ruleset_name: str, role: str) -> None:
         raise SetupError(f"role {role!r} (The Village) is not supported yet")
 
 
-def recommended_deal(name: str, players: int, add: list[str] | tuple[str, ...] = ()) -> dict[str, int]:
+def recommended_deal(name: str, players: int,
+                     add: list[str] | tuple[str, ...] = ()) -> dict[str, int]:
     """The recommended cards for `players` players (RULES.md §3).
 
     Each added special role replaces one villager; the thief also brings two

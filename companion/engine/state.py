@@ -225,7 +225,8 @@ APPLY = {
     "card": _card, "attack": _attack, "died": _died, "resolve": _resolve,
     "triggers": _triggers, "wounded": _wounded, "powers-lost": _powers_lost,
     "revealed": _revealed, "sheriff": _sheriff, "tally": _tally, "allowed": _allowed,
-    "drawn": lambda s, e: None, "skip": lambda s, e: s.prompts.pop(0), "shown": _private, "medium": _private, "centre": _private, "over": _over,
+    "drawn": lambda s, e: None, "skip": lambda s, e: s.prompts.pop(0),
+    "shown": _private, "medium": _private, "centre": _private, "over": _over,
 }
 
 

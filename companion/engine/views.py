@@ -11,8 +11,16 @@ his freemason partner [004], his own seer results, a death with
 from __future__ import annotations
 
 from .roles import ROLES
-from .rules import (PROMPTS, PUBLIC_CAUSES, VOTES, legal_actions, lover_of, mixed_lovers,
-                    step_label, waiting_for)
+from .rules import (
+    PROMPTS,
+    PUBLIC_CAUSES,
+    VOTES,
+    legal_actions,
+    lover_of,
+    mixed_lovers,
+    step_label,
+    waiting_for,
+)
 from .state import State
 
 
@@ -21,7 +29,8 @@ def public_view(state: State) -> dict:
     over = state.phase == "over"
     players = []
     for i, name in enumerate(state.names):
-        shown = over or i in state.revealed or (not state.alive[i] and state.opts["reveal_on_death"])
+        dead_shown = not state.alive[i] and state.opts["reveal_on_death"]
+        shown = over or i in state.revealed or dead_shown
         players.append({
             "seat": i, "name": name, "alive": state.alive[i], "sheriff": state.sheriff == i,
             "role": state.roles[i] if shown else None,
@@ -86,8 +95,9 @@ def _gm_view(state: State) -> dict:
         "charmed": sorted(state.charmed), "potions": dict(state.potions),
         "powers_lost": state.powers_lost, "deaths": [
             {"seat": s, "cause": c, "time": t} for s, c, t in state.deaths],
-        "night": {"picks": {str(k): v for k, v in state.picks.items()}, "protected": state.protected,
-                  "attack": state.attack, "healed": state.healed, "poisoned": state.poisoned},
+        "night": {"picks": {str(k): v for k, v in state.picks.items()},
+                  "protected": state.protected, "attack": state.attack,
+                  "healed": state.healed, "poisoned": state.poisoned},
         "votes": {str(k): v for k, v in state.votes.items()}, "actions_applied": state.acts,
     })
     return view
@@ -134,7 +144,8 @@ def _known(state: State, seat: int) -> dict[int, str]:
 def _groups(state: State, seat: int) -> dict[str, list[int]]:
     role = state.roles[seat]
     pack = [j for j, r in enumerate(state.roles) if ROLES[r].wolf] if ROLES[role].wolf else []
-    masons = [j for j, r in enumerate(state.roles) if r == "freemason"] if role == "freemason" else []
+    masons = ([j for j, r in enumerate(state.roles) if r == "freemason"]
+              if role == "freemason" else [])
     lover = lover_of(state, seat)
     charmed = sorted(state.charmed) if (seat in state.charmed or role == "piper") else []
     return {"pack": pack, "freemasons": masons, "lover": [lover] if lover is not None else [],

@@ -12,9 +12,9 @@ so a script starts with the seer's inspection and goes straight to day 1.
 from __future__ import annotations
 
 import pytest
+from helpers import NAMES, a, deaths, game, play, votes
 
 from companion.engine import legal_actions, view_for
-from helpers import NAMES, a, deaths, game, play, votes
 
 JP9 = ["werewolf", "werewolf", "seer", "medium", "knight", "madman", "villager", "villager", "fox"]
 SEAT = {name: i for i, name in enumerate(NAMES)}

@@ -21,9 +21,22 @@ from hypothesis import HealthCheck, Phase, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from companion.engine import (Action, IllegalAction, OPTION_VALUES, ROLES, State, act,
-                              legal_actions, new_game, public_view, rebuild, recommended_deal,
-                              undo, view_for, waiting_for)
+from companion.engine import (
+    OPTION_VALUES,
+    ROLES,
+    Action,
+    IllegalAction,
+    State,
+    act,
+    legal_actions,
+    new_game,
+    public_view,
+    rebuild,
+    recommended_deal,
+    undo,
+    view_for,
+    waiting_for,
+)
 
 with warnings.catch_warnings():
     # hypothesis imports this module (libcst, mypy_extensions) only to report a
@@ -37,6 +50,7 @@ with warnings.catch_warnings():
 
 RULESETS = ("millers-hollow", "bga", "jp-standard")
 PLAYERS = {"millers-hollow": (8, 18), "bga": (8, 18), "jp-standard": (7, 15)}
+EVERY_COUNT = [(r, n) for r in RULESETS for n in range(PLAYERS[r][0], PLAYERS[r][1] + 1)]
 #: The special roles a Millers Hollow / BGA table may add (RULES.md §2, §3).
 EXTRAS = ("witch", "hunter", "cupid", "little-girl", "thief", "defender", "village-idiot",
           "elder", "scapegoat", "piper", "white-werewolf")
@@ -182,6 +196,12 @@ def facts(state: State) -> dict:
             if not f.name.startswith("memo")}
 
 
+def mixed(state: State) -> bool:
+    """RULES.md §5 cupid: one lover a wolf (or the piper) and the other not."""
+    a, b = (state.roles[i] for i in state.lovers)
+    return is_wolf(a) != is_wolf(b) or (a == "piper") != (b == "piper")
+
+
 def check_outcome(state: State) -> None:
     """RULES.md §7: a finished game names one outcome; winners are players
     (in seat order, docs/replay.md), none for a draw."""
@@ -272,7 +292,9 @@ def check_no_premature_end(state: State) -> None:
         assert not (is_wolf(a) != is_wolf(b) or (a == "piper") != (b == "piper")), \
             "mixed lovers alone alive (§7.2)"
     if state.phase == "day":  # the night's charms were counted at dawn (§5 piper)
-        piper = [i for i in up if roles[i] == "piper"]
+        # a piper in mixed lovers has the lovers' goal (§5 cupid [002])
+        piper = [i for i in up if roles[i] == "piper" and not (
+            state.lovers and i in state.lovers and mixed(state))]
         assert not (piper and all(i in state.charmed for i in up if i != piper[0])), \
             "every living player charmed (§7.3)"
 
@@ -523,9 +545,7 @@ def audit_log(state: State) -> None:
 
 # --- the properties -------------------------------------------------------------
 
-@pytest.mark.parametrize("ruleset,players", [
-    (ruleset, n) for ruleset in RULESETS for n in range(PLAYERS[ruleset][0], PLAYERS[ruleset][1] + 1)
-])
+@pytest.mark.parametrize("ruleset,players", EVERY_COUNT)
 @settings(max_examples=12, **SETTINGS)
 @given(data=st.data())
 def test_random_games_end_with_a_valid_outcome(ruleset, players, data):
@@ -701,9 +721,7 @@ def _random_setup(ruleset: str, n: int, seed: int) -> Setup:
                  timeout_p=0.0)
 
 
-@pytest.mark.parametrize("ruleset,players", [
-    (ruleset, n) for ruleset in RULESETS for n in range(PLAYERS[ruleset][0], PLAYERS[ruleset][1] + 1)
-])
+@pytest.mark.parametrize("ruleset,players", EVERY_COUNT)
 def test_thousands_of_random_games_end_well(ruleset, players):
     """[issue 2] property: 100 random games per ruleset and player count (3,100
     in all), every waiting seat choosing uniformly among its legal actions

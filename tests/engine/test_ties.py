@@ -12,7 +12,6 @@ Ann..Fay, and TIE splits them 3–3 between Ann and Dan.
 from __future__ import annotations
 
 import pytest
-
 from helpers import a, deaths, play, votes
 
 R7 = ["werewolf", "werewolf", "seer", "villager", "villager", "villager", "villager"]

@@ -11,7 +11,6 @@ checked only when the queue is empty. Night deaths and their triggers are dated
 from __future__ import annotations
 
 import pytest
-
 from helpers import a, deaths, game, play, votes
 
 # Ann werewolf, Bob werewolf, Cid seer, Dan cupid, Eve hunter, Fay, Gus, Hal villagers

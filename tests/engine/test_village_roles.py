@@ -10,10 +10,17 @@ day 1 goes straight to the execution vote.
 from __future__ import annotations
 
 import pytest
-
-from companion.engine import (Action, IllegalAction, act, legal_actions, public_view, view_for,
-                              waiting_for)
 from helpers import NAMES, a, deaths, game, play, votes
+
+from companion.engine import (
+    Action,
+    IllegalAction,
+    act,
+    legal_actions,
+    public_view,
+    view_for,
+    waiting_for,
+)
 
 MH = "millers-hollow"
 BGA = "bga"
