@@ -103,21 +103,22 @@ def lover_of(state: State, seat: int) -> int | None:
     return None
 
 
-def left_of(state: State, seat: int) -> int | None:
-    """Next living player clockwise (RULES.md §1)."""
+def _neighbour(state: State, seat: int, way: int) -> int | None:
     for k in range(1, state.size):
-        j = (seat + k) % state.size
+        j = (seat + way * k) % state.size
         if state.alive[j]:
             return j
     return None
+
+
+def left_of(state: State, seat: int) -> int | None:
+    """The next living player clockwise (RULES.md §1)."""
+    return _neighbour(state, seat, 1)
 
 
 def right_of(state: State, seat: int) -> int | None:
-    for k in range(1, state.size):
-        j = (seat - k) % state.size
-        if state.alive[j]:
-            return j
-    return None
+    """The previous living player clockwise (RULES.md §1)."""
+    return _neighbour(state, seat, -1)
 
 
 def _wolves(state: State) -> list[int]:

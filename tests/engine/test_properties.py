@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import warnings
 from dataclasses import dataclass, field
 from random import Random
@@ -389,6 +390,10 @@ def check_player_views(state: State) -> None:
             assert v["step"] == f"night {state.n}"
     gm = view_for(state, None)
     assert [p["role"] for p in gm["players"]] == roles
+    # the hub sends views as JSON: every view must survive a round trip
+    for seat in (None, *range(state.size)):
+        v = view_for(state, seat)
+        assert json.loads(json.dumps(v)) == v
 
 
 def check_prompts_after_dawn(state: State) -> None:
