@@ -253,16 +253,19 @@ def _vote_targets(state: State, seat: int) -> tuple[int, ...]:
     return tuple(i for i in pool if i != lover and (self_ok or i != seat))
 
 
-def _may_vote(state: State, seat: int) -> bool:
-    """`_vote_targets(state, seat)` is not empty (cheaply: votes are the hot path)."""
-    if seat in state.revealed:
-        return False
-    if state.step == "vote" and state.allowed is not None and seat not in state.allowed:
-        return False
+def _unvoted(state: State) -> list[int]:
+    """Voters who have not voted yet: those with a non-empty `_vote_targets`,
+    found without building each one (votes are the engine's hot path)."""
+    votes = state.votes
     pool = state.candidates if state.candidates is not None else state.up
-    if len(pool) > 2 or state.step == "election":
-        return bool(pool)
-    return bool(_vote_targets(state, seat))
+    if state.step == "vote" and len(pool) <= 2:  # his lover and himself may be all there is
+        return [i for i in state.up if i not in votes and _vote_targets(state, i)]
+    if not pool:
+        return []
+    revealed = state.revealed
+    allowed = state.allowed if state.step == "vote" else None
+    return [i for i in state.up if i not in votes and i not in revealed
+            and (allowed is None or i in allowed)]
 
 
 def _prompt_choices(state: State, seat: int) -> list[Choice]:
@@ -290,7 +293,7 @@ def _waiting_for(state: State) -> list[int]:
     if step in PROMPTS:
         return [state.actor]
     if step in VOTES:
-        return [i for i in state.up if i not in state.votes and _may_vote(state, i)]
+        return _unvoted(state)
     if step == "wolves":
         out = [] if _wolves_closed(state) else [
             w for w in _wolves(state) if _wolves_choices(state, w)]
@@ -318,11 +321,13 @@ def act(state: State, action: Action) -> list[dict]:
     if not isinstance(seat, int) or not 0 <= seat < state.size:
         raise IllegalAction(f"no player at seat {seat!r}")
     choices = legal_actions(state, seat)
-    name = state.names[seat]
-    if not choices:
-        raise IllegalAction(f"{name} cannot act now ({step_label(state)})")
-    choice = next((c for c in choices if c.do == action.do), None)
-    if choice is None:
+    for choice in choices:
+        if choice.do == action.do:
+            break
+    else:
+        name = state.names[seat]
+        if not choices:
+            raise IllegalAction(f"{name} cannot act now ({step_label(state)})")
         may = ", ".join(c.do for c in choices)
         raise IllegalAction(f"{name} cannot {action.do!r} now ({step_label(state)}); may: {may}")
     if not choice.allows(action):
@@ -368,8 +373,7 @@ def _perform(state: State, a: Action) -> None:
     if step in PROMPTS:
         _after_prompt(state, a)
     elif step in VOTES:
-        votes = state.votes
-        if not any(i not in votes and _may_vote(state, i) for i in state.up):
+        if not waiting_for(state):
             _close_vote(state)
     elif step == "wolves":
         if not waiting_for(state):
