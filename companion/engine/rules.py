@@ -529,9 +529,6 @@ def _dawn(state: State) -> None:
 
 def _kill(state: State, seat: int, cause: str, time: str) -> None:
     _emit(state, {"e": "died", "seat": seat, "cause": cause, "time": time})
-    if state.roles[seat] == "elder" and cause in ("poison", "hunter", "execution") \
-            and not state.powers_lost:
-        _emit(state, {"e": "powers-lost", "seat": seat})  # [003]
 
 
 # --- deaths and their triggers (RULES.md §6) -----------------------------------
@@ -556,10 +553,14 @@ def _run_queue(state: State) -> None:
         lover = lover_of(state, seat)
         if lover is not None and state.alive[lover]:
             _kill(state, lover, "heartbreak", time)
+        cause = next(c for s, c, _ in state.deaths if s == seat)
+        if state.roles[seat] == "elder" and cause in ("poison", "hunter", "execution") \
+                and not state.powers_lost:
+            # [003]; in death order, so a hunter who died before him still shoots
+            _emit(state, {"e": "powers-lost", "seat": seat})
         prompts = []
         if state.roles[seat] == "hunter" and _powered(state, seat) and living(state):
             prompts.append(("hunter", seat))
-        cause = next(c for s, c, _ in state.deaths if s == seat)
         if cause == "scapegoat" and living(state):
             prompts.append(("allow", seat))
         if state.sheriff == seat:

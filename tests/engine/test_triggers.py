@@ -378,3 +378,23 @@ def test_public_step_hides_a_passing_hunter_without_reveal_rules_4_secrecy() -> 
     view = public_view(state)
     assert view["step"] == "night 1 last words"
     assert all(p["role"] is None for p in view["players"])
+
+
+def test_hunter_dying_before_the_poisoned_elder_still_shoots_rules_6_decision_003() -> None:
+    """RULES.md §6 Decision (deaths processed in order) with §5 elder [003]: the
+    village loses its powers when the poisoned elder's death is processed, so a
+    hunter killed earlier in the same dawn still shoots; powers are gone after."""
+    roles = ["werewolf", "werewolf", "seer", "witch", "hunter", "elder", "villager",
+             "villager"]
+    night1 = [a("Cid", "pass"), a("Ann", "attack", "Eve"), a("Bob", "attack", "Eve"),
+              a("Dan", "potion", heal=False, poison="Fay")]
+    state = game("millers-hollow", roles, night1, options={"sheriff": False})
+    assert state.step == "hunter" and not state.powers_lost
+    out = play("millers-hollow", roles, night1 + [a("Eve", "shoot", "Ann")],
+               options={"sheriff": False})
+    assert out["status"] == 0, out.get("error")
+    assert deaths(out) == [("Eve", "werewolves", "night 1"), ("Fay", "poison", "night 1"),
+                           ("Ann", "hunter", "night 1")]
+    after = game("millers-hollow", roles, night1 + [a("Eve", "shoot", "Ann")],
+                 options={"sheriff": False})
+    assert after.powers_lost
