@@ -80,6 +80,9 @@ def view_for(state: State, seat: int | None) -> dict:
     view["knows"] = {k: v for k, v in _groups(state, seat).items() if v}
     if role == "witch":
         view["potions"] = dict(state.potions)
+    if ROLES[role].wolf and state.phase == "night" and state.step == "wolves":
+        # the pack wakes together and must agree: each wolf sees the others' picks
+        view["pack_picks"] = {str(w): t for w, t in state.picks.items()}
     return view
 
 
