@@ -143,7 +143,7 @@ def legal_actions(state: State, seat: int) -> list[Choice]:
 
     Answers are cached until the next event: the phone, the seat box and
     `act`'s own check often ask the same question about the same state."""
-    memo = _memo(state)
+    memo = state.memo if state.memo_at == len(state.log) else _memo(state)
     got = memo.get(seat)
     if got is None:
         got = memo[seat] = _legal_actions(state, seat)
@@ -151,10 +151,9 @@ def legal_actions(state: State, seat: int) -> list[Choice]:
 
 
 def _memo(state: State) -> dict:
-    at = len(state.log)
-    if state.memo_at != at:
-        state.memo.clear()
-        state.memo_at = at
+    """A fresh cache for the state as it is now."""
+    state.memo.clear()
+    state.memo_at = len(state.log)
     return state.memo
 
 
@@ -279,7 +278,7 @@ def _prompt_choices(state: State, seat: int) -> list[Choice]:
 
 def waiting_for(state: State) -> list[int]:
     """Seats whose action the current step still waits for."""
-    memo = _memo(state)
+    memo = state.memo if state.memo_at == len(state.log) else _memo(state)
     got = memo.get("waiting")
     if got is None:
         got = memo["waiting"] = _waiting_for(state)
