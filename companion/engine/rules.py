@@ -631,7 +631,7 @@ def _close_vote(state: State) -> None:
     if not tied:
         return _execute(state, None)
     scapegoat = holder(state, "scapegoat")
-    if scapegoat is not None:
+    if scapegoat is not None and _powered(state, scapegoat):
         return _execute(state, scapegoat, cause="scapegoat")  # overrides every policy [002][003]
     policy = state.opts["tie"]
     rounds = len(state.ties)

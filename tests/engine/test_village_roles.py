@@ -1205,3 +1205,21 @@ def test_revealed_idiot_sheriff_loses_the_double_vote__rules_s6_sheriff_003():
     st = game(MH, roles, script + attack("Eve", "Ann", "Bob"))
     assert (st.phase, st.n, st.step) == ("day", 2, "vote")
     assert legal_actions(st, S("Cid")) == []
+
+
+def test_scapegoat_loses_his_power_with_the_elder__rules_s5_elder_003() -> None:
+    """RULES.md §5 elder [003]: once the village has executed the elder, every
+    village-team role loses its power — the scapegoat no longer dies on a tie,
+    and the tie policy (scapegoat-sheriff-none, no sheriff: nobody) applies."""
+    names = "Ann Bob Cid Dan Eve Fay Gus Hal".split()
+    roles = ["werewolf", "werewolf", "seer", "elder", "scapegoat", "villager", "villager",
+             "villager"]
+    acts = ([a("Cid", "inspect", "Ann"), a("Ann", "attack", "Hal"), a("Bob", "attack", "Hal")]
+            + [a(x, "vote", "Dan") for x in names[:7]]
+            + [a("Ann", "attack", "Gus"), a("Bob", "attack", "Gus")]
+            + votes("Ann>Cid", "Bob>Cid", "Cid>Ann", "Eve>Ann", "Fay>Bob"))
+    out = play("millers-hollow", roles, acts, options={"sheriff": False})
+    assert out["status"] == 0, out.get("error")
+    assert ("Dan", "execution", "day 1") in deaths(out)
+    assert not any(d[0] == "Eve" for d in deaths(out))
+    assert out["step"] == "night 3 wolves"  # the seer is powerless too
