@@ -139,11 +139,12 @@ def check_shape(a: Action) -> None:
         return
     if a.actor is None:
         raise IllegalAction(f"{a.do!r} needs an actor")
-    for name in ("actor", "target", "poison", "card"):
-        value = getattr(a, name)
-        if value is not None and type(value) is not int:
-            raise IllegalAction(f"{name} must be a seat number, not {value!r}")
-    if type(a.targets) is not tuple or any(type(t) is not int for t in a.targets):
+    # a bool or a float would pass for a seat in `in` tests: only ints are seats
+    if type(a.actor) is not int or (a.target is not None and type(a.target) is not int) or (
+            a.poison is not None and type(a.poison) is not int) or (
+            a.card is not None and type(a.card) is not int):
+        raise IllegalAction(f"seats and cards are ints: {a!r}")
+    if type(a.targets) is not tuple or (a.targets and any(type(t) is not int for t in a.targets)):
         raise IllegalAction(f"targets must be a tuple of seat numbers, not {a.targets!r}")
     if a.do == "spy" and a.mode not in SPY_MODES:
         raise IllegalAction(f"spy mode must be one of {list(SPY_MODES)}, not {a.mode!r}")
