@@ -9,6 +9,7 @@ maps its button to the `vote` Choice, and a random player samples from it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import comb
 from random import Random
 
 from .errors import IllegalAction
@@ -95,9 +96,23 @@ class Choice:
         return (lo <= len(picked) <= hi and len(set(picked)) == len(picked)
                 and all(t in self.targets for t in picked))
 
+    @property
+    def size(self) -> int:
+        """How many distinct actions this family holds."""
+        do = self.do
+        if do == "potion":
+            return (2 if self.heal else 1) * (len(self.targets) + 1)
+        if do == "swap":
+            return len(self.cards)
+        if do == "spy":
+            return len(self.modes)
+        if do not in MULTI:
+            return 1 if self.count == (0, 0) else len(self.targets)
+        lo, hi = self.count
+        return sum(comb(len(self.targets), k) for k in range(lo, hi + 1))
+
     def sample(self, actor: int, rng: Random) -> Action:
-        """A random action of this family (uniform over the family's members
-        for single targets; a uniform size, then a uniform subset, for sets)."""
+        """One of this family's actions, each equally likely."""
         do = self.do
         if do == "potion":
             heal = self.heal and rng.random() < 0.5
@@ -112,7 +127,10 @@ class Choice:
                 return Action(actor, do)
             return Action(actor, do, target=rng.choice(self.targets))
         lo, hi = self.count
-        return Action(actor, do, targets=tuple(rng.sample(self.targets, rng.randint(lo, hi))))
+        n = len(self.targets)
+        sizes = range(lo, hi + 1)
+        k = rng.choices(sizes, weights=[comb(n, k) for k in sizes])[0] if lo != hi else lo
+        return Action(actor, do, targets=tuple(rng.sample(self.targets, k)))
 
     def to_dict(self) -> dict:
         out: dict = {"do": self.do}
@@ -127,6 +145,14 @@ class Choice:
             out["modes"] = list(self.modes)
         out.update(self.info)
         return out
+
+
+def sample_uniform(choices: list[Choice], actor: int, rng: Random) -> Action:
+    """One of all the actions the choices hold, each equally likely."""
+    if len(choices) == 1:
+        return choices[0].sample(actor, rng)
+    choice = rng.choices(choices, weights=[c.size for c in choices])[0]
+    return choice.sample(actor, rng)
 
 
 def check_shape(a: Action) -> None:

@@ -1,10 +1,12 @@
-"""Random legal play: every waiting seat picks uniformly among its legal
-choices. Used by the benchmark, the property tests and `werewolf bench`."""
+"""Random legal play: a random waiting seat picks uniformly among all its legal
+actions (the seer's eight inspections and her pass are nine equal chances).
+Used by `werewolf bench engine` and the tests."""
 
 from __future__ import annotations
 
 from random import Random
 
+from .actions import sample_uniform
 from .rules import act, legal_actions, new_game, waiting_for
 from .state import State
 
@@ -20,8 +22,7 @@ def play_random(state: State, rng: Random, max_actions: int = MAX_ACTIONS) -> St
         if not seats:
             raise RuntimeError(f"stuck: nobody to act at {state.step!r}")
         seat = rng.choice(seats)
-        choice = rng.choice(legal_actions(state, seat))
-        act(state, choice.sample(seat, rng))
+        act(state, sample_uniform(legal_actions(state, seat), seat, rng))
     raise RuntimeError(f"no end after {max_actions} actions")
 
 

@@ -294,8 +294,9 @@ def _waiting_for(state: State) -> list[int]:
     if step in VOTES:
         return _unvoted(state)
     if step == "wolves":
-        out = [] if _wolves_closed(state) else [
-            w for w in _wolves(state) if _wolves_choices(state, w)]
+        wolves = _wolves(state)
+        prey = len(wolves) < len(state.up)  # someone is left to attack
+        out = wolves if prey and not _wolves_closed(state) else []
         girl = holder(state, "little-girl")
         if girl is not None and _wolves_choices(state, girl):
             out.append(girl)

@@ -33,3 +33,32 @@ def test_a_well_formed_action_still_passes() -> None:
     state = game("millers-hollow", ROLES8, options={"sheriff": False})
     events = act(state, Action(2, "inspect", target=0))
     assert events[0]["do"] == "inspect" and events[0]["result"] == "werewolf"
+
+
+def test_random_play_is_uniform_over_all_legal_actions_issue_2_bench() -> None:
+    """[issue 2] benchmark: "every seat choosing uniformly among its legal
+    actions" — the seer's pass is one chance in nine, not one in two."""
+    from collections import Counter
+    from random import Random
+
+    from companion.engine import legal_actions
+    from companion.engine.actions import sample_uniform
+
+    state = game("millers-hollow", ROLES8, options={"sheriff": False})
+    choices = legal_actions(state, 2)  # the seer: inspect one of 7 others, or pass
+    assert sum(c.size for c in choices) == 8
+    rng = Random(5)
+    seen = Counter(sample_uniform(choices, 2, rng).target for _ in range(8000))
+    for outcome in [None, 0, 1, 3, 4, 5, 6, 7]:
+        assert abs(seen[outcome] / 8000 - 1 / 8) < 0.02, seen
+
+
+def test_choice_size_counts_sets_and_potions() -> None:
+    """Choice.size: subsets for `allow` (any number), pairs for `link`, and the
+    witch's heal × (poison or none)."""
+    from companion.engine import Choice
+
+    assert Choice("allow", (1, 2, 3), (0, 3)).size == 8
+    assert Choice("link", (0, 1, 2, 3), (2, 2)).size == 6
+    assert Choice("potion", (1, 2), (0, 1), heal=True).size == 6
+    assert Choice("pass").size == 1
