@@ -31,6 +31,8 @@ def _replay(args: argparse.Namespace) -> int:
         return _fail(f"malformed JSON at line {err.lineno} column {err.colno}: {err.msg}")
     except RecursionError:
         return _fail("malformed JSON: nested too deeply")
+    except ValueError as err:  # e.g. an integer past Python's digit limit
+        return _fail(f"malformed JSON: {err}")
     out, status = run_replay(doc)
     print(json.dumps(out, ensure_ascii=False))
     return status

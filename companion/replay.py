@@ -27,10 +27,13 @@ def setup_game(doc: object) -> State:
         raise SetupError("'players' must be a list of names")
     if "ruleset" not in doc or not isinstance(doc["ruleset"], str):
         raise SetupError("'ruleset' must name a ruleset")
-    options = doc.get("options") or {}
+    options = doc.get("options", {})
     if not isinstance(options, dict):
         raise SetupError("'options' must be an object")
-    if doc.get("professions"):
+    professions = doc.get("professions", {})
+    if not isinstance(professions, dict):
+        raise SetupError("'professions' must be an object")
+    if professions:
         raise SetupError("professions (The Village) are not supported yet")
     deal = doc.get("deal")
     cards = None
@@ -46,7 +49,7 @@ def setup_game(doc: object) -> State:
         cards = [deal[p] for p in players]
         if not all(isinstance(c, str) for c in cards):
             raise SetupError("every card in 'deal' must be a role id")
-    center = doc.get("center") or []
+    center = doc.get("center", [])
     if not isinstance(center, list) or not all(isinstance(c, str) for c in center):
         raise SetupError("'center' must be a list of role ids")
     return new_game(doc["ruleset"], players, cards, options, center, doc.get("seed", 0))

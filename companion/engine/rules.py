@@ -221,8 +221,11 @@ def _wolves_choices(state: State, seat: int) -> list[Choice]:
         if state.spied or not _powered(state, seat):
             return []
         return [Choice("spy", modes=SPY_MODES), Choice("pass")]
-    if not ROLES[role].wolf or _wolves_closed(state):
+    if not ROLES[role].wolf:
         return []
+    if state.opts["wolf_attack"] == "any-wolf" and _wolves_closed(state):
+        return []  # the first wolf's choice stands [004]
+    # unanimous: a wolf may change his pick while the step is open [000]
     prey = tuple(i for i in living(state) if not ROLES[state.roles[i]].wolf)
     return [Choice("attack", prey, (1, 1)), Choice("pass")] if prey else []
 
@@ -661,18 +664,21 @@ def _half_power_play(state: State) -> bool:
 
 
 def _close_election(state: State, tied: list[int]) -> None:
+    """Plurality; a tie is re-voted once among the tied, then one of them is
+    drawn (RULES.md §6 Decision). No vote at all in the first round: no sheriff."""
     if len(tied) == 1:
         _emit(state, {"e": "sheriff", "seat": tied[0], "how": "elected"})
-    elif not tied:
+    elif state.round == 1 and not tied:
         _emit(state, {"e": "sheriff", "seat": None, "how": "none"})
-    elif state.round == 1:  # re-voted once among the tied (RULES.md §6 Decision)
+    elif state.round == 1:
         _emit(state, {"e": "step", "step": "election", "round": 2, "candidates": tied})
         if waiting_for(state):
             return
-        _emit(state, {"e": "sheriff", "seat": None, "how": "none"})
+        return _close_election(state, [])  # nobody can vote in the re-vote: draw
     else:
-        seat = _rng(state).choice(tied)
-        _emit(state, {"e": "sheriff", "seat": seat, "how": "drawn", "among": tied, "draw": True})
+        among = tied or list(state.candidates)
+        seat = _rng(state).choice(among)
+        _emit(state, {"e": "sheriff", "seat": seat, "how": "drawn", "among": among, "draw": True})
     _open_vote(state, 1, None)
 
 

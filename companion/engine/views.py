@@ -34,12 +34,13 @@ def public_view(state: State) -> dict:
         players.append({
             "seat": i, "name": name, "alive": state.alive[i], "sheriff": state.sheriff == i,
             "role": state.roles[i] if shown else None,
-            "can_vote": state.alive[i] and i not in state.revealed,
+            "can_vote": state.alive[i] and i not in state.revealed and (
+                state.allowed is None or i in state.allowed),
         })
     view = {
         "ruleset": state.ruleset, "phase": state.phase, "n": state.n,
         "step": _public_step(state), "players": players, "sheriff": state.sheriff,
-        "deaths": [_public_death(state, d) for d in state.deaths],
+        "deaths": _public_deaths(state),
         "options": dict(state.opts),
     }
     if state.phase == "day" and state.step in VOTES:
@@ -114,10 +115,24 @@ def _public_step(state: State) -> str:
     return step_label(state)
 
 
-def _public_death(state: State, death: tuple) -> dict:
-    seat, cause, time = death
-    return {"seat": seat, "name": state.names[seat], "time": time,
-            "cause": cause if cause in PUBLIC_CAUSES else None}
+def _public_deaths(state: State) -> list[dict]:
+    """The deaths as announced. At dawn the night's deaths of undisclosed cause
+    are announced together, in seat order: the order they were resolved in
+    (wolves, white werewolf, poison, heartbreak) would tell their causes."""
+    out: list[dict] = []
+    batch: list[dict] = []  # hidden-cause night deaths not yet announced
+    for seat, cause, time in state.deaths:
+        shown = cause in PUBLIC_CAUSES
+        entry = {"seat": seat, "name": state.names[seat], "time": time,
+                 "cause": cause if shown else None}
+        if batch and (shown or batch[0]["time"] != time):
+            out.extend(sorted(batch, key=lambda d: d["seat"]))
+            batch = []
+        if time.startswith("night") and not shown:
+            batch.append(entry)
+        else:
+            out.append(entry)
+    return out + sorted(batch, key=lambda d: d["seat"])
 
 
 def _team(state: State, seat: int) -> str:

@@ -318,9 +318,21 @@ def check_public_view(state: State) -> None:
                 not state.alive[j] and state.opts["reveal_on_death"]), (j, p)
     if state.phase == "night" and state.step not in PROMPTS:
         assert pv["step"] == f"night {state.n}", pv["step"]
-    for d, (seat, cause, time) in zip(pv["deaths"], state.deaths):
-        assert d["seat"] == seat and d["time"] == time
-        assert d["cause"] == (cause if cause in PUBLIC_CAUSES else None), (d, cause)
+    # the same deaths, causes only where public; a night's hidden-cause deaths
+    # in seat order, so their order does not tell how they died
+    want = sorted((seat, time, cause if cause in PUBLIC_CAUSES else None)
+                  for seat, cause, time in state.deaths)
+    assert sorted((d["seat"], d["time"], d["cause"]) for d in pv["deaths"]) == want
+    assert [d["time"] for d in pv["deaths"]] == [t for _, _, t in state.deaths]
+    run: list[int] = []
+    run_time = None
+    for d in pv["deaths"] + [{"time": None, "cause": "end", "seat": -1}]:
+        if d["time"] == run_time and d["cause"] is None:
+            run.append(d["seat"])
+            continue
+        assert run == sorted(run), pv["deaths"]
+        hidden_night = d["time"] and d["time"].startswith("night") and d["cause"] is None
+        run, run_time = ([d["seat"]], d["time"]) if hidden_night else ([], None)
 
 
 def _inspected(state: State, seat: int) -> dict[int, set]:
