@@ -7,7 +7,7 @@ from __future__ import annotations
 from random import Random
 
 from .actions import sample_uniform
-from .rules import act, legal_actions, new_game, waiting_for
+from .rules import act, legal_actions, waiting_for
 from .state import State
 
 MAX_ACTIONS = 5000
@@ -25,9 +25,3 @@ def play_random(state: State, rng: Random, max_actions: int = MAX_ACTIONS) -> St
         act(state, sample_uniform(legal_actions(state, seat), seat, rng))
     raise RuntimeError(f"no end after {max_actions} actions")
 
-
-def random_game(ruleset: str, deal: list[str], seed: int, options: dict | None = None,
-                center: list[str] | None = None) -> State:
-    names = [f"P{i + 1}" for i in range(len(deal))]
-    state = new_game(ruleset, names, deal, options, center, seed)
-    return play_random(state, Random(seed))
