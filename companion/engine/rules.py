@@ -497,13 +497,15 @@ def _shown_victim(state: State) -> int | None:
     return v
 
 
-def _dies_tonight(state: State, seat: int | None) -> bool:
-    if seat is None:
-        return False
-    if seat == state.poisoned:
-        return True
+def _attack_kills(state: State, seat: int) -> bool:
+    """The wolves' attack tonight lands on `seat` and kills him: not protected,
+    not healed, not the fox [004], not an elder with his spare life [003]."""
     return seat == _shown_victim(state) and not state.healed and state.roles[seat] != "fox" \
         and not (state.roles[seat] == "elder" and seat not in state.wounded)
+
+
+def _dies_tonight(state: State, seat: int | None) -> bool:
+    return seat is not None and (seat == state.poisoned or _attack_kills(state, seat))
 
 
 def _dawn(state: State) -> None:
@@ -513,7 +515,7 @@ def _dawn(state: State) -> None:
     if victim is not None:
         if state.roles[victim] == "elder" and victim not in state.wounded:
             _emit(state, {"e": "wounded", "seat": victim})  # healed or not [003]
-        elif not state.healed and state.roles[victim] != "fox":
+        elif _attack_kills(state, victim):
             dead.append((victim, "werewolves"))
     if state.devoured is not None:
         dead.append((state.devoured, "white-werewolf"))

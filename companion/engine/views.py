@@ -71,14 +71,15 @@ def view_for(state: State, seat: int | None) -> dict:
     })
     if state.phase == "night" and view["actions"]:
         view["step"] = step_label(state)  # his own turn, on his own phone
-    known = _known(state, seat)
+    groups = _groups(state, seat)
+    known = _known(state, seat, groups)
     for p in view["players"]:
         j = p["seat"]
         if j in known and p["role"] is None:
             p["role"] = known[j]
         if j == seat:
             p["role"] = role
-    view["knows"] = {k: v for k, v in _groups(state, seat).items() if v}
+    view["knows"] = {k: v for k, v in groups.items() if v}
     if role == "witch":
         view["potions"] = dict(state.potions)
     if ROLES[role].wolf and state.phase == "night" and state.step == "wolves":
@@ -141,18 +142,11 @@ def _team(state: State, seat: int) -> str:
     return ROLES[state.roles[seat]].team
 
 
-def _known(state: State, seat: int) -> dict[int, str]:
-    """Cards this seat has been shown by a rule."""
-    known: dict[int, str] = {}
-    role = state.roles[seat]
-    if ROLES[role].wolf:
-        for j, r in enumerate(state.roles):
-            if ROLES[r].wolf and j != seat:
-                known[j] = "werewolf"  # the white werewolf passes for one [000]
-    if role == "freemason":
-        for j, r in enumerate(state.roles):
-            if r == "freemason":
-                known[j] = "freemason"
+def _known(state: State, seat: int, groups: dict[str, list[int]]) -> dict[int, str]:
+    """Cards this seat has been shown by a rule: his pack, his fellow
+    freemason, his own seer results."""
+    known = {j: "werewolf" for j in groups["pack"]}  # the white werewolf passes for one [000]
+    known.update((j, "freemason") for j in groups["freemasons"])
     for note in state.notes[seat]:
         if note["e"] == "act" and note["do"] == "inspect" and note["result"] in ROLES:
             known[note["target"]] = note["result"]
