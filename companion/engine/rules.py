@@ -544,7 +544,7 @@ def _run_queue(state: State) -> None:
     while True:
         if state.prompts:
             kind, seat = state.prompts[0]
-            if any(state.alive[i] for i in range(state.size) if i != seat):
+            if any(i != seat for i in state.up):
                 _emit(state, {"e": "step", "step": kind, "actor": seat})
                 return
             _emit(state, {"e": "skip", "prompt": kind, "seat": seat})  # nobody left to name
@@ -563,16 +563,13 @@ def _run_queue(state: State) -> None:
                 and not state.powers_lost:
             # [003]; in death order, so a hunter who died before him still shoots
             _emit(state, {"e": "powers-lost", "seat": seat})
-        prompts = []
-        if state.roles[seat] == "hunter" and _powered(state, seat) and living(state):
+        prompts = []  # each is skipped above if nobody is left to name
+        if state.roles[seat] == "hunter" and _powered(state, seat):
             prompts.append(("hunter", seat))
-        if cause == "scapegoat" and living(state):
+        if cause == "scapegoat":
             prompts.append(("allow", seat))
         if state.sheriff == seat:
-            if living(state):
-                prompts.append(("appoint", seat))
-            else:
-                _emit(state, {"e": "sheriff", "seat": None, "how": "died"})
+            prompts.append(("appoint", seat))
         _emit(state, {"e": "triggers", "seat": seat, "prompts": [list(p) for p in prompts]})
     outcome = _outcome(state)
     if outcome:
@@ -678,9 +675,8 @@ def _close_election(state: State, tied: list[int]) -> None:
             return
         return _close_election(state, [])  # nobody can vote in the re-vote: draw
     else:
-        among = tied or list(state.candidates)
-        seat = _rng(state).choice(among)
-        _emit(state, {"e": "sheriff", "seat": seat, "how": "drawn", "among": among, "draw": True})
+        seat = _draw(state, tied or list(state.candidates))
+        _emit(state, {"e": "sheriff", "seat": seat, "how": "drawn"})
     _open_vote(state, 1, None)
 
 
