@@ -12,7 +12,7 @@ import statistics
 import time
 from random import Random
 
-from .engine import act, legal_actions, new_game, rebuild, recommended_deal, waiting_for
+from .engine import State, act, legal_actions, new_game, rebuild, recommended_deal, waiting_for
 from .engine.actions import sample_uniform
 from .engine.play import play_random
 
@@ -23,16 +23,20 @@ def _deal(ruleset: str, players: int, add: tuple[str, ...] = ()) -> list[str]:
     return [r for r, c in sorted(recommended_deal(ruleset, players, add).items()) for _ in range(c)]
 
 
+def _shuffled_game(ruleset: str, deal: list[str], seed: int) -> tuple[State, Random]:
+    """A new game with `deal` shuffled from `seed`, and the RNG to play it with."""
+    rng = Random(seed)
+    cards = deal[:]
+    rng.shuffle(cards)
+    return new_game(ruleset, [f"P{i}" for i in range(len(cards))], cards, seed=seed), rng
+
+
 def _games_per_s(ruleset: str, players: int, add: tuple[str, ...], seconds: float) -> float:
     deal = _deal(ruleset, players, add)
-    names = [f"P{i}" for i in range(players)]
     games, seed = 0, 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds or games < 20:
-        rng = Random(seed)
-        shuffled = deal[:]
-        rng.shuffle(shuffled)
-        play_random(new_game(ruleset, names, shuffled, seed=seed), rng)
+        play_random(*_shuffled_game(ruleset, deal, seed))
         games += 1
         seed += 1
     return games / elapsed
@@ -45,10 +49,7 @@ def _apply_times_us(games: int) -> list[float]:
     for seed in range(games):
         ruleset, players, add = (("jp-standard", 9, ()) if seed % 2
                                  else ("millers-hollow", 12, MH12_ADD))
-        rng = Random(seed)
-        deal = _deal(ruleset, players, add)
-        rng.shuffle(deal)
-        state = new_game(ruleset, [f"P{i}" for i in range(players)], deal, seed=seed)
+        state, rng = _shuffled_game(ruleset, _deal(ruleset, players, add), seed)
         clock = time.perf_counter_ns
         while state.phase != "over":
             seat = rng.choice(waiting_for(state))
@@ -61,13 +62,10 @@ def _apply_times_us(games: int) -> list[float]:
 
 def _replay_ms(events: int, repeats: int) -> tuple[float, int]:
     """Median time to rebuild a game from its first `events` events."""
+    deal = _deal("millers-hollow", 18, ("witch", "hunter", "cupid", "little-girl", "defender"))
     seed = 0
     while True:  # a long 18-player game, cut to the first `events` events
-        rng = Random(seed)
-        deal = _deal("millers-hollow", 18, ("witch", "hunter", "cupid", "little-girl", "defender"))
-        rng.shuffle(deal)
-        state = play_random(new_game("millers-hollow", [f"P{i}" for i in range(18)], deal,
-                                     seed=seed), rng)
+        state = play_random(*_shuffled_game("millers-hollow", deal, seed))
         if len(state.log) >= events:
             break
         seed += 1

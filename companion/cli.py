@@ -38,8 +38,9 @@ def _replay(args: argparse.Namespace) -> int:
     return status
 
 
-def _fail(message: str, index: int | None = None) -> int:
-    print(json.dumps({"error": {"index": index, "message": message}}, ensure_ascii=False))
+def _fail(message: str) -> int:
+    """A problem before any action: exit 2 with the replay's error object."""
+    print(json.dumps({"error": {"index": None, "message": message}}, ensure_ascii=False))
     print(f"werewolf: {message}", file=sys.stderr)
     return 2
 
