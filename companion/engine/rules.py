@@ -9,12 +9,20 @@ chance comes from `_rng`, seeded by the game's seed and the draw count.
 
 from __future__ import annotations
 
+from collections import Counter
 from random import Random
 
 from .actions import SPY_MODES, Action, Choice, check_shape
 from .errors import IllegalAction, SetupError
 from .roles import FIRST_NIGHT_ONLY, NIGHT_STEPS, ROLES
-from .rulesets import MAX_PLAYERS, MIN_PLAYERS, check_role, recommended_deal, resolve_options
+from .rulesets import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    check_copies,
+    check_role,
+    recommended_deal,
+    resolve_options,
+)
 from .state import State, apply, rebuild
 
 PROMPTS = ("hunter", "appoint", "allow")
@@ -57,10 +65,7 @@ def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
             raise SetupError("there is only one thief card")
     elif center:
         raise SetupError("centre cards are only used when the thief is dealt")
-    for role in set(deal) | set(center):
-        limit = ROLES[role].copies
-        if limit and (deal.count(role) + center.count(role)) > limit:
-            raise SetupError(f"at most {limit} {role} card(s) in a game")
+    check_copies(Counter(deal) + Counter(center))
     state = State()
     _emit(state, {"e": "setup", "ruleset": ruleset, "options": opts, "players": players,
                   "deal": list(deal), "center": center, "seed": seed})

@@ -99,6 +99,14 @@ def check_role(ruleset_name: str, role: str) -> None:
         raise SetupError(f"role {role!r} (The Village) is not supported yet")
 
 
+def check_copies(counts: dict[str, int]) -> None:
+    """At most one card of each special role, two freemasons (Role.copies)."""
+    for role, count in counts.items():
+        limit = ROLES[role].copies
+        if limit and count > limit:
+            raise SetupError(f"a game has at most {limit} {role} card(s)")
+
+
 def recommended_deal(name: str, players: int,
                      add: list[str] | tuple[str, ...] = ()) -> dict[str, int]:
     """The recommended cards for `players` players (RULES.md §3).
@@ -122,7 +130,5 @@ def recommended_deal(name: str, players: int,
             raise SetupError(f"no villager card left to replace with {role!r}")
         deal["villager"] -= 1
         deal[role] = deal.get(role, 0) + 1
-        limit = ROLES[role].copies
-        if limit and deal[role] > limit:
-            raise SetupError(f"a game has at most {limit} {role} card(s)")
+    check_copies(deal)
     return {r: c for r, c in deal.items() if c}
