@@ -121,6 +121,7 @@ def run_replay(doc: object) -> tuple[dict, int]:
         state = setup_game(doc)
     except EngineError as err:
         return {"error": {"index": None, "message": str(err)}}, 2
+    assert isinstance(doc, dict)  # setup_game accepted it
     actions = doc.get("actions", [])
     if not isinstance(actions, list):
         return {"error": {"index": None, "message": "'actions' must be a list"}}, 2

@@ -298,6 +298,7 @@ def _waiting_for(state: State) -> list[int]:
     if state.phase == "over":
         return []
     if step in PROMPTS:
+        assert state.actor is not None  # every prompt step names its actor
         return [state.actor]
     if step in VOTES:
         return _unvoted(state)
@@ -346,8 +347,9 @@ def act(state: State, action: Action) -> list[dict]:
 
 
 def _why_not(state: State, choice: Choice, a: Action) -> str:
+    assert a.actor is not None  # act checked the seat
     name = state.names[a.actor]
-    picked = [a.target] if a.target is not None else list(a.targets)
+    picked: list[int | None] = [a.target] if a.target is not None else list(a.targets)
     if a.do == "potion":
         if a.heal and not choice.heal:
             return f"{name} cannot heal now"
@@ -371,6 +373,7 @@ def _perform(state: State, a: Action) -> None:
     step, seat = state.step, a.actor
     event = {"e": "act", **a.to_dict()}
     if a.do == "inspect":
+        assert a.target is not None  # Choice.allows: an inspection names a seat
         card = state.roles[a.target]
         event["result"] = card if state.opts["seer_sees"] == "role" else ROLES[card].reads
     elif a.do == "spy":
@@ -395,6 +398,7 @@ def _spy(state: State, a: Action) -> dict:
     out: dict = {}
     rng = None
     if outcome is None:
+        assert a.mode is not None  # check_shape: spying has a mode
         rng = _rng(state)
         wolf_p, caught_p = SPY_ODDS[a.mode]
         x = rng.random()
@@ -423,6 +427,7 @@ def _timeout(state: State) -> None:
     elif step == "wolves":
         _close_wolves(state)
     elif step == "appoint":
+        assert state.actor is not None  # every prompt step names its actor
         _emit(state, {"e": "sheriff", "seat": left_of(state, state.actor), "how": "default"})
         _run_queue(state)
     elif step in PROMPTS:
@@ -587,6 +592,7 @@ def _run_queue(state: State) -> None:
 
 def _after_prompt(state: State, a: Action) -> None:
     if a.do == "shoot":
+        assert a.target is not None  # Choice.allows: a shot names a seat
         _kill(state, a.target, "hunter", state.time())
     elif a.do == "appoint":
         _emit(state, {"e": "sheriff", "seat": a.target, "how": "appointed"})
@@ -680,6 +686,7 @@ def _close_election(state: State, tied: list[int]) -> None:
             return
         return _close_election(state, [])  # nobody can vote in the re-vote: draw
     else:
+        assert state.candidates is not None  # round 2 is among the tied
         seat = _draw(state, tied or list(state.candidates))
         _emit(state, {"e": "sheriff", "seat": seat, "how": "drawn"})
     _open_vote(state, 1, None)
@@ -703,11 +710,11 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
     roles = state.roles
     if not up:
         return "draw", []
-    mixed = mixed_lovers(state)
-    if mixed and sorted(up) == sorted(state.lovers):
-        return "lovers", sorted(state.lovers)
+    mixed = state.lovers if mixed_lovers(state) else None  # the mixed pair, if any
+    if mixed and sorted(up) == sorted(mixed):
+        return "lovers", sorted(mixed)
     piper = holder(state, "piper")
-    if piper is not None and not (mixed and piper in state.lovers) \
+    if piper is not None and not (mixed and piper in mixed) \
             and all(i in state.charmed for i in up if i != piper):
         return "piper", _side(state, "piper")
     wolves = [i for i in up if ROLES[roles[i]].wolf]
@@ -720,7 +727,7 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
     if any(roles[i] == "white-werewolf" for i in wolves):
         return None  # beside other wolves (RULES.md §7 Decision), or alone: his win is §7.4
     if mixed:
-        a, b = state.lovers
+        a, b = mixed
         if all(state.alive[i] for i in (a, b)) and (ROLES[roles[a]].wolf or ROLES[roles[b]].wolf):
             return None
     won = not humans if state.opts["wolves_win"] == "all-dead" else len(wolves) >= len(humans)
@@ -730,7 +737,7 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
 
 
 def _side(state: State, team: str) -> list[int]:
-    lovers = set(state.lovers) if mixed_lovers(state) else set()
+    lovers = set(state.lovers) if state.lovers and mixed_lovers(state) else set()
     return [i for i, r in enumerate(state.roles) if ROLES[r].team == team and i not in lovers]
 
 

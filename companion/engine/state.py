@@ -116,6 +116,8 @@ def _act(s: State, e: dict) -> None:
     do, seat = e["do"], e.get("actor")
     if s.step in ("hunter", "appoint", "allow") and s.prompts:
         s.prompts.pop(0)
+    if seat is None:
+        return  # a timeout: the defaults it applies are events of their own
     if do == "vote":
         s.votes[seat] = e.get("target")
     elif do == "attack":

@@ -50,8 +50,9 @@ def public_view(state: State) -> dict:
     tallies = [e for e in state.log if e["e"] == "tally"]
     if tallies:
         last = tallies[-1]
-        view["last_tally"] = {k: last[k] for k in ("step", "round", "votes", "counts", "top")}
-        view["last_tally"]["tie"] = last.get("tie")
+        tally = {k: last[k] for k in ("step", "round", "votes", "counts", "top")}
+        tally["tie"] = last.get("tie")
+        view["last_tally"] = tally
     if over:
         view["winner"], view["winners"] = state.winner, list(state.winners)
     return view
@@ -137,7 +138,7 @@ def _public_deaths(state: State) -> list[dict]:
 
 
 def _team(state: State, seat: int) -> str:
-    if mixed_lovers(state) and seat in state.lovers:
+    if state.lovers and mixed_lovers(state) and seat in state.lovers:
         return "lovers"
     return ROLES[state.roles[seat]].team
 
