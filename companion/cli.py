@@ -63,9 +63,27 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from . import serve
+
+    data = Path(args.data) if args.data else serve.default_data_dir()
+    return serve.run(args.host, args.port, data, args.gm_token)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="werewolf", description="Werewolf table companion.")
     sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("serve", help="run the hub: web pages, JSON API, the game's clock")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--data", metavar="DIR",
+                   help="data folder: the game log and the GM token (default: per-user data)")
+    p.add_argument("--gm-token", metavar="T", help="the game master's token (default: a random "
+                   "one, kept in the data folder)")
+    p.set_defaults(run=_serve)
 
     p = sub.add_parser("replay", help="play a scripted game (docs/replay.md) and print the result")
     p.add_argument("file", help="the scripted game, or - for standard input")

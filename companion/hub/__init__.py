@@ -1,0 +1,78 @@
+"""The Flask hub: thin routes over one `Table` (companion.table).
+
+    app = create_app(table, gm_token="...")
+
+One blueprint per audience: `api` (the game master's JSON API and the public
+view), `player` (each seat's private page, view, actions and stream) and
+`pages` (the GM's tablet and the table screen). Every route parses the
+request, calls the table, and answers JSON; errors are JSON
+`{"error": "..."}` with 400/401/403/404/409/413, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from flask import Flask, jsonify
+from werkzeug.exceptions import HTTPException
+
+from ..table import Table
+from ..table.session import TableError
+
+MAX_BODY = 64 * 1024  # an action or a game setup is a few hundred bytes
+
+
+def _web() -> Path:
+    """The top-level web/ folder: installed as the package companion.web."""
+    try:
+        from importlib.resources import files
+
+        return Path(str(files("companion.web")))
+    except ModuleNotFoundError:  # the working tree without an install
+        return Path(__file__).resolve().parents[2] / "web"
+
+
+WEB = _web()
+
+log = logging.getLogger("werewolf.hub")
+
+
+def create_app(table: Table, gm_token: str, config: dict | None = None) -> Flask:
+    app = Flask("companion.hub", template_folder=str(WEB / "templates"),
+                static_folder=str(WEB / "static"), static_url_path="/static")
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, GM_TOKEN=gm_token, HEARTBEAT_S=15.0,
+                      JSON_SORT_KEYS=False)
+    app.config.update(config or {})
+    app.extensions["table"] = table
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+
+    from . import api, pages, player
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(player.bp)
+    app.register_blueprint(pages.bp)
+
+    @app.errorhandler(TableError)
+    def _table_error(err: TableError):  # type: ignore[no-untyped-def]
+        return jsonify(error=str(err)), err.status
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException):  # type: ignore[no-untyped-def]
+        messages = {413: f"request body over {MAX_BODY} bytes", 404: "no such page",
+                    405: "method not allowed here"}
+        code = err.code or 400
+        return jsonify(error=messages.get(code, err.description or err.name)), code
+
+    @app.errorhandler(Exception)
+    def _unexpected(err: Exception):  # type: ignore[no-untyped-def]
+        log.exception("unexpected error")
+        return jsonify(error="internal error (logged on the hub)"), 500
+
+    @app.after_request
+    def _headers(response):  # type: ignore[no-untyped-def]
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response
+
+    return app

@@ -1,0 +1,99 @@
+"""What the blueprints share: the table, JSON bodies, GM auth, event streams."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import queue
+from collections.abc import Callable, Iterator
+from functools import wraps
+from typing import Any
+
+from flask import Response, current_app, request
+
+from ..table import Table
+from ..table.session import BadInput, Listener, TableError
+
+PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+
+
+class Unauthorized(TableError):
+    status = 401
+
+
+class Forbidden(TableError):
+    status = 403
+
+
+def table() -> Table:
+    return current_app.extensions["table"]  # type: ignore[no-any-return]
+
+
+def body(default: object = None) -> Any:
+    """The request's JSON body (capped by MAX_CONTENT_LENGTH): 400 when malformed."""
+    raw = request.get_data(cache=False)
+    if not raw.strip():
+        if default is not None:
+            return default
+        raise BadInput("this request needs a JSON body")
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise BadInput("malformed JSON: nested too deeply") from None
+    except ValueError as err:  # JSONDecodeError, bad UTF-8, integers past the digit limit
+        raise BadInput(f"malformed JSON: {str(err)[:120]}") from None
+
+
+def gm_token_of_request() -> str | None:
+    auth = request.headers.get("Authorization", "")
+    if auth.startswith("Bearer "):
+        return auth[7:].strip()
+    return request.cookies.get("gm")
+
+
+def is_gm() -> bool:
+    given = gm_token_of_request()
+    expected: str = current_app.config["GM_TOKEN"]
+    return given is not None and hmac.compare_digest(given.encode(), expected.encode())
+
+
+def gm_only(view: Callable) -> Callable:
+    """`Authorization: Bearer <token>` or the cookie the GM URL sets."""
+
+    @wraps(view)
+    def wrapper(*args: object, **kwargs: object) -> object:
+        if not gm_token_of_request():
+            raise Unauthorized("the game master's token is needed (open the GM URL)")
+        if not is_gm():
+            raise Forbidden("wrong game master token")
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def stream(audience: str, token: str | None = None) -> Response:
+    """Server-sent events: the full current view first, then one message per
+    change, and a heartbeat comment so proxies and phones keep the line open."""
+    listener, first = table().listen(audience, token)
+    heartbeat = float(current_app.config["HEARTBEAT_S"])
+    tbl = table()
+
+    def events(listener: Listener = listener) -> Iterator[str]:
+        try:
+            yield "retry: 2000\n\n"
+            yield f"data: {first}\n\n"
+            while True:
+                try:
+                    message = listener.queue.get(timeout=heartbeat)
+                except queue.Empty:
+                    yield ": heartbeat\n\n"
+                    continue
+                if listener.closed:
+                    yield "event: closed\ndata: {}\n\n"
+                    return
+                yield f"data: {message}\n\n"
+        finally:
+            tbl.unlisten(listener)
+
+    headers = {**PRIVATE, "X-Accel-Buffering": "no"}
+    return Response(events(), mimetype="text/event-stream", headers=headers)

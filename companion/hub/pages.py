@@ -1,0 +1,39 @@
+"""The game master's tablet and the table screen (HTML; data from the API)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, make_response, redirect, render_template, request
+
+from .common import PRIVATE, is_gm
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+def home() -> Response:
+    return make_response(redirect("/table"))
+
+
+@bp.get("/gm")
+def gm() -> Response:
+    """`/gm?token=T` sets the GM cookie and drops the token from the address bar."""
+    from flask import current_app
+
+    token = request.args.get("token")
+    if token is not None:
+        response = make_response(redirect("/gm"))
+        if token == current_app.config["GM_TOKEN"]:
+            response.set_cookie("gm", token, httponly=True, samesite="Strict",
+                                max_age=7 * 24 * 3600)
+        return response
+    if not is_gm():
+        page = render_template("taken.html", message="open the game master's URL with its token")
+        return make_response(page, 401)
+    response = make_response(render_template("gm.html"))
+    response.headers.update(PRIVATE)
+    return response
+
+
+@bp.get("/table")
+def table_screen() -> Response:
+    return make_response(render_template("table.html"))

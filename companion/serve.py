@@ -1,0 +1,124 @@
+"""`werewolf serve`: the hub in one process — the Flask app behind waitress,
+the table's clock, and (later) the seat boxes and display.
+
+On start it prints the game master's URL, with its token, as text and as a QR
+code, using the Pi's LAN address (phones and the GM's tablet cannot reach
+"localhost"), flushed at once so scripts reading a pipe see it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import signal
+import socket
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+THREADS = 48  # ~25 long-lived streams (18 phones, GM, table, display) and spare
+TICK_S = 0.25
+
+
+def default_data_dir() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("werewolf-companion", appauthor=False))
+
+
+def gm_token(data: Path, given: str | None) -> str:
+    """The GM token: given on the command line, else the one kept in the data folder."""
+    path = data / "gm-token"
+    if given:
+        return given
+    if path.exists():
+        token = path.read_text(encoding="utf-8").strip()
+        if token:
+            return token
+    token = secrets.token_urlsafe(16)
+    path.touch(mode=0o600)
+    path.write_text(token + "\n", encoding="utf-8")
+    return token
+
+
+def lan_address(host: str) -> str:
+    """The address others at the table use to reach this machine."""
+    if host not in ("0.0.0.0", "", "::"):
+        return host
+    try:
+        # a UDP "connect" picks the outgoing interface and sends nothing
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed, never sent to
+            return str(s.getsockname()[0])
+    except OSError:
+        try:
+            return socket.gethostbyname(socket.gethostname())
+        except OSError:
+            return "127.0.0.1"
+
+
+def qr_text(url: str) -> str:
+    import io
+
+    import qrcode
+
+    qr = qrcode.QRCode(border=1)
+    qr.add_data(url)
+    out = io.StringIO()
+    qr.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def run(host: str, port: int, data: Path, token: str | None) -> int:
+    from waitress import create_server
+
+    from .hub import create_app
+    from .store import Store
+    from .table import Table
+
+    data.mkdir(parents=True, exist_ok=True)
+    token = gm_token(data, token)
+    store = Store(data / "games.sqlite3")
+    table = Table(store)
+    table.resume()
+    app = create_app(table, token)
+    try:
+        server = create_server(app, host=host, port=port, threads=THREADS,
+                               channel_timeout=60, connection_limit=200, ident="werewolf")
+    except OSError as err:
+        print(f"werewolf serve: cannot listen on {host}:{port}: {err.strerror}", file=sys.stderr)
+        return 2
+
+    stop = threading.Event()
+
+    def clock() -> None:
+        while not stop.wait(TICK_S):
+            try:
+                table.tick()
+            except Exception as err:  # never let the clock die; the next tick retries
+                print(f"werewolf serve: timer: {err}", file=sys.stderr, flush=True)
+
+    threading.Thread(target=clock, name="table-clock", daemon=True).start()
+
+    bound = server.effective_port  # type: ignore[union-attr]
+    url = f"http://{lan_address(host)}:{bound}/gm?token={token}"
+    print(f"Werewolf hub on http://{lan_address(host)}:{bound}/  (data: {data})", flush=True)
+    print(f"Game master: {url}", flush=True)
+    print(qr_text(url), flush=True)
+
+    def shutdown(signum: int, frame: FrameType | None) -> None:
+        table.close_listeners()  # streams end now, so waitress's threads can stop
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, shutdown)
+    signal.signal(signal.SIGINT, shutdown)
+    try:
+        server.run()
+    except SystemExit:
+        pass
+    finally:
+        stop.set()
+        server.close()
+        store.close()
+        print("werewolf serve: stopped", flush=True)
+    return 0

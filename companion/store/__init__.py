@@ -1,0 +1,5 @@
+"""The durable game log: one SQLite file (see `store.log.Store`)."""
+
+from .log import SCHEMA_VERSION, GameRecord, Store
+
+__all__ = ["SCHEMA_VERSION", "GameRecord", "Store"]

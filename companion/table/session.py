@@ -1,0 +1,760 @@
+"""`Table`: the one live game, and the one path every input takes.
+
+    input ─► Table (lock, seq check, pacing) ─► engine.act ─► Store (commit) ─► views ─► listeners
+
+A phone's tap, a seat box's press, the GM's tablet and a timer running out all
+call `Table.act` or `Table.tick`. One lock serialises the engine (which is not
+thread-safe), the commit and the views built from it; nothing is published
+until the events are committed. Time is an input: `clock` is injected, and
+tests drive `tick(now)` with a fake clock instead of sleeping.
+
+Views leave through three audiences: the game master (everything), each seat
+(`engine.view_for`, gated by pacing) and the public (display, table screen).
+A seat's or the public's `seq` is the version of *that audience's* view, not
+the number of actions applied: counting every action would tell a villager
+how many night actions were taken.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..engine import (
+    Action,
+    IllegalAction,
+    State,
+    act,
+    announcements,
+    legal_actions,
+    night_calls,
+    pending,
+    public_view,
+    rebuild,
+    undo,
+    view_for,
+)
+from ..replay import parse_action, result_of, setup_game
+from ..store import Store
+from .pacing import Pace, Settings
+
+SETUP_FIELDS = ("ruleset", "options", "players", "deal", "center", "professions", "seed")
+NIGHT_KINDS = ("night", "wolves")
+VERSION_BASE = 1_000_000  # seat/public versions restart at boot × this, so they only grow
+#: private results a seat is shown when the engine enters its step, kept back
+#: until the hub calls that step (the engine may run ahead of the calls)
+EARLY_NOTES = {"victim": "witch", "centre": "thief"}
+
+
+class TableError(Exception):
+    status = 409
+
+
+class Stale(TableError):
+    """The sender's view is older than the current step (HTTP 409)."""
+
+
+class Denied(TableError):
+    status = 403
+
+
+class NotFound(TableError):
+    status = 404
+
+
+class BadInput(TableError):
+    status = 400
+
+
+class NotNow(TableError):
+    """Legal in form but not now: out of turn, held by pacing (HTTP 409)."""
+
+
+@dataclass
+class Listener:
+    """One stream: it gets every new version of its audience's view."""
+
+    audience: str  # "gm" | "public" | "seat:N"
+    token: str | None = None  # a seat's link: a reissued link ends its streams
+    queue: queue.Queue = field(default_factory=lambda: queue.Queue(maxsize=64))
+    closed: bool = False
+
+    def close(self) -> None:
+        """End the stream (its seat link was reissued, or a new game began)."""
+        self.closed = True
+        self.push("")
+
+    def push(self, message: str) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except queue.Full:  # a stuck client: it only needs the newest full view
+            with self.queue.mutex:
+                self.queue.queue.clear()
+            self.queue.put_nowait(message)
+
+
+@dataclass
+class _Audience:
+    version: int = 0
+    body: str = ""  # the view without its seq, to tell whether it changed
+    message: str = ""  # the view as last published (JSON, with seq)
+    steps: dict[int, int] = field(default_factory=dict)  # version -> engine step id
+
+
+class Table:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+                 rng: random.Random | None = None, settings: Settings | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.rng = rng or random.SystemRandom()
+        self.settings = settings or Settings()
+        self.lock = threading.RLock()
+        self.game: int | None = None
+        self.setup: dict = {}
+        self.state: State | None = None
+        self.tokens: list[str] = []
+        self.claims: list[str | None] = []
+        self.pace = Pace()
+        self.boot = 0
+        self._audiences: dict[str, _Audience] = {}
+        self._listeners: list[Listener] = []
+        self._held: tuple[int, State] | None = None
+        self.store_pace: dict = {}  # the pace as last committed
+        self.changed = threading.Condition(self.lock)
+
+    # --- games ----------------------------------------------------------------
+
+    def resume(self) -> None:
+        """Load the newest game from the store, as it was (after a restart)."""
+        with self.lock:
+            game = self.store.latest()
+            if game is not None:
+                self._load(game, restarted=True)
+
+    def _load(self, game: int, restarted: bool) -> None:
+        rec = self.store.load(game)
+        if rec is None:
+            raise NotFound(f"no game {game}")
+        self.game, self.setup = rec.id, rec.setup
+        self.state = rebuild(rec.events)
+        self.tokens, self.claims = rec.tokens, rec.claims
+        self.pace = Pace.from_dict(rec.pace) if rec.pace else Pace()
+        self.boot = self.store.boot(game) if restarted else 0
+        now = self.clock()
+        if restarted and self.pace.deadline is not None and self.pace.paused is None:
+            # the table was waiting when the power went: give it a moment back
+            self.pace.deadline = max(self.pace.deadline, now + self.settings.restart_grace_s)
+            self.pace.min_end = min(self.pace.min_end, self.pace.deadline)
+        self._audiences = {}
+        self._held = None
+        for listener in self._listeners:
+            if listener.token is not None:
+                listener.close()
+        self.store_pace = self.pace.to_dict()
+        self._advance_and_commit(now, start=len(self.state.log))
+
+    def create(self, doc: object) -> dict:
+        """Deal a new game from the replay format's setup fields (POST /api/games)."""
+        if not isinstance(doc, dict):
+            raise BadInput("a game is a JSON object of the replay format's setup fields")
+        if "actions" in doc:
+            raise BadInput("a new game takes no 'actions': send them to /api/actions")
+        from ..engine import EngineError
+
+        try:
+            state = setup_game(doc)
+        except EngineError as err:
+            raise BadInput(str(err)) from None
+        setup = {k: doc[k] for k in SETUP_FIELDS if k in doc}
+        tokens = [secrets.token_urlsafe(16) for _ in state.names]  # 128 bits each
+        with self.lock:
+            game = self.store.create_game(setup, state.log, tokens, Pace().to_dict())
+            self._load(game, restarted=False)
+            return self.seats_info()
+
+    def seats_info(self) -> dict:
+        assert self.state is not None
+        return {"id": self.game, "seats": [
+            {"seat": i, "name": n, "url": f"/p/{t}", "claimed": self.claims[i] is not None}
+            for i, (n, t) in enumerate(zip(self.state.names, self.tokens))]}
+
+    def _need_game(self) -> State:
+        if self.state is None:
+            raise NotFound("no game yet: create one with POST /api/games")
+        return self.state
+
+    # --- the one path ---------------------------------------------------------
+
+    def act_gm(self, raw: object) -> dict:
+        """An action of the replay format from the game master, for any seat."""
+        with self.lock:
+            state = self._need_game()
+            seq, body = _split_seq(raw)
+            try:
+                action = parse_action(state, body)
+            except IllegalAction as err:
+                raise BadInput(str(err)) from None
+            if seq is not None:
+                p = pending(state)
+                opened = state.log[p["id"]]["a"] if p["id"] >= 0 else 0
+                if seq < opened or seq > state.acts:
+                    raise Stale(f"the game has moved on since action {seq} "
+                                f"(now {state.acts}, this step opened at {opened})")
+            now = self.clock()
+            self._clear_way(now)  # a GM action is never held by pacing
+            self._apply(action, now)
+            return self.gm_view()
+
+    def act_seat(self, seat: int, raw: object) -> dict:
+        """An action from a seat's phone (no `actor`: the seat is the actor)."""
+        with self.lock:
+            state = self._need_game()
+            seq, body = _split_seq(raw)
+            if "actor" in body:
+                raise BadInput("a phone's action has no 'actor': it acts for its own seat")
+            body["actor"] = state.names[seat]
+            try:
+                action = parse_action(state, body)
+            except IllegalAction as err:
+                raise BadInput(str(err)) from None
+            self._check_seat_seq(seat, seq)
+            if action.do == "timeout":
+                raise NotNow("only the game master or the clock ends a step")
+            if not self.may_act(seat):
+                raise NotNow(self._why_waiting())
+            if not legal_actions(state, seat):
+                # the engine's own message would name the step that is open
+                raise NotNow("the game is not waiting for you now")
+            self._apply(action, self.clock())
+            return self.seat_view(seat)
+
+    def act_press(self, seat: int, action: Action) -> None:
+        """A seat box's press, as an engine action (the firmware's entry point)."""
+        with self.lock:
+            self._need_game()
+            if not self.may_act(seat):
+                raise NotNow(self._why_waiting())
+            self._apply(action, self.clock())
+
+    def _check_seat_seq(self, seat: int, seq: int | None) -> None:
+        if seq is None:
+            return
+        aud = self._audiences.get(f"seat:{seat}")
+        step = aud.steps.get(seq) if aud else None
+        assert self.state is not None
+        if step is None or step != pending(self.state)["id"]:
+            raise Stale("the game has moved on since that view: here is the new one")
+
+    def _apply(self, action: Action, now: float) -> None:
+        state = self.state
+        assert state is not None
+        start = len(state.log)
+        try:
+            act(state, action, expect=state.acts)
+        except IllegalAction as err:
+            raise NotNow(str(err)) from None
+        self._advance_and_commit(now, start)
+
+    def tick(self, now: float | None = None) -> None:
+        """Let time pass: advance pacing, apply timeouts whose deadline passed."""
+        with self.lock:
+            if self.state is None:
+                return
+            self._advance_and_commit(self.clock() if now is None else now,
+                                     start=len(self.state.log))
+
+    def _advance_and_commit(self, now: float, start: int) -> None:
+        """Advance pacing (applying timeouts), commit new events and the pace in
+        one transaction, then publish. Before the commit nothing is told."""
+        state = self.state
+        assert state is not None and self.game is not None
+        before = self.store_pace
+        for _ in range(10_000):
+            if not self._advance(now):
+                break
+            act(state, Action(None, "timeout"), expect=state.acts)
+        pace = self.pace.to_dict()
+        new = state.log[start:]
+        try:
+            if new:
+                self.store.append(self.game, start, new, pace, state.winner)
+            elif pace != before:
+                self.store.save_pace(self.game, pace)
+        except Exception:
+            # not durable, so it did not happen: back to what the store holds
+            self.state = rebuild(state.log[:start])
+            self.pace = Pace.from_dict(before)
+            raise
+        self.store_pace = pace
+        self._publish()
+
+    # --- pacing ---------------------------------------------------------------
+
+    def _advance(self, now: float) -> bool:
+        """Move the pace on as far as `now` allows. True: apply a timeout."""
+        state, pc, st = self.state, self.pace, self.settings
+        assert state is not None
+        for _ in range(1000):
+            p = pending(state)
+            mode = pc.mode
+            frozen = pc.paused is not None
+            if mode == "calls":
+                if pc.cursor >= len(pc.calls):
+                    pc.nights_called, pc.hold, pc.live = pc.night, None, False
+                    self._next(now)
+                    continue
+                call = pc.calls[pc.cursor]
+                live = (state.phase == "night" and state.n == pc.night
+                        and p["kind"] in NIGHT_KINDS and p["step"] == call)
+                if live and not pc.live:
+                    pc.live = True
+                    night_s = state.opts.get("night_s") or 0
+                    pc.deadline = max(pc.min_end, pc.started + night_s) if night_s else None
+                elif pc.live and not live:
+                    pc.live = False
+                    pc.deadline = max(now, pc.min_end)
+                if pc.hold is None and not (state.phase == "night" and state.n == pc.night):
+                    pc.hold = self._dawn_index(pc.night)
+                if frozen or pc.deadline is None or now < pc.deadline:
+                    return False
+                if pc.live:
+                    return True
+                self._next_call(now)
+                continue
+            if mode == "last-words":
+                if pc.seat is None:
+                    if not pc.words:
+                        pc.mode, pc.hold = "", None
+                        self._next(now)
+                        continue
+                    pc.seat = pc.words.pop(0)
+                    pc.started, pc.deadline = now, now + st.last_words_s
+                if frozen or pc.deadline is None or now < pc.deadline:
+                    return False
+                if p["kind"] == "prompt" and p["actor"] == pc.seat:
+                    return True  # his time is up: the prompt's default
+                pc.seat = None
+                continue
+            if mode in ("discussion", "ballot", "prompt", "over"):
+                if p["id"] != pc.step_id:
+                    self._next(now)
+                    continue
+                if frozen or pc.deadline is None or now < pc.deadline:
+                    return False
+                if mode == "discussion":
+                    pc.mode, pc.started, pc.deadline = "ballot", now, now + st.ballot_s
+                    continue
+                return True
+            self._next(now)  # lobby, or a pace that ended
+        raise RuntimeError("pacing did not settle")  # pragma: no cover
+
+    def _next(self, now: float) -> None:
+        """Choose the next pacing phase from where the engine is."""
+        state, pc = self.state, self.pace
+        assert state is not None
+        p = pending(state)
+        pc.paused, pc.live, pc.seat, pc.started = None, False, None, now
+        owed = state.deaths[pc.deaths_seen:]
+        if state.opts["reveal_on_death"]:
+            pc.deaths_seen, owed = len(state.deaths), []
+        day_deaths = []
+        for d in owed:
+            if not d[2].startswith("day"):
+                break
+            day_deaths.append(d)
+        last_night = self._last_night()
+        if day_deaths:
+            return self._last_words(day_deaths)
+        if last_night > pc.nights_called:
+            return self._start_calls(last_night, now)
+        if owed:
+            return self._last_words(owed)
+        pc.step_id, pc.hold = p["id"], None
+        kind = p["kind"]
+        if kind == "over":
+            pc.mode, pc.deadline = "over", None
+        elif kind == "prompt":
+            pc.mode, pc.deadline = "prompt", now + self.settings.prompt_s
+        elif kind in NIGHT_KINDS:  # an undo back into a night, or a GM skip
+            self._start_calls(state.n, now, at=p["step"])
+        else:
+            seconds = state.opts.get(p["timer"] or "", 0) or 0
+            if seconds:
+                pc.mode, pc.deadline = "discussion", now + seconds
+            else:
+                pc.mode, pc.deadline = "ballot", now + self.settings.ballot_s
+
+    def _last_words(self, deaths: list[tuple[int, str, str]]) -> None:
+        state, pc = self.state, self.pace
+        assert state is not None
+        pc.mode, pc.seat, pc.deadline = "last-words", None, None
+        pc.words = [seat for seat, _, _ in deaths]
+        pc.deaths_seen += len(deaths)
+        last = deaths[-1][0]
+        index = max(i for i, e in enumerate(state.log) if e["e"] == "died" and e["seat"] == last)
+        pc.hold = index + 1  # the table sees the deaths, nothing that followed them
+
+    def _start_calls(self, night: int, now: float, at: str | None = None) -> None:
+        state, pc = self.state, self.pace
+        assert state is not None
+        if state.phase == "night" and state.n == night:
+            calls = night_calls(state)
+        else:  # the engine already ran past this night: ask the state at its start
+            start = max(i for i, e in enumerate(state.log) if e["e"] == "night" and e["n"] == night)
+            calls = night_calls(rebuild(state.log[:start + 1]))
+        pc.mode, pc.night, pc.calls, pc.hold = "calls", night, calls, None
+        pc.cursor = calls.index(at) if at in calls else 0
+        pc.live = False
+        pc.started = now
+        pc.min_end = pc.deadline = now + (0.0 if at else self._call_time())
+
+    def _next_call(self, now: float) -> None:
+        pc = self.pace
+        pc.cursor += 1
+        pc.live, pc.started = False, now
+        pc.min_end = pc.deadline = now + self._call_time()
+
+    def _call_time(self) -> float:
+        lo, hi = self.settings.call_s
+        return self.rng.uniform(lo, hi)
+
+    def _last_night(self) -> int:
+        assert self.state is not None
+        for e in reversed(self.state.log):
+            if e["e"] == "night":
+                return int(e["n"])
+        return 0
+
+    def _dawn_index(self, night: int) -> int:
+        """Where night `night`'s dawn starts in the log: the public sees nothing after."""
+        assert self.state is not None
+        log = self.state.log
+        start = max(i for i, e in enumerate(log) if e["e"] == "night" and e["n"] == night)
+        for i in range(start, len(log)):
+            if log[i]["e"] == "resolve" or log[i]["e"] == "over":
+                return i
+        return len(log)
+
+    def _clear_way(self, now: float) -> None:
+        """End whatever pacing stands before the engine's current step."""
+        state, pc = self.state, self.pace
+        assert state is not None
+        pc.words, pc.seat, pc.hold, pc.paused = [], None, None, None
+        pc.deaths_seen = len(state.deaths)
+        p = pending(state)
+        if p["kind"] in NIGHT_KINDS:
+            pc.nights_called = state.n - 1
+            self._start_calls(state.n, now, at=p["step"])
+            pc.live = True
+            pc.deadline = None
+        else:
+            pc.nights_called = self._last_night()
+            pc.mode, pc.step_id = "ballot" if p["kind"] in ("vote", "runoff", "election") else (
+                "over" if p["kind"] == "over" else "prompt"), p["id"]
+            pc.started = now
+            pc.deadline = None if pc.mode == "over" else now + (
+                self.settings.prompt_s if pc.mode == "prompt" else self.settings.ballot_s)
+
+    def may_act(self, seat: int) -> bool:
+        """Whether pacing lets this seat act now (the engine decides the rest)."""
+        pc = self.pace
+        if pc.mode == "calls":
+            return pc.live
+        if pc.mode in ("ballot", "prompt"):
+            return True
+        return pc.mode == "last-words" and pc.seat == seat
+
+    def _why_waiting(self) -> str:
+        mode = self.pace.mode
+        if mode == "calls":
+            return "not your turn: wait to be called"
+        if mode == "discussion":
+            return "voting opens when the discussion is over"
+        if mode == "last-words":
+            return "wait: last words"
+        return "the game is not waiting for you now"
+
+    # --- the game master's controls -------------------------------------------
+
+    def timer(self, do: str, seconds: float = 0) -> dict:
+        """pause | resume | extend (by `seconds`) | skip (end the current pause or call)."""
+        with self.lock:
+            self._need_game()
+            pc, now = self.pace, self.clock()
+            if do == "pause":
+                if pc.paused is None and pc.deadline is not None:
+                    pc.paused = max(0.0, pc.deadline - now)
+            elif do == "resume":
+                if pc.paused is not None:
+                    pc.deadline, pc.paused = now + pc.paused, None
+            elif do == "extend":
+                if pc.paused is not None:
+                    pc.paused += seconds
+                elif pc.deadline is not None:
+                    pc.deadline += seconds
+                    pc.min_end = max(pc.min_end, pc.deadline) if pc.mode == "calls" else pc.min_end
+            elif do == "skip":
+                if pc.mode in ("calls", "discussion", "last-words"):
+                    pc.paused = None
+                    pc.deadline = now if not pc.live else pc.deadline
+                    pc.min_end = now
+            else:
+                raise BadInput("timer 'do' is one of pause, resume, extend, skip")
+            self._advance_and_commit(now, start=len(self.state.log) if self.state else 0)
+            return self.gm_view()
+
+    def undo(self, to: int | None = None) -> dict:
+        """Take back the last action, or (to=K) every action from the K-th on."""
+        with self.lock:
+            state = self._need_game()
+            if to is None:
+                if state.acts == 0:
+                    raise NotNow("nothing to undo")
+                new = undo(state)
+            else:
+                if type(to) is not int or not 1 <= to <= state.acts:
+                    raise BadInput(f"'to' is an action number 1–{state.acts}")
+                new = rebuild([e for e in state.log if e["a"] < to])
+            assert self.game is not None
+            self.state, self._held = new, None
+            now = self.clock()
+            self._clear_way(now)
+            self.store.truncate(self.game, len(new.log), self.pace.to_dict())
+            self.store_pace = self.pace.to_dict()
+            self._advance_and_commit(now, start=len(new.log))
+            return self.gm_view()
+
+    def reissue(self, seat: int) -> dict:
+        with self.lock:
+            self._check_seat(seat)
+            assert self.game is not None
+            token = secrets.token_urlsafe(16)
+            self.store.set_token(self.game, seat, token)
+            for listener in self._listeners:
+                if listener.token == self.tokens[seat]:
+                    listener.close()
+            self.tokens[seat], self.claims[seat] = token, None
+            self._publish()
+            return self.seats_info()
+
+    def release(self, seat: int) -> dict:
+        with self.lock:
+            self._check_seat(seat)
+            assert self.game is not None
+            self.store.set_claim(self.game, seat, None)
+            self.claims[seat] = None
+            self._publish()
+            return self.seats_info()
+
+    def _check_seat(self, seat: object) -> int:
+        state = self._need_game()
+        if type(seat) is not int or not 0 <= seat < state.size:
+            raise NotFound(f"no seat {seat!r}")
+        return seat
+
+    # --- seats and devices ----------------------------------------------------
+
+    def seat_of(self, token: str) -> int:
+        """The seat a private link opens (404 for a stale or unknown link)."""
+        with self.lock:
+            if self.state is not None and token in self.tokens:
+                return self.tokens.index(token)
+        raise NotFound("this link is not a seat of the current game")
+
+    def claim(self, seat: int, device: str) -> bool:
+        """The first device to open a seat keeps it; others are refused."""
+        with self.lock:
+            if self.claims[seat] is None:
+                assert self.game is not None
+                self.store.set_claim(self.game, seat, device)
+                self.claims[seat] = device
+                self._publish()
+            return self.claims[seat] == device
+
+    # --- views ----------------------------------------------------------------
+
+    def _view_state(self) -> State:
+        """The state the table (and every seat not acting now) is shown."""
+        state, hold = self.state, self.pace.hold
+        assert state is not None
+        if hold is None or hold >= len(state.log):
+            return state
+        if self._held is None or self._held[0] != hold or len(self._held[1].log) != hold:
+            self._held = (hold, rebuild(state.log[:hold]))
+        return self._held[1]
+
+    def _pace_view(self) -> dict:
+        pc, now = self.pace, self.clock()
+        out: dict = {"mode": pc.mode, "paused": pc.paused is not None}
+        if pc.mode == "calls":
+            out["call"] = pc.calls[pc.cursor] if pc.cursor < len(pc.calls) else None
+            out["night"] = pc.night
+        else:  # a night call's length would tell whether anyone acted
+            out["remaining"] = pc.remaining(now)
+            out["deadline"] = pc.deadline if pc.paused is None else None
+        if pc.mode == "last-words":
+            out["seat"] = pc.seat
+        return out
+
+    def _overlay(self, view: dict) -> dict:
+        """Pacing's word on a public or seat view: what the table is doing now."""
+        pc = self.pace
+        view["pace"] = self._pace_view()
+        if pc.mode in ("calls", "last-words", "discussion"):
+            view.pop("vote", None)
+        if pc.mode == "calls":
+            view["phase"], view["n"], view["step"] = "night", pc.night, f"night {pc.night}"
+        elif pc.mode == "last-words":
+            view["step"] = "last words"
+        elif pc.mode == "discussion":
+            view["step"] = f"day {view['n']} discussion"
+        return view
+
+    def public(self) -> dict:
+        with self.lock:
+            if self.state is None:
+                return {"phase": "lobby", "game": None, "seq": 0, "players": []}
+            return json.loads(self._audience_message("public"))
+
+    def _public_now(self) -> dict:
+        src = self._view_state()
+        view = self._overlay(public_view(src))
+        view["announcements"] = announcements(src)
+        view["game"] = self.game
+        return view
+
+    def seat_view(self, seat: int) -> dict:
+        with self.lock:
+            return json.loads(self._audience_message(f"seat:{seat}"))
+
+    def _seat_now(self, seat: int) -> dict:
+        state, pc = self.state, self.pace
+        assert state is not None
+        acting = self.may_act(seat)
+        src = state if (acting or pc.hold is None) else self._view_state()
+        view = view_for(src, seat)
+        if not acting or src is not state:
+            view["actions"] = []
+        self._overlay(view)
+        if pc.mode == "calls" and not view["actions"]:
+            # the engine may be ahead of the calls: keep back what it showed early
+            if not (pc.live and pc.calls[pc.cursor] == "wolves"):
+                view.pop("pack_picks", None)
+            later = set(pc.calls[pc.cursor + 1:])  # the current call's own notes show
+            tonight = f"night {pc.night}"
+            view["results"] = [r for r in view["results"] if not (
+                r.get("time") == tonight and EARLY_NOTES.get(r["kind"]) in later)]
+        view["game"] = self.game
+        return view
+
+    def gm_view(self) -> dict:
+        with self.lock:
+            self._need_game()
+            return json.loads(self._audience_message("gm"))
+
+    def _gm_now(self) -> dict:
+        state = self.state
+        assert state is not None
+        view = view_for(state, None)
+        view["pace"] = {**self._pace_view(), **self.pace.to_dict()}
+        view["pending"] = pending(state)
+        view["game"] = self.game
+        view["seats"] = self.seats_info()["seats"]
+        return view
+
+    def result(self) -> dict:
+        """The replay output object of the current game, with its id and timers."""
+        with self.lock:
+            state = self._need_game()
+            out = result_of(state)
+            out["id"], out["pace"] = self.game, self._gm_now()["pace"]
+            return out
+
+    def _build(self, audience: str) -> dict:
+        if audience == "gm":
+            return self._gm_now()
+        if audience == "public":
+            return self._public_now()
+        return self._seat_now(int(audience.split(":")[1]))
+
+    def _audience_message(self, audience: str) -> str:
+        if audience not in self._audiences:
+            self._refresh(audience)
+        return self._audiences[audience].message
+
+    def _refresh(self, audience: str) -> bool:
+        """Rebuild one audience's view; bump its version if it changed."""
+        state = self.state
+        assert state is not None
+        view = self._build(audience)
+        view.pop("seq", None)
+        body = json.dumps(view, ensure_ascii=False, sort_keys=True)
+        aud = self._audiences.get(audience)
+        if aud is not None and aud.body == body:
+            return False
+        if aud is None:
+            aud = self._audiences[audience] = _Audience(version=self.boot * VERSION_BASE)
+        aud.version += 1
+        aud.body = body
+        step = pending(state)["id"]
+        aud.steps[aud.version] = step
+        if len(aud.steps) > 256:
+            aud.steps.pop(next(iter(aud.steps)))
+        view["seq"] = state.acts if audience == "gm" else aud.version
+        aud.message = json.dumps(view, ensure_ascii=False)
+        return True
+
+    def _publish(self) -> None:
+        """After a commit: every audience whose view changed gets one message."""
+        state = self.state
+        assert state is not None
+        audiences = ["gm", "public"] + [f"seat:{i}" for i in range(state.size)]
+        for audience in audiences:
+            if self._refresh(audience):
+                message = self._audiences[audience].message
+                for listener in self._listeners:
+                    if listener.audience == audience:
+                        listener.push(message)
+        self.changed.notify_all()
+
+    # --- listeners --------------------------------------------------------------
+
+    def listen(self, audience: str, token: str | None = None) -> tuple[Listener, str]:
+        """Subscribe; returns the listener and the full current view to send first."""
+        with self.lock:
+            listener = Listener(audience, token)
+            self._listeners.append(listener)
+            if self.state is None:
+                return listener, json.dumps(self.public())
+            return listener, self._audience_message(audience)
+
+    def unlisten(self, listener: Listener) -> None:
+        with self.lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def close_listeners(self) -> None:
+        """End every stream (the hub is stopping)."""
+        with self.lock:
+            for listener in self._listeners:
+                listener.close()
+
+    def listeners(self) -> int:
+        with self.lock:
+            return len(self._listeners)
+
+
+def _split_seq(raw: object) -> tuple[int | None, dict]:
+    if not isinstance(raw, dict):
+        raise BadInput("an action is a JSON object")
+    body = dict(raw)
+    seq = body.pop("seq", None)
+    if seq is not None and type(seq) is not int:
+        raise BadInput("'seq' must be an integer (the view's seq)")
+    return seq, body
