@@ -4,21 +4,25 @@
     legal_actions(state, seat)        # [Choice, ...] for that seat, now
     events = act(state, Action(seat, "vote", target=3))
     view_for(state, seat) / view_for(state, None) / public_view(state)
+    pending(state)                    # the current step for machines: kind, timer, timeout
+    announcements(state)              # what the table has been told, in order
+    act(state, action, expect=view["seq"])   # StaleAction if the game moved on
     state = undo(state)               # rebuild from the log without the last action
     state = rebuild(state.log)        # the same state, from its events
 """
 
 from .actions import Action, Choice
-from .errors import EngineError, IllegalAction, SetupError
+from .errors import EngineError, IllegalAction, SetupError, StaleAction
 from .roles import ROLES, Role
 from .rules import act, legal_actions, new_game, step_label, undo, waiting_for
 from .rulesets import OPTION_VALUES, RULESETS, recommended_deal, resolve_options
 from .state import State, apply, rebuild
-from .views import public_view, view_for
+from .steps import night_calls, pending
+from .views import announcements, public_view, view_for
 
 __all__ = [
     "Action", "Choice", "EngineError", "IllegalAction", "SetupError", "ROLES", "Role",
     "act", "legal_actions", "new_game", "step_label", "undo", "waiting_for", "OPTION_VALUES",
     "RULESETS", "recommended_deal", "resolve_options", "State", "apply", "rebuild",
-    "public_view", "view_for",
+    "public_view", "view_for", "StaleAction", "night_calls", "pending", "announcements",
 ]

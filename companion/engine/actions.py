@@ -55,6 +55,51 @@ class Action:
             out["outcome"] = self.outcome
         return out
 
+    @classmethod
+    def from_dict(cls, d: object) -> Action:
+        """The action a JSON object describes: the inverse of `to_dict`.
+
+        Keys: "do" (required), "actor" (a seat; missing or None only for
+        "timeout"), "target", "poison", "card" (int or None), "targets" (a list
+        of seats), "heal" (bool), "mode", "outcome" (str or None). Seats are
+        ints: bools and floats are refused. Anything malformed raises
+        IllegalAction (never TypeError or KeyError); whether the action is
+        legal now is `act`'s question."""
+        if not isinstance(d, dict):
+            raise IllegalAction(f"an action is a JSON object, not {type(d).__name__}")
+        unknown = sorted(str(k) for k in d if k not in _FIELDS)
+        if unknown:
+            raise IllegalAction(f"unknown action field(s): {', '.join(unknown)}")
+        do = d.get("do")
+        if not isinstance(do, str) or do not in ACTION_IDS:
+            raise IllegalAction(f"unknown action {do!r}")
+        actor = d.get("actor")
+        if actor is None and do != "timeout":
+            raise IllegalAction(f"{do!r} needs an actor")
+        for key in ("actor", "target", "poison", "card"):
+            value = d.get(key)
+            if value is not None and type(value) is not int:
+                raise IllegalAction(f"{key!r} must be a seat number (an int), not {value!r}")
+        targets = d.get("targets", [])
+        if not isinstance(targets, (list, tuple)) or any(type(t) is not int for t in targets):
+            raise IllegalAction(f"'targets' must be a list of seat numbers, not {targets!r}")
+        heal = d.get("heal", False)
+        if type(heal) is not bool:
+            raise IllegalAction(f"'heal' must be true or false, not {heal!r}")
+        for key in ("mode", "outcome"):
+            value = d.get(key)
+            if value is not None and not isinstance(value, str):
+                raise IllegalAction(f"{key!r} must be a string, not {value!r}")
+        action = cls(actor, do, target=d.get("target"), targets=tuple(targets), heal=heal,
+                     poison=d.get("poison"), card=d.get("card"), mode=d.get("mode"),
+                     outcome=d.get("outcome"))
+        check_shape(action)
+        return action
+
+
+_FIELDS = frozenset({"actor", "do", "target", "targets", "heal", "poison", "card", "mode",
+                     "outcome"})
+
 
 @dataclass(frozen=True, slots=True)
 class Choice:

@@ -11,3 +11,8 @@ class SetupError(EngineError):
 
 class IllegalAction(EngineError):
     """The action is malformed or not legal now; the state is unchanged."""
+
+
+class StaleAction(IllegalAction):
+    """The action was chosen on a state the game has since moved past
+    (`act(..., expect=N)` with N != state.acts); the state is unchanged."""

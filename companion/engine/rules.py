@@ -13,7 +13,7 @@ from collections import Counter
 from random import Random
 
 from .actions import SPY_MODES, Action, Choice, check_shape
-from .errors import IllegalAction, SetupError
+from .errors import IllegalAction, SetupError, StaleAction
 from .roles import FIRST_NIGHT_ONLY, NIGHT_STEPS, ROLES
 from .rulesets import (
     MAX_PLAYERS,
@@ -315,9 +315,16 @@ def _waiting_for(state: State) -> list[int]:
 
 # --- acting --------------------------------------------------------------------
 
-def act(state: State, action: Action) -> list[dict]:
+def act(state: State, action: Action, expect: int | None = None) -> list[dict]:
     """Apply one action; return the events it caused. An illegal action raises
-    IllegalAction and leaves the state untouched."""
+    IllegalAction and leaves the state untouched.
+
+    `expect` is the `state.acts` (a view's "seq") the sender saw when he chose
+    the action: if the game has moved on since, StaleAction is raised and
+    nothing changes, so a late button press cannot land on the next step."""
+    if expect is not None and (type(expect) is not int or expect != state.acts):
+        raise StaleAction(f"the game has moved on (you saw action {expect!r}, "
+                          f"it is now at {state.acts})")
     check_shape(action)
     if state.phase == "over":
         raise IllegalAction("the game is over")

@@ -10,6 +10,7 @@ his freemason partner [004], his own seer results, a death with
 
 from __future__ import annotations
 
+from .errors import IllegalAction
 from .roles import ROLES
 from .rules import (
     PROMPTS,
@@ -38,6 +39,7 @@ def public_view(state: State) -> dict:
                 state.allowed is None or i in state.allowed),
         })
     view = {
+        "seq": state.acts,  # the `expect` for an action chosen on this view
         "ruleset": state.ruleset, "phase": state.phase, "n": state.n,
         "step": _public_step(state), "players": players, "sheriff": state.sheriff,
         "deaths": _public_deaths(state),
@@ -59,9 +61,13 @@ def public_view(state: State) -> dict:
 
 
 def view_for(state: State, seat: int | None) -> dict:
-    """What one seat may know, or (seat None) everything, for the game master."""
+    """What one seat may know, or (seat None) everything, for the game master.
+
+    A seat that is not an int in range(state.size) raises IllegalAction."""
     if seat is None:
         return _gm_view(state)
+    if type(seat) is not int or not 0 <= seat < state.size:
+        raise IllegalAction(f"no player at seat {seat!r}")
     view = public_view(state)
     role = state.roles[seat]
     view.update({
@@ -186,3 +192,90 @@ def _result_body(note: dict) -> dict:
     if kind == "centre":
         return {"kind": "centre", "cards": note["cards"]}
     return {"kind": kind}
+
+
+def announcements(state: State) -> list[dict]:
+    """The public announcements so far, in order (for the display and the table
+    page), folded from the log. Each is JSON-ready with "kind", "seq" (the
+    `state.acts` when it happened) and "time" ("night 1", "day 2"):
+
+    - "dawn": {"n", "deaths"}: one per dawn; "deaths" are the night's deaths
+      of undisclosed cause in seat order, each {"seat", "name", "role", "cause"}
+      ("role" only with `reveal_on_death`, "cause" only if public, else None);
+      [] is a peaceful morning.
+    - "death": {"seat", "name", "role", "cause"}: any other death (execution,
+      hunter's shot, scapegoat, heartbreak after them, day deaths), in order.
+    - "tally": {"step", "round", "votes", "counts", "top", "tie"}: a closed vote.
+    - "revealed": {"seat", "name", "role": "village-idiot"}: an idiot voted out.
+    - "sheriff": {"seat", "how"}: elected, drawn, none, appointed, default, died.
+    - "no-execution": a vote closed and nobody is executed.
+    - "over": {"winner", "winners", "reveal"}: "reveal" is every card by seat.
+
+    It reveals exactly what `public_view` does, no more: nothing is announced
+    during the night's secret steps (RULES.md §4), deaths are grouped and
+    ordered as in `public_view(state)["deaths"]` (RULES.md §6)."""
+    reveal = state.opts.get("reveal_on_death", False)
+    log = state.log
+    out: list[dict] = []
+    time = ""
+    batch: list[dict] = []  # night deaths of undisclosed cause, not yet announced
+    dawn: dict | None = None  # the dawn whose deaths are being gathered
+
+    def death(e: dict) -> dict:
+        seat, cause = e["seat"], e["cause"]
+        return {"seat": seat, "name": state.names[seat],
+                "role": state.roles[seat] if reveal else None,
+                "cause": cause if cause in PUBLIC_CAUSES else None}
+
+    def flush() -> None:
+        nonlocal dawn, batch
+        batch.sort(key=lambda d: d["seat"])
+        if dawn is not None:
+            dawn["deaths"] = [{k: d[k] for k in ("seat", "name", "role", "cause")}
+                              for d in batch]
+            out.append(dawn)
+        else:
+            out.extend(batch)
+        dawn, batch = None, []
+
+    for i, e in enumerate(log):
+        kind = e["e"]
+        if kind in ("night", "day"):
+            flush()
+            time = f"{kind} {e['n']}"
+        elif kind == "resolve":
+            if e["then"] == "day":
+                flush()
+                dawn = {"kind": "dawn", "seq": e["a"], "time": time, "n": int(time.split()[1]),
+                        "deaths": []}
+            elif i + 1 == len(log) or log[i + 1]["e"] not in ("died", "revealed"):
+                flush()
+                out.append({"kind": "no-execution", "seq": e["a"], "time": time})
+        elif kind == "died":
+            entry = {"kind": "death", "seq": e["a"], "time": e["time"], **death(e)}
+            if e["cause"] not in PUBLIC_CAUSES and e["time"].startswith("night"):
+                batch.append(entry)
+                continue
+            flush()
+            out.append(entry)
+        elif kind == "step":
+            flush()
+        elif kind == "tally":
+            flush()
+            out.append({"kind": "tally", "seq": e["a"], "time": time,
+                        **{k: e[k] for k in ("step", "round", "votes", "counts", "top")},
+                        "tie": e.get("tie")})
+        elif kind == "revealed":
+            flush()
+            out.append({"kind": "revealed", "seq": e["a"], "time": time, "seat": e["seat"],
+                        "name": state.names[e["seat"]], "role": "village-idiot"})
+        elif kind == "sheriff":
+            flush()
+            out.append({"kind": "sheriff", "seq": e["a"], "time": time, "seat": e["seat"],
+                        "how": e["how"]})
+        elif kind == "over":
+            flush()
+            out.append({"kind": "over", "seq": e["a"], "time": time, "winner": e["winner"],
+                        "winners": list(e["winners"]), "reveal": list(state.roles)})
+    flush()
+    return out

@@ -1,0 +1,135 @@
+"""The current step, described for machines: `pending(state)` tells the hub
+what the game waits for, which timer runs and what a timeout would do;
+`night_calls(state)` is the order in which the night's steps are called aloud.
+
+Both read the state only; like the rest of the engine they do no I/O and
+read no clock (the hub owns the timers).
+"""
+
+from __future__ import annotations
+
+from .roles import FIRST_NIGHT_ONLY, NIGHT_STEPS, NOT_YET, ROLES
+from .rules import PROMPTS, VOTES, waiting_for
+from .rulesets import RULESETS
+from .state import State
+
+#: Steps whose holders are protectors: called only on nights with an attack.
+_PROTECTORS = ("defender", "knight")
+
+
+def night_calls(state: State) -> list[str]:
+    """The public calling order of the current night (RULES.md §4, "Secrecy of
+    the call"): every step the ruleset can have is called, even when nobody
+    holds the role or its holder is dead, so the table cannot tell.
+
+    It depends only on the ruleset's roles (minus roles.NOT_YET), the night
+    number `state.n` and the public option `first_night_attack`: never on the
+    deal, who is alive, potions or anything else secret. In NIGHT_STEPS order:
+    a step is called when a role of the ruleset is called by it (its id or its
+    Role.step); thief and cupid on night 1 only; the white werewolf on even
+    nights; defender and knight on nights with an attack (night > 1 or
+    `first_night_attack`); "wolves" always (without an attack they only meet).
+    """
+    n = state.n
+    roles = RULESETS[state.ruleset]["roles"] - NOT_YET
+    called = set(roles) | {ROLES[r].step for r in roles}
+    attack = n > 1 or bool(state.opts["first_night_attack"])
+    out = []
+    for step in NIGHT_STEPS:
+        if step != "wolves" and step not in called:
+            continue
+        if step in FIRST_NIGHT_ONLY and n != 1:
+            continue
+        if step == "white-werewolf" and n % 2:
+            continue
+        if step in _PROTECTORS and not attack:
+            continue
+        out.append(step)
+    return out
+
+
+def pending(state: State) -> dict:
+    """The current step, JSON-ready, for the hub:
+
+    - "id": index in `state.log` of the event that opened this step (the last
+      "step" event; "over" once the game has ended). Each new night step,
+      vote round or prompt has a new id; a rebuild from the log keeps it.
+    - "seq": `state.acts` (the `expect` of an action chosen now).
+    - "step": the engine's step name ("seer", "wolves", "vote", "hunter", "over", ...).
+    - "kind": "night" (a role's night step), "wolves", "vote" (execution vote,
+      round 1), "runoff" (execution vote, round ≥ 2), "election" (any round),
+      "prompt" (hunter, appoint, allow) or "over".
+    - "phase", "n": as in the state; "round": the vote's round (None outside
+      votes); "candidates": the vote's candidates (None: every living player,
+      and outside votes); "actor": the prompt's seat (None otherwise).
+    - "waiting": `waiting_for(state)`.
+    - "timer": the option whose seconds apply: "night_s" (night, wolves),
+      "discussion_s" (vote and election round 1), "extra_discussion_s"
+      (runoff, election round ≥ 2), None (prompt, over).
+    - "on_timeout": what `timeout` does: "nothing" (night steps, hunter,
+      allow), "villager" / "swap-0" (thief: keeps his card as a villager, or
+      takes centre card 0 when both are wolves), "close" (wolves: the attack
+      stands only if already agreed), the `vote_timeout` option ("abstain" |
+      "right-neighbour") for every vote, the election included (RULES.md §1),
+      "left-neighbour" (appoint), None (over).
+    - "calls": `night_calls(state)` while the phase is night, else [].
+    - "secret": True for the night's own steps (kinds night and wolves), whose
+      names must not be shown publicly (RULES.md §4).
+    """
+    step = state.step
+    kind = _kind(state)
+    round_ = state.round if step in VOTES else None
+    if kind in ("night", "wolves"):
+        timer: str | None = "night_s"
+    elif kind in ("vote", "election") and state.round == 1:
+        timer = "discussion_s"
+    elif kind in ("runoff", "election"):
+        timer = "extra_discussion_s"
+    else:
+        timer = None
+    return {
+        "id": _opened_at(state.log), "seq": state.acts, "step": step, "kind": kind,
+        "phase": state.phase, "n": state.n, "round": round_,
+        "candidates": list(state.candidates) if step in VOTES and state.candidates is not None
+        else None,
+        "actor": state.actor if step in PROMPTS else None,
+        "waiting": waiting_for(state), "timer": timer, "on_timeout": _on_timeout(state, kind),
+        "calls": night_calls(state) if state.phase == "night" else [],
+        "secret": kind in ("night", "wolves"),
+    }
+
+
+def _kind(state: State) -> str:
+    step = state.step
+    if state.phase == "over":
+        return "over"
+    if step in PROMPTS:
+        return "prompt"
+    if step == "election":
+        return "election"
+    if step == "vote":
+        return "vote" if state.round == 1 else "runoff"
+    return "wolves" if step == "wolves" else "night"
+
+
+def _on_timeout(state: State, kind: str) -> str | None:
+    step = state.step
+    if kind == "over":
+        return None
+    if kind in ("vote", "runoff", "election"):
+        return str(state.opts["vote_timeout"])  # rules._timeout: every vote alike
+    if kind == "wolves":
+        return "close"
+    if step == "appoint":
+        return "left-neighbour"
+    if step == "thief":
+        return "swap-0" if all(ROLES[c].wolf for c in state.center) else "villager"
+    return "nothing"
+
+
+def _opened_at(log: list[dict]) -> int:
+    """Index of the last "step" or "over" event in the log."""
+    for i in range(len(log) - 1, -1, -1):
+        if log[i]["e"] in ("step", "over"):
+            return i
+    return -1  # not reached: new_game always opens a step
