@@ -196,8 +196,10 @@ def _result_body(note: dict) -> dict:
 
 def announcements(state: State) -> list[dict]:
     """The public announcements so far, in order (for the display and the table
-    page), folded from the log. Each is JSON-ready with "kind", "seq" (the
-    `state.acts` when it happened) and "time" ("night 1", "day 2"):
+    page), folded from the log. Each is JSON-ready with "kind" and "time"
+    ("night 1", "day 2"); the list's order is their order. They carry no action
+    count: the number of actions behind a dawn would tell how many night
+    actions were taken.
 
     - "dawn": {"n", "deaths"}: one per dawn; "deaths" are the night's deaths
       of undisclosed cause in seat order, each {"seat", "name", "role", "cause"}
@@ -246,13 +248,13 @@ def announcements(state: State) -> list[dict]:
         elif kind == "resolve":
             if e["then"] == "day":
                 flush()
-                dawn = {"kind": "dawn", "seq": e["a"], "time": time, "n": int(time.split()[1]),
+                dawn = {"kind": "dawn", "time": time, "n": int(time.split()[1]),
                         "deaths": []}
             elif i + 1 == len(log) or log[i + 1]["e"] not in ("died", "revealed"):
                 flush()
-                out.append({"kind": "no-execution", "seq": e["a"], "time": time})
+                out.append({"kind": "no-execution", "time": time})
         elif kind == "died":
-            entry = {"kind": "death", "seq": e["a"], "time": e["time"], **death(e)}
+            entry = {"kind": "death", "time": e["time"], **death(e)}
             if e["cause"] not in PUBLIC_CAUSES and e["time"].startswith("night"):
                 batch.append(entry)
                 continue
@@ -262,20 +264,20 @@ def announcements(state: State) -> list[dict]:
             flush()
         elif kind == "tally":
             flush()
-            out.append({"kind": "tally", "seq": e["a"], "time": time,
+            out.append({"kind": "tally", "time": time,
                         **{k: e[k] for k in ("step", "round", "votes", "counts", "top")},
                         "tie": e.get("tie")})
         elif kind == "revealed":
             flush()
-            out.append({"kind": "revealed", "seq": e["a"], "time": time, "seat": e["seat"],
+            out.append({"kind": "revealed", "time": time, "seat": e["seat"],
                         "name": state.names[e["seat"]], "role": "village-idiot"})
         elif kind == "sheriff":
             flush()
-            out.append({"kind": "sheriff", "seq": e["a"], "time": time, "seat": e["seat"],
+            out.append({"kind": "sheriff", "time": time, "seat": e["seat"],
                         "how": e["how"]})
         elif kind == "over":
             flush()
-            out.append({"kind": "over", "seq": e["a"], "time": time, "winner": e["winner"],
+            out.append({"kind": "over", "time": time, "winner": e["winner"],
                         "winners": list(e["winners"]), "reveal": list(state.roles)})
     flush()
     return out
