@@ -319,8 +319,9 @@ class Table:
                 elif pc.live and not live:
                     pc.live = False
                     pc.deadline = max(now, pc.min_end)
-                if pc.hold is None and not (state.phase == "night" and state.n == pc.night):
-                    pc.hold = self._dawn_index(pc.night)
+                if pc.hold is None:  # a dawn prompt keeps the phase "night": ask the log
+                    dawn = self._dawn_index(pc.night)
+                    pc.hold = dawn if dawn < len(state.log) else None
                 if frozen or pc.deadline is None or now < pc.deadline:
                     return False
                 if pc.live:

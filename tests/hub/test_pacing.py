@@ -1,0 +1,278 @@
+"""Pacing: night calls, discussion, ballots, prompts, last words and the
+game master's timer controls, driven by a fake clock (RULES.md §1, §4, §6;
+[issue 5] "Timers, timeouts and secrecy of timing")."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.engine import pending
+from companion.store import Store
+from companion.table import Settings, Table
+from companion.table.session import NotNow, Stale
+
+from .conftest import FakeClock, jp9, mh8
+
+CALL_LO, CALL_HI = Settings().call_s
+
+
+def run_calls(table: Table, clock: FakeClock, limit: int = 200) -> list[tuple[str, float]]:
+    """Let the night's calls run out with nobody acting; return (call, seconds) pairs."""
+    out: list[tuple[str, float]] = []
+    start = clock.t
+    current = table.pace.calls[table.pace.cursor]
+    for _ in range(limit):
+        if table.pace.mode != "calls":
+            break
+        clock.advance(0.5)
+        table.tick()
+        now = table.pace.calls[table.pace.cursor] if table.pace.mode == "calls" else None
+        if now != current:
+            out.append((current, clock.t - start))
+            start, current = clock.t, now
+    return out
+
+
+def test_every_step_of_the_night_order_is_called_even_absent_roles(table, clock):
+    """RULES.md §4 secrecy of the call: thief, cupid, defender, witch and piper
+    are called on night 1 of Millers Hollow although none of them was dealt."""
+    table.create(mh8())
+    assert table.pace.mode == "calls"
+    assert table.pace.calls == ["thief", "cupid", "defender", "seer", "wolves", "witch", "piper"]
+    assert table.public()["pace"]["call"] == "thief"
+
+
+def test_a_call_nobody_answers_lasts_a_plausible_random_time(table, clock):
+    """RULES.md §4: an absent role's call lasts a random time in the call range,
+    not zero (a skipped step must not be quicker than a played one)."""
+    table.create(mh8())
+    lengths = []
+    for _ in range(3):  # thief, cupid, defender: absent from the deal
+        call = table.pace.calls[table.pace.cursor]
+        start = clock.t
+        while table.pace.calls[table.pace.cursor] == call:
+            clock.advance(0.25)
+            table.tick()
+        lengths.append(clock.t - start)
+    assert all(CALL_LO <= s <= CALL_HI + 0.25 for s in lengths), lengths
+    assert len(set(round(s, 2) for s in lengths)) > 1  # random, not fixed
+
+
+def test_a_phone_cannot_act_before_its_step_is_called(table, clock):
+    """RULES.md §4: the seer's phone shows no action and is refused while the
+    thief is being called; once the seer is called it may inspect."""
+    table.create(mh8())
+    seer = 2
+    assert table.seat_view(seer)["actions"] == []
+    with pytest.raises(NotNow):
+        table.act_seat(seer, {"do": "inspect", "target": "A"})
+    while table.pace.calls[table.pace.cursor] != "seer":
+        clock.advance(1)
+        table.tick()
+    assert table.pace.live
+    assert table.seat_view(seer)["actions"]
+    view = table.act_seat(seer, {"do": "inspect", "target": "A"})
+    assert view["results"][-1]["result"] == "werewolf"
+
+
+def test_a_played_call_lasts_at_least_as_long_as_a_skipped_one(table, clock):
+    """RULES.md §4: a seer who answers at once does not shorten her call: the
+    call ends at its drawn minimum, like a call nobody answers."""
+    table.create(mh8())
+    while table.pace.calls[table.pace.cursor] != "seer":
+        clock.advance(1)
+        table.tick()
+    start, min_end = clock.t, table.pace.min_end
+    table.act_seat(2, {"do": "inspect", "target": "A"})
+    assert table.pace.calls[table.pace.cursor] == "seer"
+    while table.pace.calls[table.pace.cursor] == "seer":
+        clock.advance(0.25)
+        table.tick()
+    assert clock.t >= min_end and clock.t - start >= CALL_LO
+
+
+def test_night_timer_times_out_a_step_nobody_finishes(table, clock):
+    """RULES.md §1 timeouts: a night action not taken within night_s does
+    nothing; the call then moves on."""
+    table.create(mh8(night_s=30))
+    while table.pace.calls[table.pace.cursor] != "seer":
+        clock.advance(1)
+        table.tick()
+    assert table.pace.live
+    clock.advance(31)
+    table.tick()
+    assert pending(table.state)["step"] != "seer"
+    assert not any(e.get("do") == "inspect" for e in table.state.log)
+
+
+def test_the_public_view_says_only_night_while_the_engine_is_past_dawn(table, clock):
+    """RULES.md §4: the night's deaths are not announced while steps are still
+    being called, though the engine has already resolved the dawn."""
+    table.create(mh8(first_night_attack=True))
+    gm = table.act_gm
+    gm({"actor": "C", "do": "inspect", "target": "A"})
+    gm({"actor": "A", "do": "attack", "target": "F"})
+    gm({"actor": "B", "do": "attack", "target": "F"})
+    # the GM skipped ahead; now let the witch's call run with her answering
+    gm({"actor": "D", "do": "potion", "heal": False, "poison": None})
+    assert table.state.phase == "day"  # the engine has moved on...
+    # ...but the piper is still to be called: the table sees the night
+    assert table.pace.mode == "calls" and table.pace.calls[table.pace.cursor:] == ["piper"]
+    public = table.public()
+    assert public["phase"] == "night" and public["step"] == "night 1"
+    assert all(p["alive"] for p in public["players"])
+    assert all(a["kind"] != "dawn" for a in public["announcements"])
+    run_calls(table, clock)
+    public = table.public()
+    assert not public["players"][5]["alive"]
+    assert any(a["kind"] == "dawn" for a in public["announcements"])
+
+
+def drive_to_day(table: Table, clock: FakeClock) -> None:
+    for _ in range(2000):
+        if table.pace.mode not in ("calls", "last-words"):
+            return
+        clock.advance(1)
+        table.tick()
+    raise AssertionError("the night never ended")
+
+
+def test_ballots_wait_for_the_discussion(table, clock):
+    """[issue 5] pacing: the engine opens the vote at dawn, but the hub holds
+    the day's discussion (discussion_s) first; a phone's ballot is refused
+    until it is over, then accepted."""
+    table.create(jp9())
+    drive_to_day(table, clock)
+    assert table.pace.mode == "discussion"
+    assert table.public()["step"] == "day 1 discussion"
+    with pytest.raises(NotNow):
+        table.act_seat(6, {"do": "vote", "target": "B"})
+    assert table.seat_view(6)["actions"] == []
+    clock.advance(table.state.opts["discussion_s"] + 1)
+    table.tick()
+    assert table.pace.mode == "ballot"
+    table.act_seat(6, {"do": "vote", "target": "B"})
+    assert table.state.votes == {6: 1}
+
+
+def test_a_gm_action_is_never_held_by_pacing(table, clock):
+    """[issue 5]: an action the GM sends ends any pacing phase in its way, so a
+    scripted game plays at full speed."""
+    table.create(jp9())
+    drive_to_day(table, clock)
+    assert table.pace.mode == "discussion"
+    table.act_gm({"actor": "G", "do": "vote", "target": "B"})
+    assert table.pace.mode == "ballot"
+    assert table.state.votes == {6: 1}
+
+
+def test_ballot_deadline_applies_the_vote_timeout(table, clock):
+    """RULES.md §1: missing ballots follow vote_timeout (jp-standard: abstain)
+    when the ballot time runs out."""
+    table.create(jp9())
+    drive_to_day(table, clock)
+    clock.advance(table.state.opts["discussion_s"] + 1)
+    table.tick()
+    table.act_seat(6, {"do": "vote", "target": "B"})
+    clock.advance(Settings().ballot_s + 1)
+    table.tick()
+    tally = [e for e in table.state.log if e["e"] == "tally"][-1]
+    assert tally["counts"] == {"1": 1}
+    assert sum(1 for e in table.state.log if e.get("default")) == 8
+
+
+def test_runoff_waits_for_the_extra_discussion(table, clock):
+    """[004] 決選投票 after extra discussion: a tie leads to a runoff, held for
+    extra_discussion_s before ballots."""
+    table.create(jp9())
+    drive_to_day(table, clock)
+    gm = table.act_gm
+    for voter, target in zip("ABCDEFGHI", "GGGGBBBBH"):
+        gm({"actor": voter, "do": "vote", "target": target})
+    assert pending(table.state)["kind"] == "runoff"
+    assert table.pace.mode == "discussion"
+    assert table.pace.deadline == pytest.approx(clock.t + table.state.opts["extra_discussion_s"])
+
+
+def test_pause_resume_extend(table, clock):
+    """[issue 5]: the GM can pause, resume and extend the timer."""
+    table.create(jp9())
+    drive_to_day(table, clock)
+    left = table.pace.deadline - clock.t
+    table.timer("pause")
+    clock.advance(10_000)
+    table.tick()
+    assert table.pace.mode == "discussion"
+    table.timer("extend", 60)
+    table.timer("resume")
+    assert table.pace.deadline == pytest.approx(clock.t + left + 60)
+    table.timer("skip")
+    assert table.pace.mode == "ballot"
+
+
+def test_deadlines_survive_a_restart(db_path, clock):
+    """[issue 5]: restarting rebuilds the game from its log and resumes where
+    it was, timers included."""
+    table = Table(Store(db_path), clock=clock, rng=random.Random(1))
+    table.create(jp9())
+    drive_to_day(table, clock)
+    clock.advance(100)
+    table.tick()
+    before = (table.pace.mode, table.pace.deadline, table.state.log)
+    again = Table(Store(db_path), clock=clock, rng=random.Random(2))
+    again.resume()
+    assert (again.pace.mode, again.pace.deadline, again.state.log) == before
+
+
+def test_a_deadline_that_passed_while_the_hub_was_down_gets_a_grace(db_path, clock):
+    """[issue 5] power cut: a step does not time out the instant the hub comes
+    back; the table gets restart_grace_s."""
+    table = Table(Store(db_path), clock=clock, rng=random.Random(1))
+    table.create(jp9())
+    drive_to_day(table, clock)
+    clock.advance(3600)  # the hub was off for an hour
+    again = Table(Store(db_path), clock=clock)
+    again.resume()
+    assert again.pace.mode == "discussion"
+    assert again.pace.deadline == pytest.approx(clock.t + Settings().restart_grace_s)
+
+
+def test_every_death_gets_the_same_last_words_when_roles_are_hidden(table, clock):
+    """[issue 5], RULES.md §6: with reveal_on_death off every death gets the
+    same "last words" pause, not only a hunter's."""
+    table.create(jp9())
+    drive_to_day(table, clock)
+    gm = table.act_gm
+    for voter in "ABCDEFGHI":
+        gm({"actor": voter, "do": "vote", "target": "G" if voter != "G" else "H"})
+    assert table.pace.mode == "last-words" and table.pace.seat == 6
+    assert table.public()["step"] == "last words"
+    start = clock.t
+    while table.pace.mode == "last-words":
+        clock.advance(0.5)
+        table.tick()
+    assert clock.t - start == pytest.approx(Settings().last_words_s, abs=0.6)
+    assert table.pace.mode == "calls"
+
+
+def test_a_stale_phone_view_is_refused(table, clock):
+    """[issue 5]: an action carrying the seq of a view from an earlier step is
+    refused with 409 and changes nothing."""
+    table.create(jp9())
+    drive_to_day(table, clock)
+    clock.advance(table.state.opts["discussion_s"] + 1)
+    table.tick()
+    old = table.seat_view(6)["seq"]
+    for voter in "ABCDEFGHI":
+        table.act_gm({"actor": voter, "do": "vote", "target": "G" if voter != "G" else "H"})
+    drive_to_day(table, clock)
+    clock.advance(table.state.opts["discussion_s"] + 1)
+    table.tick()
+    log = list(table.state.log)
+    with pytest.raises(Stale):
+        table.act_seat(7, {"do": "vote", "target": "B", "seq": old})
+    assert table.state.log == log
+    fresh = table.seat_view(7)["seq"]
+    table.act_seat(7, {"do": "vote", "target": "B", "seq": fresh})
