@@ -42,19 +42,28 @@ def gm_token(data: Path, given: str | None) -> str:
 
 
 def lan_address(host: str) -> str:
-    """The address others at the table use to reach this machine."""
+    """The address others at the table use to reach this machine: the first
+    non-loopback IPv4 address of an interface (read locally, nothing is sent)."""
     if host not in ("0.0.0.0", "", "::"):
         return host
+    for _, name in socket.if_nameindex():
+        address = _interface_address(name)
+        if address and not address.startswith("127."):
+            return address
+    return "127.0.0.1"
+
+
+def _interface_address(name: str) -> str | None:
     try:
-        # a UDP "connect" picks the outgoing interface and sends nothing
+        import fcntl
+        import struct
+
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed, never sent to
-            return str(s.getsockname()[0])
-    except OSError:
-        try:
-            return socket.gethostbyname(socket.gethostname())
-        except OSError:
-            return "127.0.0.1"
+            packed = struct.pack("256s", name.encode()[:15])
+            raw = fcntl.ioctl(s.fileno(), 0x8915, packed)  # SIOCGIFADDR (Linux)
+            return socket.inet_ntoa(raw[20:24])
+    except (OSError, ImportError):
+        return None  # no IPv4 address on it, or not Linux
 
 
 def qr_text(url: str) -> str:

@@ -15,6 +15,13 @@ from .common import body, gm_only, stream, table
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+@bp.after_request
+def _no_store(response: Response) -> Response:
+    """The GM's answers hold every card: no cache keeps them."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.post("/games")
 @gm_only
 def create_game() -> tuple[Response, int]:
