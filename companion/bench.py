@@ -1,4 +1,5 @@
 """`werewolf bench engine`: how fast the rules engine is on this machine.
+(`werewolf bench hub`, a live hub's latency, is in companion/bench_hub.py.)
 
 Every figure comes from random legal games (a random waiting seat picks
 uniformly among all its legal actions), measured with `time.perf_counter` on
@@ -79,6 +80,10 @@ def _replay_ms(events: int, repeats: int) -> tuple[float, int]:
 
 
 def run(what: str, quick: bool = False) -> dict:
+    if what == "hub":
+        from . import bench_hub
+
+        return bench_hub.run(quick=quick)
     if what != "engine":
         raise ValueError(f"unknown benchmark {what!r}")
     seconds = 0.3 if quick else 5.0

@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_roles)
 
     p = sub.add_parser("bench", help="measure; prints one JSON object of figures")
-    p.add_argument("what", choices=["engine"])
+    p.add_argument("what", choices=["engine", "hub"])
     p.add_argument("--quick", action="store_true", help="a short run (for smoke tests)")
     p.set_defaults(run=_bench)
     return parser

@@ -1,6 +1,6 @@
-"""`werewolf bench engine` prints one JSON object of figures as its last line
-[issue 2: benchmark]. A smoke test of its shape only: figures are measured by
-running the command, never asserted by a timed test."""
+"""`werewolf bench engine` and `werewolf bench hub` print one JSON object of
+figures as their last line [issue 2: benchmark]. Smoke tests of the shape only:
+figures are measured by running the command, never asserted by a timed test."""
 
 from __future__ import annotations
 
@@ -28,3 +28,18 @@ def test_play_random_ends_a_game() -> None:
     state = new_game("jp-standard", [f"P{i}" for i in range(9)], None, seed=3)
     play_random(state, Random(3))
     assert state.phase == "over" and state.winner in {"village", "werewolves", "draw"}
+
+
+HUB_FIGURES = {"p50_ms", "p99_ms", "rss_mb", "startup_s"}
+
+
+def test_bench_hub_prints_one_json_object_of_figures(capsys) -> None:
+    """`werewolf bench hub --quick`: a real `werewolf serve`, 22 streams, 25 actions."""
+    assert main(["bench", "hub", "--quick"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    figures = json.loads(last)
+    assert {*HUB_FIGURES, "actions", "streams", "machine"} <= set(figures)
+    assert all(figures[k] > 0 for k in HUB_FIGURES)
+    assert figures["p99_ms"] >= figures["p50_ms"]
+    assert figures["actions"] == 25 and figures["streams"] == 22
+    assert figures["machine"]["python"] and figures["quick"] is True
