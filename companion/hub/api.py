@@ -41,6 +41,8 @@ def game(game: int) -> Response:
     from ..table.session import NotFound
 
     store: Store = table().store
+    if game >= 2**63:  # past SQLite's integers: no such game (not an OverflowError)
+        raise NotFound(f"no game {game}")
     rec = store.load(game)
     if rec is None:
         raise NotFound(f"no game {game}")
@@ -92,6 +94,10 @@ def timer() -> Response:
 @bp.get("/seats")
 @gm_only
 def seats() -> Response:
+    from ..table.session import NotFound
+
+    if table().state is None:  # seats_info() needs a game
+        raise NotFound("no game yet: create one with POST /api/games")
     return jsonify(table().seats_info())
 
 
