@@ -19,6 +19,13 @@ DEVICE_COOKIE = "device"
 TAKEN = "this seat is already open on another phone — ask the game master"
 
 
+@bp.after_request
+def _no_store(response: Response) -> Response:
+    """Every answer of a seat's link is private, its errors too."""
+    response.headers.update(PRIVATE)
+    return response
+
+
 def _seat(token: str) -> int:
     """The seat of this link, if this device holds it (else 403)."""
     tbl = table()
