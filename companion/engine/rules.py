@@ -148,15 +148,16 @@ def legal_actions(state: State, seat: int) -> list[Choice]:
 
     Answers are cached until the next event: the phone, the seat box and
     `act`'s own check often ask the same question about the same state."""
-    memo = state.memo if state.memo_at == len(state.log) else _memo(state)
+    memo = state.memo if state.memo_at == len(state.log) else fresh_memo(state)
     got = memo.get(seat)
     if got is None:
         got = memo[seat] = _legal_actions(state, seat)
     return list(got)
 
 
-def _memo(state: State) -> dict:
-    """A fresh cache for the state as it is now."""
+def fresh_memo(state: State) -> dict:
+    """A fresh cache for the state as it is now (legal actions, waiting seats,
+    the public view): every event makes the old one stale."""
     state.memo.clear()
     state.memo_at = len(state.log)
     return state.memo
@@ -286,7 +287,7 @@ def _prompt_choices(state: State, seat: int) -> list[Choice]:
 
 def waiting_for(state: State) -> list[int]:
     """Seats whose action the current step still waits for."""
-    memo = state.memo if state.memo_at == len(state.log) else _memo(state)
+    memo = state.memo if state.memo_at == len(state.log) else fresh_memo(state)
     got = memo.get("waiting")
     if got is None:
         got = memo["waiting"] = _waiting_for(state)

@@ -16,6 +16,7 @@ from .rules import (
     PROMPTS,
     PUBLIC_CAUSES,
     VOTES,
+    fresh_memo,
     legal_actions,
     lover_of,
     mixed_lovers,
@@ -27,6 +28,22 @@ from .state import State
 
 def public_view(state: State) -> dict:
     """What the whole table may know. At night it says only "night N"."""
+    memo = state.memo if state.memo_at == len(state.log) else fresh_memo(state)
+    base = memo.get("public")
+    if base is None:
+        base = memo["public"] = _public_view(state)
+    # callers fill in what a seat knows: hand each its own copy of what may change
+    view = dict(base)
+    view["players"] = [dict(p) for p in base["players"]]
+    view["deaths"] = [dict(d) for d in base["deaths"]]
+    view["options"] = dict(base["options"])
+    for key in ("vote", "last_tally"):
+        if key in base:
+            view[key] = dict(base[key])
+    return view
+
+
+def _public_view(state: State) -> dict:
     over = state.phase == "over"
     players = []
     for i, name in enumerate(state.names):
@@ -49,9 +66,8 @@ def public_view(state: State) -> dict:
         view["vote"] = {"kind": state.step, "round": state.round,
                         "candidates": list(state.candidates) if state.candidates else None,
                         "voted": sorted(state.votes), "waiting": waiting_for(state)}
-    tallies = [e for e in state.log if e["e"] == "tally"]
-    if tallies:
-        last = tallies[-1]
+    last = next((e for e in reversed(state.log) if e["e"] == "tally"), None)
+    if last is not None:
         tally = {k: last[k] for k in ("step", "round", "votes", "counts", "top")}
         tally["tie"] = last.get("tie")
         view["last_tally"] = tally

@@ -40,6 +40,7 @@ from ..engine import (
     undo,
     view_for,
 )
+from ..engine.rules import fresh_memo
 from ..replay import parse_action, result_of, setup_game
 from ..store import Store
 from .pacing import Pace, Settings
@@ -248,7 +249,7 @@ class Table:
         aud = self._audiences.get(f"seat:{seat}")
         step = aud.steps.get(seq) if aud else None
         assert self.state is not None
-        if step is None or step != pending(self.state)["id"]:
+        if step is None or step != self._step_id(self.state):
             raise Stale("the game has moved on since that view: here is the new one")
 
     def _apply(self, action: Action, now: float) -> None:
@@ -703,13 +704,20 @@ class Table:
             aud = self._audiences[audience] = _Audience(version=self.boot * VERSION_BASE)
         aud.version += 1
         aud.body = body
-        step = pending(state)["id"]
-        aud.steps[aud.version] = step
+        aud.steps[aud.version] = self._step_id(state)
         if len(aud.steps) > 256:
             aud.steps.pop(next(iter(aud.steps)))
-        view["seq"] = state.acts if audience == "gm" else aud.version
-        aud.message = json.dumps(view, ensure_ascii=False)
+        seq = state.acts if audience == "gm" else aud.version
+        aud.message = f'{body[:-1]}, "seq": {seq}}}'  # the same JSON object, with its seq
         return True
+
+    @staticmethod
+    def _step_id(state: State) -> int:
+        memo = state.memo if state.memo_at == len(state.log) else fresh_memo(state)
+        got = memo.get("step_id")
+        if got is None:
+            got = memo["step_id"] = pending(state)["id"]
+        return int(got)
 
     def _publish(self) -> None:
         """After a commit: every audience whose view changed gets one message."""
