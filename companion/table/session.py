@@ -104,7 +104,7 @@ class Listener:
 class _Audience:
     version: int = 0
     body: str = ""  # the view without its seq, to tell whether it changed
-    message: str = ""  # the view as last published (JSON, with seq)
+    seq: int = 0  # the seq its messages carry
     steps: dict[int, int] = field(default_factory=dict)  # version -> engine step id
 
 
@@ -444,24 +444,32 @@ class Table:
         return len(log)
 
     def _clear_way(self, now: float) -> None:
-        """End whatever pacing stands before the engine's current step."""
+        """End whatever pacing stands before the engine's current step (a GM
+        action is never held); pacing already at that step is left alone."""
         state, pc = self.state, self.pace
         assert state is not None
+        p = pending(state)
+        if pc.mode == "calls" and pc.live and pc.calls[pc.cursor] == p["step"]:
+            return
+        if pc.mode in ("ballot", "prompt", "over") and pc.step_id == p["id"]:
+            return
         pc.words, pc.seat, pc.hold, pc.paused = [], None, None, None
         pc.deaths_seen = len(state.deaths)
-        p = pending(state)
         if p["kind"] in NIGHT_KINDS:
             pc.nights_called = state.n - 1
             self._start_calls(state.n, now, at=p["step"])
             pc.live = True
-            pc.deadline = None
+            night_s = state.opts.get("night_s") or 0
+            pc.deadline = now + night_s if night_s else None
+            return
+        pc.nights_called = self._last_night()
+        pc.step_id, pc.started = p["id"], now
+        if p["kind"] == "over":
+            pc.mode, pc.deadline = "over", None
+        elif p["kind"] == "prompt":
+            pc.mode, pc.deadline = "prompt", now + self.settings.prompt_s
         else:
-            pc.nights_called = self._last_night()
-            pc.mode, pc.step_id = "ballot" if p["kind"] in ("vote", "runoff", "election") else (
-                "over" if p["kind"] == "over" else "prompt"), p["id"]
-            pc.started = now
-            pc.deadline = None if pc.mode == "over" else now + (
-                self.settings.prompt_s if pc.mode == "prompt" else self.settings.ballot_s)
+            pc.mode, pc.deadline = "ballot", now + self.settings.ballot_s
 
     def may_act(self, seat: int) -> bool:
         """Whether pacing lets this seat act now (the engine decides the rest)."""
@@ -592,13 +600,16 @@ class Table:
         return self._held[1]
 
     def _pace_view(self) -> dict:
-        pc, now = self.pace, self.clock()
-        out: dict = {"mode": pc.mode, "paused": pc.paused is not None}
+        """The pace as every audience sees it. No "time left": it would change
+        the view at every tick; clients count down to `deadline` using the
+        message's `now` (the hub's clock, which a Pi without a network may
+        have wrong)."""
+        pc = self.pace
+        out: dict = {"mode": pc.mode, "paused": pc.paused}
         if pc.mode == "calls":
             out["call"] = pc.calls[pc.cursor] if pc.cursor < len(pc.calls) else None
             out["night"] = pc.night
         else:  # a night call's length would tell whether anyone acted
-            out["remaining"] = pc.remaining(now)
             out["deadline"] = pc.deadline if pc.paused is None else None
         if pc.mode == "last-words":
             out["seat"] = pc.seat
@@ -664,7 +675,7 @@ class Table:
         state = self.state
         assert state is not None
         view = view_for(state, None)
-        view["pace"] = {**self._pace_view(), **self.pace.to_dict()}
+        view["pace"] = {**self.pace.to_dict(), **self._pace_view()}
         view["pending"] = pending(state)
         view["game"] = self.game
         view["seats"] = self.seats_info()["seats"]
@@ -688,7 +699,7 @@ class Table:
     def _audience_message(self, audience: str) -> str:
         if audience not in self._audiences:
             self._refresh(audience)
-        return self._audiences[audience].message
+        return self._message(self._audiences[audience])
 
     def _refresh(self, audience: str) -> bool:
         """Rebuild one audience's view; bump its version if it changed."""
@@ -707,9 +718,13 @@ class Table:
         aud.steps[aud.version] = self._step_id(state)
         if len(aud.steps) > 256:
             aud.steps.pop(next(iter(aud.steps)))
-        seq = state.acts if audience == "gm" else aud.version
-        aud.message = f'{body[:-1]}, "seq": {seq}}}'  # the same JSON object, with its seq
+        aud.seq = state.acts if audience == "gm" else aud.version
         return True
+
+    def _message(self, aud: _Audience) -> str:
+        """The view as sent: its JSON object with `seq`, and `now`, the hub's
+        clock when it was sent (to count down to deadlines)."""
+        return f'{aud.body[:-1]}, "seq": {aud.seq}, "now": {self.clock():.3f}}}'
 
     @staticmethod
     def _step_id(state: State) -> int:
@@ -726,7 +741,7 @@ class Table:
         audiences = ["gm", "public"] + [f"seat:{i}" for i in range(state.size)]
         for audience in audiences:
             if self._refresh(audience):
-                message = self._audiences[audience].message
+                message = self._message(self._audiences[audience])
                 for listener in self._listeners:
                     if listener.audience == audience:
                         listener.push(message)

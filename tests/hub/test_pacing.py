@@ -276,3 +276,49 @@ def test_a_stale_phone_view_is_refused(table, clock):
     assert table.state.log == log
     fresh = table.seat_view(7)["seq"]
     table.act_seat(7, {"do": "vote", "target": "B", "seq": fresh})
+
+
+def test_the_clock_alone_does_not_republish_views(table, clock):
+    """[issue 5] streams: one message per change. Time passing changes no view
+    (clients count down to `deadline` with the message's `now`), so a phone's
+    seq stays good for the whole vote."""
+    table.create(jp9())
+    drive_to_day(table, clock)
+    clock.advance(table.state.opts["discussion_s"] + 1)
+    table.tick()
+    listener, _ = table.listen("public")
+    seen = table.seat_view(6)["seq"]
+    for _ in range(300):  # 75 s of ticks, inside the 90 s ballot
+        clock.advance(0.25)
+        table.tick()
+    assert listener.queue.empty()
+    table.act_seat(6, {"do": "vote", "target": "B", "seq": seen})
+    assert table.state.votes == {6: 1}
+    assert not listener.queue.empty()  # a ballot is a change the table sees
+
+
+def test_gm_ballots_do_not_restart_the_ballot_timer(table, clock):
+    """[issue 5]: a GM action ends pacing only where it is in the way; a ballot
+    the GM enters for a player leaves the vote's deadline as it was."""
+    table.create(jp9())
+    drive_to_day(table, clock)
+    table.timer("skip")
+    deadline = table.pace.deadline
+    clock.advance(5)
+    table.act_gm({"actor": "A", "do": "vote", "target": "B"})
+    table.act_gm({"actor": "C", "do": "vote", "target": "B"})
+    assert table.pace.deadline == deadline
+
+
+def test_gm_night_actions_keep_the_night_timer(table, clock):
+    """RULES.md §1 timeouts: the GM entering one wolf's pick does not switch
+    off the wolves' night_s timer."""
+    table.create(mh8(night_s=40, first_night_attack=True))
+    table.act_gm({"actor": "C", "do": "inspect", "target": "A"})
+    table.act_gm({"actor": "A", "do": "attack", "target": "F"})
+    assert pending(table.state)["step"] == "wolves" and table.pace.live
+    assert table.pace.deadline == pytest.approx(clock.t + 40)
+    table.act_gm({"actor": "B", "do": "attack", "target": "G"})  # the pack disagrees
+    clock.advance(41)
+    table.tick()
+    assert pending(table.state)["step"] == "witch"  # the timeout closed the wolves' step
