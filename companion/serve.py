@@ -110,8 +110,10 @@ def run(host: str, port: int, data: Path, token: str | None) -> int:
     threading.Thread(target=clock, name="table-clock", daemon=True).start()
 
     bound = server.effective_port  # type: ignore[union-attr]
-    url = f"http://{lan_address(host)}:{bound}/gm?token={token}"
-    print(f"Werewolf hub on http://{lan_address(host)}:{bound}/  (data: {data})", flush=True)
+    base = f"http://{lan_address(host)}:{bound}"
+    app.config["BASE_URL"] = base  # what QR codes encode: the IP, not a .local name
+    url = f"{base}/gm?token={token}"
+    print(f"Werewolf hub on {base}/  (data: {data})", flush=True)
     print(f"Game master: {url}", flush=True)
     print(qr_text(url), flush=True)
 

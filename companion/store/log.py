@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -41,6 +41,17 @@ CREATE TABLE seats (
     PRIMARY KEY (game, seat)
 ) WITHOUT ROWID;
 """
+
+#: schema changes, by the version they lead to (version 1 is `_SCHEMA`)
+_MIGRATIONS = {
+    2: """
+CREATE TABLE setups (
+    name   TEXT PRIMARY KEY,               -- a setup the GM saved ("Friday group")
+    setup  TEXT NOT NULL,                  -- the POST /api/games body (JSON)
+    saved  REAL NOT NULL
+);
+""",
+}
 
 
 @dataclass
@@ -82,10 +93,16 @@ class Store:
                                f"(schema {version}, this one reads {SCHEMA_VERSION})")
         with self._tx():
             if version == 0:
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
+                self._run(_SCHEMA)
+                version = 1
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                self._run(_MIGRATIONS[target])
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _run(self, script: str) -> None:
+        for statement in script.split(";"):
+            if statement.strip():
+                self._db.execute(statement)
 
     class _Tx:
         def __init__(self, db: sqlite3.Connection) -> None:
@@ -188,6 +205,24 @@ class Store:
             out.append({"id": gid, "created": created, "ruleset": doc.get("ruleset"),
                         "players": doc.get("players"), "winner": winner})
         return out
+
+    # --- saved setups -----------------------------------------------------------
+
+    def save_setup(self, name: str, setup: dict) -> None:
+        with self._lock, self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO setups VALUES (?, ?, ?)",
+                       (name, _dumps(setup), time.time()))
+
+    def setups(self) -> list[dict]:
+        """Saved setups, most recent first: [{"name", "setup", "saved"}]."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT name, setup, saved FROM setups ORDER BY saved DESC").fetchall()
+        return [{"name": n, "setup": json.loads(s), "saved": t} for n, s, t in rows]
+
+    def delete_setup(self, name: str) -> bool:
+        with self._lock, self._tx() as db:
+            return db.execute("DELETE FROM setups WHERE name = ?", (name,)).rowcount > 0
 
     def game_of_token(self, token: str) -> tuple[int, int] | None:
         with self._lock:

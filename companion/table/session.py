@@ -46,6 +46,7 @@ from ..store import Store
 from .pacing import Pace, Settings
 
 SETUP_FIELDS = ("ruleset", "options", "players", "deal", "center", "professions", "seed")
+LANGUAGES = ("en", "ja", "zh_Hant")  # the pages' languages; a game has one
 NIGHT_KINDS = ("night", "wolves")
 VERSION_BASE = 1_000_000  # seat/public versions restart at boot × this, so they only grow
 #: private results a seat is shown when the engine enters its step, kept back
@@ -168,16 +169,25 @@ class Table:
             raise BadInput("a new game takes no 'actions': send them to /api/actions")
         from ..engine import EngineError
 
+        language = doc.get("language", "en")
+        if language not in LANGUAGES:
+            raise BadInput(f"'language' is one of {', '.join(LANGUAGES)}, not {language!r}")
+        engine_doc = {k: v for k, v in doc.items() if k != "language"}
         try:
-            state = setup_game(doc)
+            state = setup_game(engine_doc)
         except EngineError as err:
             raise BadInput(str(err)) from None
-        setup = {k: doc[k] for k in SETUP_FIELDS if k in doc}
+        setup = {k: doc[k] for k in (*SETUP_FIELDS, "language") if k in doc}  # as given
         tokens = [secrets.token_urlsafe(16) for _ in state.names]  # 128 bits each
         with self.lock:
             game = self.store.create_game(setup, state.log, tokens, Pace().to_dict())
             self._load(game, restarted=False)
             return self.seats_info()
+
+    @property
+    def language(self) -> str:
+        """The game's language (the pages default to it)."""
+        return str(self.setup.get("language", "en"))
 
     def seats_info(self) -> dict:
         assert self.state is not None
@@ -632,14 +642,15 @@ class Table:
     def public(self) -> dict:
         with self.lock:
             if self.state is None:
-                return {"phase": "lobby", "game": None, "seq": 0, "players": []}
+                return {"phase": "lobby", "game": None, "seq": 0, "players": [],
+                        "language": "en"}
             return json.loads(self._audience_message("public"))
 
     def _public_now(self) -> dict:
         src = self._view_state()
         view = self._overlay(public_view(src))
         view["announcements"] = announcements(src)
-        view["game"] = self.game
+        view["game"], view["language"] = self.game, self.language
         return view
 
     def seat_view(self, seat: int) -> dict:
@@ -663,7 +674,7 @@ class Table:
             tonight = f"night {pc.night}"
             view["results"] = [r for r in view["results"] if not (
                 r.get("time") == tonight and EARLY_NOTES.get(r["kind"]) in later)]
-        view["game"] = self.game
+        view["game"], view["language"] = self.game, self.language
         return view
 
     def gm_view(self) -> dict:
@@ -677,7 +688,7 @@ class Table:
         view = view_for(state, None)
         view["pace"] = {**self.pace.to_dict(), **self._pace_view()}
         view["pending"] = pending(state)
-        view["game"] = self.game
+        view["game"], view["language"] = self.game, self.language
         view["seats"] = self.seats_info()["seats"]
         return view
 
