@@ -47,8 +47,9 @@ def create_app(table: Table, gm_token: str, config: dict | None = None) -> Flask
     app.extensions["table"] = table
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
-    from . import api, pages, player
+    from . import api, i18n, pages, player
 
+    i18n.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(player.bp)
     app.register_blueprint(pages.bp)
