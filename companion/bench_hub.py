@@ -21,9 +21,9 @@ package, a fresh temporary data folder, 127.0.0.1, a free port) and measures:
   sent to the arrival of the last of the messages that reflect it, over every
   stream whose view it changed. A stream's message reflects the action when it
   arrives after that POST was sent and before the next one, and its view
-  differs from the stream's previous message once `seq` and the countdown
-  `pace.remaining` are set aside (the hub re-sends every view with a new
-  `remaining` on its clock's ticks during the day; those carry nothing new).
+  differs from the stream's previous message once `seq` and `now` (the hub's
+  clock when the message was made) are set aside. The hub sends a message
+  only when that audience's view changed, so in practice every message counts.
   The game master's stream changes with every action (its `seq` is the number
   of actions applied); a seat's or the public stream only when its own view
   changed (most night actions change two or three of the 22).
@@ -255,12 +255,10 @@ class _Stream(threading.Thread):
 
 
 def _content(message: str) -> dict:
-    """A view without what changes when nothing happened: its seq and the countdown."""
+    """A view without what every message carries anew: its seq and the hub's clock."""
     view = json.loads(message)
     view.pop("seq", None)
-    pace = view.get("pace")
-    if isinstance(pace, dict):
-        pace.pop("remaining", None)
+    view.pop("now", None)
     return dict(view)
 
 

@@ -73,8 +73,11 @@ def actions() -> Response:
 @gm_only
 def undo() -> Response:
     doc = body(default={})
-    to = doc.get("to") if isinstance(doc, dict) else None
-    return jsonify(table().undo(to))
+    from ..table.session import BadInput
+
+    if not isinstance(doc, dict) or set(doc) - {"to"}:
+        raise BadInput('undo takes no body, {} or {"to": K}')
+    return jsonify(table().undo(doc.get("to")))
 
 
 @bp.post("/timer")

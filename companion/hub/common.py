@@ -37,11 +37,15 @@ def body(default: object = None) -> Any:
             return default
         raise BadInput("this request needs a JSON body")
     try:
-        return json.loads(raw)
+        return json.loads(raw, parse_constant=_no_constant)
     except RecursionError:
         raise BadInput("malformed JSON: nested too deeply") from None
     except ValueError as err:  # JSONDecodeError, bad UTF-8, integers past the digit limit
         raise BadInput(f"malformed JSON: {str(err)[:120]}") from None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
 
 
 def gm_token_of_request() -> str | None:

@@ -631,13 +631,13 @@ MALFORMED = {
 def test_malformed_deep_or_huge_json_is_400(app, client, path, raw):
     """[issue 5] Errors: malformed JSON, JSON nested too deeply, integers past
     Python's digit limit, bad UTF-8 or a missing body are 400 (JSON, no stack
-    trace) on every POST that takes a body, and nothing changes. (An empty or
-    non-object body to /api/undo means "the last action": 409 here, with
-    nothing to undo.)"""
+    trace) on every POST that takes a body, and nothing changes. (An empty
+    body to /api/undo means "the last action": 409 here, with nothing to
+    undo.)"""
     new_game(client)
     before = game_part(client)
     r = _post(app, client, path, data=raw, headers=JSON)
-    assert_error(r, 409 if (path == "/api/undo" and raw in (b"", b"NaN")) else 400)
+    assert_error(r, 409 if (path == "/api/undo" and raw == b"") else 400)
     assert game_part(client) == before
 
 
@@ -866,3 +866,15 @@ def test_public_view_hides_the_cards(client):
     assert r.status_code == 200 and r.json["game"] is not None
     assert all(p.get("role") is None for p in r.json["players"])
     assert r.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize("raw", [b"[1, 2]", b"7", b'"x"', b'{"to": 1, "also": 2}', b"NaN"])
+def test_undo_with_a_body_it_cannot_read_is_400_and_undoes_nothing(client, raw):
+    """[issue 5] bad input gets a clear error and changes nothing: an undo whose
+    body is not {} or {"to": K} (or not JSON: NaN) is refused."""
+    client.post("/api/games", json=mh8(), headers=GM)
+    assert client.post("/api/actions", json=SEER, headers=GM).status_code == 200
+    before = client.get("/api/state", headers=GM).get_json()
+    r = client.post("/api/undo", data=raw, headers={**GM, "Content-Type": "application/json"})
+    assert_error(r, 400)
+    assert client.get("/api/state", headers=GM).get_json() == before
