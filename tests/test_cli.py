@@ -246,10 +246,10 @@ def test_roles_suggestion_can_be_dealt(ruleset, players, add):
 
 
 def test_console_script_is_installed():
-    """pyproject.toml [project.scripts]: the `werewolf` command runs the CLI."""
-    exe = shutil.which("werewolf")
-    if exe is None:
-        pytest.skip("the console script is not on PATH")
+    """pyproject.toml [project.scripts]: the `werewolf` command runs the CLI
+    (installed beside this interpreter, as `pip install` puts it)."""
+    exe = shutil.which("werewolf", path=str(Path(sys.executable).parent))
+    assert exe is not None, "pip install did not put the werewolf command beside python"
     proc = subprocess.run([exe, "roles", "--ruleset", "bga", "--players", "8"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr

@@ -152,7 +152,6 @@ class Table:
         if restarted and self.pace.deadline is not None and self.pace.paused is None:
             # the table was waiting when the power went: give it a moment back
             self.pace.deadline = max(self.pace.deadline, now + self.settings.restart_grace_s)
-            self.pace.min_end = min(self.pace.min_end, self.pace.deadline)
         self._audiences = {}
         self._held = None
         for listener in self._listeners:
