@@ -1,0 +1,265 @@
+"""Browser tests of the pages ([issue 6] How it is checked): a real hub in this
+process (waitress on a free loopback port, the table's clock in a thread) and
+Chromium driven by Playwright.
+
+Every browser context made here records every URL its pages ask for; after
+each test an autouse check fails if any went to a host other than the hub
+("the pages make no request to any other host"). Requests elsewhere are
+aborted, so a page that tries never reaches the internet. Screenshots of the
+pages are kept under test-artifacts/screenshots/ (gitignored).
+
+Chromium: Debian's /usr/bin/chromium (Playwright's own browser download is
+not used). When it is missing the tests skip, except on CI (env CI set), where
+they fail: .ci/run installs it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from companion.hub import create_app
+from companion.store import Store
+from companion.table import Table
+from companion.table.pacing import Settings
+
+GM_TOKEN = "gm-web-test-token"
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+SCREEN = {"viewport": {"width": 1920, "height": 1080}}
+TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
+
+#: fast pacing for browser games: short night calls and last words
+FAST = Settings(call_s=(0.2, 0.4), ballot_s=20, prompt_s=10, last_words_s=0.5)
+
+
+def chromium_path() -> str | None:
+    found = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return found if os.path.exists(found) else None
+
+
+def _missing(why: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests need {why} on CI (.ci/run installs chromium)", pytrace=False)
+    pytest.skip(f"browser tests: {why} not available")
+
+
+# --- the hub ------------------------------------------------------------------
+
+
+@dataclass
+class Hub:
+    base: str
+    table: Table
+    app: Any
+    server: Any
+    token: str = GM_TOKEN
+
+    @property
+    def origin(self) -> str:
+        return urlsplit(self.base).netloc
+
+    def api(self, method: str, path: str, doc: object = None) -> Any:
+        """The GM's JSON API over HTTP (the test's oracle, never the pages' way in)."""
+        data = None if doc is None else json.dumps(doc).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers={
+            "Authorization": f"Bearer {GM_TOKEN}", "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return json.loads(r.read())
+        except urllib.error.HTTPError as err:
+            raise AssertionError(f"{method} {path}: {err.code} {err.read()[:300]!r}") from None
+
+
+@contextmanager
+def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], float] | None = None,
+                rng: random.Random | None = None, tick_s: float | None = 0.05) -> Iterator[Hub]:
+    """A hub in this process on a free 127.0.0.1 port; the table's clock ticks
+    every `tick_s` (None: never, for tests that move a fake clock themselves)."""
+    from waitress import create_server
+
+    folder.mkdir(parents=True, exist_ok=True)
+    kwargs: dict = {"settings": settings}
+    if clock is not None:
+        kwargs["clock"] = clock
+    if rng is not None:
+        kwargs["rng"] = rng
+    table = Table(Store(folder / "g.sqlite3"), **kwargs)
+    app = create_app(table, GM_TOKEN)
+    server = create_server(app, host="127.0.0.1", port=0, threads=48, ident="werewolf-test")
+    base = f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
+    app.config["BASE_URL"] = base
+    serving = threading.Thread(target=server.run, name="hub-server", daemon=True)
+    serving.start()
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def clock_thread() -> None:
+        assert tick_s is not None
+        while not stop.wait(tick_s):
+            try:
+                table.tick()
+            except Exception as err:  # keep ticking; reported at the end
+                errors.append(err)
+
+    ticking = None
+    if tick_s is not None:
+        ticking = threading.Thread(target=clock_thread, name="hub-clock", daemon=True)
+        ticking.start()
+    try:
+        yield Hub(base, table, app, server)
+    finally:
+        stop.set()
+        table.close_listeners()  # the streams end, so waitress's threads can stop
+        server.close()
+        from waitress import wasyncore
+
+        wasyncore.close_all(server._map)  # open connections too: the loop ends
+        serving.join(timeout=5)
+        if ticking is not None:
+            ticking.join(timeout=5)
+        table.store.close()
+    assert not errors, f"the table's clock raised: {errors[:3]!r}"
+
+
+@pytest.fixture(scope="session")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
+    with running_hub(tmp_path_factory.mktemp("hub")) as h:
+        yield h
+
+
+@pytest.fixture
+def hub_factory(tmp_path: Path) -> Callable[..., Any]:
+    """`with hub_factory("name", clock=..., rng=..., tick_s=None) as hub:` a
+    hub of the test's own (a fresh store, so its first game is game 1)."""
+
+    def make(name: str, **kwargs: Any) -> Any:
+        return running_hub(tmp_path / name, **kwargs)
+
+    return make
+
+
+# --- the browser ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    path = chromium_path()
+    if path is None:
+        _missing("Chromium (/usr/bin/chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package")
+    pw = sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+    except Exception as err:
+        pw.stop()
+        if os.environ.get("CI"):
+            pytest.fail(f"Chromium at {path} does not start: {err}", pytrace=False)
+        pytest.skip(f"Chromium at {path} does not start: {err}")
+    try:
+        yield b
+    finally:
+        b.close()
+        pw.stop()
+
+
+@dataclass
+class Requests:
+    """Every URL asked for by the pages of the contexts made in one test."""
+
+    seen: list[tuple[str, str]] = field(default_factory=list)  # (hub origin, url)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, origin: str, url: str) -> None:
+        with self.lock:
+            self.seen.append((origin, url))
+
+    def foreign(self) -> list[str]:
+        """URLs that went anywhere but the hub (data:/blob:/about: load nothing)."""
+        out = []
+        with self.lock:
+            for origin, url in self.seen:
+                parts = urlsplit(url)
+                if parts.scheme in ("data", "blob", "about"):
+                    continue
+                if parts.scheme not in ("http", "https", "ws", "wss") or parts.netloc != origin:
+                    out.append(url)
+        return out
+
+
+@pytest.fixture
+def requests_seen() -> Requests:
+    return Requests()
+
+
+@pytest.fixture(autouse=True)
+def _no_other_host(requests_seen: Requests) -> Iterator[None]:
+    """[issue 6]: the pages make no request to any other host."""
+    yield
+    foreign = requests_seen.foreign()
+    assert not foreign, f"the pages asked hosts other than the hub for: {foreign[:10]}"
+
+
+@pytest.fixture
+def new_context(browser: Any, requests_seen: Requests) -> Iterator[Callable[..., Any]]:
+    """`new_context(hub, **options)`: a browser context whose every request is
+    recorded; requests to any other host are aborted (and fail the test)."""
+    made: list[Any] = []
+
+    def make(hub: Hub, **options: Any) -> Any:
+        context = browser.new_context(**options)
+        origin = hub.origin
+        context.set_default_timeout(10_000)
+        context.on("request", lambda r: requests_seen.add(origin, r.url))
+
+        def watch(page: Any) -> None:
+            page.on("websocket", lambda ws: requests_seen.add(origin, ws.url))
+
+        context.on("page", watch)
+        context.route(lambda url: urlsplit(url).netloc != origin
+                      and urlsplit(url).scheme in ("http", "https"),
+                      lambda route: route.abort())
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        try:
+            context.close()
+        except Exception:
+            pass
+
+
+@pytest.fixture
+def shot(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
+    """`shot(page, "name")`: a full-page screenshot kept as a test artifact."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    test = re.sub(r"[^A-Za-z0-9_.-]+", "-", request.node.name)
+
+    def take(page: Any, name: str) -> Path:
+        path = SHOTS / f"{test}--{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
