@@ -34,6 +34,25 @@ def gm() -> Response:
     return response
 
 
+@bp.get("/gm/sheet")
+def gm_sheet() -> Response:
+    """The printable sheet of every seat's name and link as a QR code [issue 6]:
+    cut it into slips and hand them round. GM only, never cached."""
+    from .common import table
+
+    if not is_gm():
+        page = render_template("taken.html", message="open the game master's URL with its token")
+        return make_response(page, 401)
+    from flask import current_app
+
+    tbl = table()
+    seats = tbl.seats_info()["seats"] if tbl.state is not None else []
+    base = str(current_app.config.get("BASE_URL") or request.host_url).rstrip("/")
+    response = make_response(render_template("gm_sheet.html", seats=seats, base=base))
+    response.headers.update(PRIVATE)
+    return response
+
+
 @bp.get("/table")
 def table_screen() -> Response:
     return make_response(render_template("table.html"))
