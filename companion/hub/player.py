@@ -9,13 +9,24 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, Response, jsonify, make_response, render_template, request
+from flask import (
+    Blueprint,
+    Response,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+)
 
+from ..table.session import BadInput
 from .common import PRIVATE, Forbidden, body, stream, table
+from .i18n import LANGUAGES
 
 bp = Blueprint("player", __name__, url_prefix="/p")
 
 DEVICE_COOKIE = "device"
+LANG_COOKIE = "lang"
 TAKEN = "this seat is already open on another phone — ask the game master"
 
 
@@ -41,14 +52,34 @@ def _private(response: Response) -> Response:
     return response
 
 
+@bp.app_context_processor
+def _page_language() -> dict:
+    """`page_lang`: the page's language as an HTML lang attribute ("zh-Hant"),
+    so phones pick Japanese or Chinese glyphs for the same characters."""
+    from flask_babel import get_locale
+
+    locale = get_locale()
+    return {"page_lang": str(locale).replace("_", "-") if locale else "en"}
+
+
 @bp.get("/<token>")
 def page(token: str) -> Response:
+    """The seat's phone page [issue 6]. `?lang=ja` keeps the player's language
+    in the `lang` cookie and reloads the page without it."""
     tbl = table()
     seat = tbl.seat_of(token)
     device = request.cookies.get(DEVICE_COOKIE) or secrets.token_urlsafe(16)
     if not tbl.claim(seat, device):
         return _private(make_response(render_template("taken.html", message=TAKEN), 403))
-    response = make_response(render_template("player.html", token=token))
+    lang = request.args.get("lang")
+    if lang is not None:
+        response = make_response(redirect(f"/p/{token}"))
+        if lang in LANGUAGES:
+            response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax",
+                                path="/")
+    else:
+        response = make_response(render_template("player.html", token=token,
+                                                 languages=LANGUAGES))
     response.set_cookie(DEVICE_COOKIE, device, max_age=30 * 24 * 3600, httponly=True,
                         samesite="Strict", path="/p")
     return _private(response)
@@ -69,3 +100,20 @@ def action(token: str) -> Response:
 def seat_stream(token: str) -> Response:
     seat = _seat(token)
     return stream(f"seat:{seat}", token)
+
+
+@bp.post("/<token>/suspect")
+def suspect(token: str) -> Response:
+    """The decoy pick of the night [issue 6]: every living phone has something
+    to tap while the village sleeps, so a phone whose step is open looks like
+    any other. It checks the seat's claim and the name, stores nothing and
+    changes no view: the table, the GM and every other seat see nothing."""
+    seat = _seat(token)
+    doc = body()
+    if not isinstance(doc, dict) or set(doc) != {"target"}:
+        raise BadInput('send {"target": name}')
+    state = table().state
+    if state is None or not isinstance(doc["target"], str) or doc["target"] not in state.names:
+        raise BadInput(f"unknown player {doc['target']!r}")
+    del seat  # the pick is nobody's business: it is dropped here
+    return _private(jsonify(ok=True))

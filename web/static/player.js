@@ -1,44 +1,474 @@
-// A seat's phone: role, the actions the engine offers now, private results.
+// A seat's phone [issue 6]: the card (hold to see), the night's action or the
+// decoy pick, private results, what the role knows, day votes, "you are dead".
+// Data only from /p/<token>/state, /p/<token>/stream and POST /p/<token>/action
+// (and the decoy's POST /p/<token>/suspect). Text comes from the template.
 (function () {
-  const token = document.getElementById("app").dataset.token;
-  const base = "/p/" + token;
-  let view = null;
+  "use strict";
   const $ = (id) => document.getElementById(id);
-  const name = (seat) => view.players[seat] ? view.players[seat].name : String(seat);
+  const base = "/p/" + $("app").dataset.token;
+  const T = JSON.parse($("i18n").textContent);
+  const N = JSON.parse($("names").textContent);
 
-  async function send(action) {
-    action.seq = view.seq;
-    const r = await fetch(base + "/action", {method: "POST",
-      headers: {"Content-Type": "application/json"}, body: JSON.stringify(action)});
-    const answer = await r.json();
-    if (!r.ok) { $("error").textContent = answer.error; return; }
-    $("error").textContent = "";
-    render(answer);
+  function t(msg, args) {
+    let s = T[msg] || msg;
+    for (const k in args || {}) s = s.split("{" + k + "}").join(String(args[k]));
+    return s;
+  }
+  const roleName = (id) => N.roles[id] || id;
+  const teamName = (id) => N.teams[id] || id;
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) {
+      if (k === "test") e.dataset.test = attrs[k];
+      else if (k === "on") e.addEventListener("click", attrs[k]);
+      else if (k === "class") e.className = attrs[k];
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+    return e;
+  }
+
+  let view = null;
+  let offset = 0; // hub clock − this phone's clock, in seconds
+  let sel = null; // what is picked on the open panel, before "confirm"
+  let panelKey = "";
+  let doneKey = ""; // the panel whose action (or decoy) was sent
+  let lastSent = {key: "", summary: "", seats: []}; // a ballot or pick that may still change
+  let sending = false;
+
+  const name = (seat) => (view.players[seat] ? view.players[seat].name : String(seat));
+  const names = (seats) => seats.map(name).join(", ") || t("Nobody");
+
+  // "night 2", "day 1 runoff 1", "last words", "over" → the page's language
+  function stepText(v) {
+    if (v.phase === "over" || v.step === "over") return t("Game over");
+    const m = /^(night|day) (\d+)(?: (.*))?$/.exec(v.step || "");
+    if (!m && v.step === "last words") return t("Last words");
+    if (!m) return N.steps[v.step] || v.step || "";
+    const when = t(m[1] === "night" ? "Night {n}" : "Day {n}", {n: m[2]});
+    if (!m[3]) return when;
+    const run = /^runoff (\d+)$/.exec(m[3]);
+    const what = run ? N.steps.runoff + " " + run[1] : (N.steps[m[3]] || m[3]);
+    return when + " · " + what;
+  }
+
+  // --- errors ---------------------------------------------------------------
+  let errorTimer = 0;
+  function showError(text) {
+    const e = $("error");
+    e.textContent = text;
+    e.hidden = !text;
+    clearTimeout(errorTimer);
+    if (text) errorTimer = setTimeout(() => { e.hidden = true; }, 8000);
+  }
+
+  // --- the card: its back until held ------------------------------------------
+  const card = $("card");
+  let cardTimer = 0;
+  function showCard(ev) {
+    if (ev && ev.cancelable && ev.type !== "touchstart") ev.preventDefault();
+    if (!view) return;
+    $("role").textContent = roleName(view.role);
+    $("team").textContent = teamName(view.team);
+    $("power").textContent = N.powers[view.role] || "";
+    card.classList.add("shown");
+    clearTimeout(cardTimer);
+    cardTimer = setTimeout(hideCard, 5000);
+  }
+  function hideCard() {
+    clearTimeout(cardTimer);
+    card.classList.remove("shown");
+    for (const id of ["role", "team", "power"]) $(id).textContent = "";
+  }
+  card.addEventListener("pointerdown", showCard);
+  card.addEventListener("touchstart", showCard, {passive: true});
+  for (const ev of ["pointerup", "pointercancel", "pointerleave", "touchend", "touchcancel", "blur"]) {
+    card.addEventListener(ev, hideCard);
+  }
+  card.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") showCard(e); });
+  card.addEventListener("keyup", hideCard);
+  card.addEventListener("contextmenu", (e) => e.preventDefault());
+  document.addEventListener("visibilitychange", hideCard);
+
+  // --- full-screen sheet for private results ----------------------------------
+  function openSheet(title, text) {
+    $("sheet-title").textContent = title;
+    $("sheet-text").textContent = text;
+    $("sheet").hidden = false;
+  }
+  $("sheet").addEventListener("click", () => { $("sheet").hidden = true; });
+
+  function resultText(r) {
+    const wolfish = (x) => x === "wolf" || x === "werewolf" || x === "white-werewolf";
+    if (r.kind === "inspect" || r.kind === "medium") {
+      if (r.result === "wolf" || r.result === "human") {
+        return t(wolfish(r.result) ? "{name} is a werewolf." : "{name} is not a werewolf.",
+          {name: name(r.target)});
+      }
+      return t("{name}'s card: {role}.", {name: name(r.target), role: roleName(r.result)});
+    }
+    if (r.kind === "spy") {
+      if (r.outcome === "wolf") return t("You saw a werewolf: {name}.", {name: name(r.wolf)});
+      if (r.outcome === "caught") return t("You were caught!");
+      return t("You saw nothing.");
+    }
+    if (r.kind === "lover") return t("You are in love with {name}.", {name: name(r.partner)});
+    if (r.kind === "victim") {
+      return r.victim === null || r.victim === undefined ? t("Nobody was attacked tonight.")
+        : t("Tonight's victim: {name}.", {name: name(r.victim)});
+    }
+    if (r.kind === "centre") return t("The centre cards: {cards}.", {cards: r.cards.map(roleName).join(", ")});
+    return r.kind;
+  }
+  const RESULT_TITLE = {inspect: "Seer", medium: "Medium", spy: "Little girl", lover: "Cupid",
+    victim: "Witch", centre: "Thief"};
+
+  function renderResults(v) {
+    const items = v.results.map((r) => el("li", {},
+      el("button", {type: "button", test: "result", class: "result", on: () => openSheet(stepText({step: r.time}) + " · " + t(RESULT_TITLE[r.kind] || r.kind), resultText(r))},
+        el("span", {class: "when"}, stepText({step: r.time})),
+        " · " + t(RESULT_TITLE[r.kind] || r.kind) + " — " + t("Tap to see"))));
+    $("results").replaceChildren(...(items.length ? items : [el("li", {class: "quiet"}, t("Nothing yet."))]));
+  }
+
+  function renderKnows(v) {
+    const k = v.knows || {};
+    const rows = [];
+    const others = (seats) => seats.filter((s) => s !== v.seat);
+    if (k.pack) rows.push([t("Your pack"), names(others(k.pack))]);
+    if (v.pack_picks && Object.keys(v.pack_picks).length) {
+      rows.push([t("The pack's picks"), Object.entries(v.pack_picks)
+        .map(([w, target]) => name(+w) + " → " + name(target)).join(", ")]);
+    }
+    if (k.lover) rows.push([t("Your lover"), names(k.lover)]);
+    if (k.freemasons) rows.push([t("The other freemason"), names(others(k.freemasons))]);
+    if (k.charmed) rows.push([t("Charmed"), names(k.charmed)]);
+    $("knows").replaceChildren(...(rows.length
+      ? rows.map(([a, b]) => el("li", {}, el("b", {}, a), " ", b))
+      : [el("li", {class: "quiet"}, t("You know nobody's card."))]));
+  }
+
+  function renderTable(v) {
+    $("players").replaceChildren(...v.players.map((p) => el("li", {class: p.alive ? "" : "gone"},
+      p.name, p.seat === v.seat ? " " + t("(you)") : "",
+      p.sheriff ? el("span", {class: "badge"}, "★ " + t("sheriff")) : null,
+      p.role && p.seat !== v.seat ? el("span", {class: "known"}, roleName(p.role)) : null,
+      p.alive ? null : el("span", {class: "known"}, t("dead")))));
+    const news = v.deaths.map((d) => el("li", {}, stepText({step: d.time}) + " · " + d.name +
+      (d.cause ? " — " + (N.causes[d.cause] || d.cause) : "")));
+    if (v.last_tally) {
+      const c = v.last_tally.counts || {};
+      const counts = Object.keys(c).map((s) => name(+s) + " " + c[s]).join(", ");
+      news.push(el("li", {}, t("Votes: {counts}", {counts: counts || "—"})));
+    }
+    $("news").replaceChildren(...news);
+  }
+
+  // --- actions: one container per Choice, then "confirm" -----------------------
+  const isMulti = (c) => ["link", "charm", "allow", "silence"].includes(c.do);
+  function centreCards(v) {
+    const r = v.results.filter((x) => x.kind === "centre");
+    return r.length ? r[r.length - 1].cards : [];
+  }
+  function pickedBy(v, seat) {
+    const p = v.pack_picks || {};
+    return Object.keys(p).filter((w) => p[w] === seat).map((w) => (+w === v.seat ? t("you") : name(+w)));
+  }
+
+  function choiceBox(c, v) {
+    const box = el("div", {test: "choice-" + c.do, class: "choice"});
+    box.append(el("h2", {}, N.asks[c.do] || N.verbs[c.do] || c.do));
+    const mine = sel && sel.do === c.do ? sel : null;
+    const pick = (patch) => {
+      sel = Object.assign(sel && sel.do === c.do ? sel : {do: c.do, targets: [], heal: false, poison: null}, patch, {touched: true});
+      renderPanel();
+    };
+    const targetButton = (seat, test, on, chosen) => {
+      const by = c.do === "attack" ? pickedBy(v, seat) : [];
+      const sent = lastSent.key === panelKey && lastSent.seats.includes(seat);
+      return el("button", {type: "button", test: test, class: "pick" + (chosen ? " chosen" : sent ? " mine" : ""), on: on},
+        name(seat), by.length ? el("small", {}, t("picked by {names}", {names: by.join(", ")})) : null);
+    };
+    if (c.do === "potion") {
+      if (c.victim === null || c.victim === undefined) {
+        box.append(el("p", {class: "quiet"}, t("Nobody was attacked tonight.")));
+      } else if (!c.heal) {
+        box.append(el("p", {}, t("Tonight's victim: {name}.", {name: name(c.victim)}) + " " +
+          t("The healing potion is used.")));
+      }
+      if (c.heal) {
+        const cb = el("input", {type: "checkbox", id: "heal", test: "heal"});
+        cb.checked = !!(mine && mine.heal);
+        cb.addEventListener("change", () => pick({heal: cb.checked}));
+        box.append(el("label", {class: "check", for: "heal"}, cb, t("Heal {name}", {name: name(c.victim)})));
+      }
+      if (c.targets.length) {
+        box.append(el("p", {class: "label"}, t("Poison:")));
+        const grid = el("div", {class: "grid"});
+        for (const s of c.targets) {
+          const chosen = mine && mine.poison === s;
+          grid.append(targetButton(s, "poison-" + s, () => pick({poison: chosen ? null : s}), chosen));
+        }
+        box.append(grid);
+      }
+      return box;
+    }
+    if (c.do === "swap") {
+      const cards = centreCards(v);
+      const grid = el("div", {class: "grid two"});
+      for (const k of c.cards) {
+        grid.append(el("button", {type: "button", test: "card-" + k,
+          class: "pick" + (mine && mine.card === k ? " chosen" : ""), on: () => pick({card: k})},
+        cards[k] ? roleName(cards[k]) : t("card {k}", {k: k + 1})));
+      }
+      box.append(grid);
+      return box;
+    }
+    if (c.do === "spy") {
+      const grid = el("div", {class: "grid two"});
+      for (const m of c.modes) {
+        grid.append(el("button", {type: "button", test: "mode-" + m,
+          class: "pick" + (mine && mine.mode === m ? " chosen" : ""), on: () => pick({mode: m})}, t(m)));
+      }
+      box.append(grid);
+      return box;
+    }
+    if (c.do === "pass") {
+      box.replaceChildren(el("button", {type: "button", test: "do-pass",
+        class: "pick wide" + (mine ? " chosen" : ""), on: () => pick({})}, N.verbs.pass));
+      box.classList.add("pass");
+      return box;
+    }
+    if (!c.targets || !c.count || c.count[1] === 0) {
+      box.append(el("button", {type: "button", test: "do-" + c.do, class: "pick wide" + (mine ? " chosen" : ""),
+        on: () => pick({})}, N.verbs[c.do] || c.do));
+      return box;
+    }
+    if (isMulti(c)) {
+      const [lo, hi] = c.count;
+      box.append(el("p", {class: "quiet"}, lo === hi ? t("Choose {n}", {n: lo}) : t("Choose {lo} to {hi}", {lo: lo, hi: hi})));
+    }
+    const grid = el("div", {class: "grid"});
+    for (const s of c.targets) {
+      const chosen = !!(mine && mine.targets.includes(s));
+      grid.append(targetButton(s, "target-" + s, () => {
+        if (!isMulti(c)) return pick({targets: [s]});
+        const now = sel && sel.do === c.do ? sel.targets.slice() : [];
+        const at = now.indexOf(s);
+        if (at >= 0) now.splice(at, 1);
+        else if (now.length < c.count[1]) now.push(s);
+        pick({targets: now});
+      }, chosen));
+    }
+    box.append(grid);
+    return box;
+  }
+
+  // the action the selection makes, and whether it may be sent
+  function selected(v) {
+    if (!sel || !sel.touched) return null;
+    if (sel.do === "suspect") return sel.targets.length ? {summary: t("Who do you suspect?") + " " + name(sel.targets[0])} : null;
+    const c = (v.actions || []).find((x) => x.do === sel.do);
+    if (!c) return null;
+    const verb = N.verbs[c.do] || c.do;
+    if (c.do === "potion") {
+      const parts = [];
+      if (sel.heal) parts.push(t("Heal {name}", {name: name(c.victim)}));
+      parts.push(sel.poison === null ? t("no poison") : t("poison {name}", {name: name(sel.poison)}));
+      return {action: {do: "potion", heal: !!sel.heal, poison: sel.poison === null ? null : name(sel.poison)},
+        summary: parts.join(" · ")};
+    }
+    if (c.do === "swap") {
+      if (sel.card === undefined) return null;
+      const cards = centreCards(v);
+      return {action: {do: "swap", card: sel.card}, summary: verb + ": " + (cards[sel.card] ? roleName(cards[sel.card]) : t("card {k}", {k: sel.card + 1}))};
+    }
+    if (c.do === "spy") {
+      if (!sel.mode) return null;
+      return {action: {do: "spy", mode: sel.mode}, summary: verb + ": " + t(sel.mode)};
+    }
+    if (!c.count || c.count[1] === 0) return {action: {do: c.do}, summary: verb};
+    if (isMulti(c)) {
+      if (sel.targets.length < c.count[0] || sel.targets.length > c.count[1]) return null;
+      return {action: {do: c.do, targets: sel.targets.map(name)}, summary: verb + ": " + names(sel.targets)};
+    }
+    if (sel.targets.length !== 1) return null;
+    return {action: {do: c.do, target: name(sel.targets[0])}, summary: verb + ": " + name(sel.targets[0])};
+  }
+
+  function decoyBox(v) {
+    const box = el("div", {test: "suspect", class: "choice"});
+    box.append(el("h2", {}, t("Who do you suspect?")));
+    const grid = el("div", {class: "grid"});
+    for (const p of v.players) {
+      if (!p.alive || p.seat === v.seat) continue;
+      const chosen = !!(sel && sel.do === "suspect" && sel.targets[0] === p.seat);
+      grid.append(el("button", {type: "button", test: "suspect-" + p.seat, class: "pick" + (chosen ? " chosen" : ""),
+        on: () => { sel = {do: "suspect", targets: [p.seat], touched: true}; renderPanel(); }}, p.name));
+    }
+    box.append(grid);
+    return box;
+  }
+
+  // which panel is open: a new night call, step or set of choices starts afresh
+  function keyOf(v) {
+    const p = v.pace || {};
+    return [v.phase, v.n, p.mode, p.call || "", v.step, v.alive, JSON.stringify(v.actions)].join("|");
+  }
+
+  function renderPanel() {
+    const v = view;
+    const night = !!(v.pace && v.pace.mode === "calls");
+    const panel = night ? $("night-panel") : $("day");
+    const kids = [];
+    if (doneKey === panelKey) {
+      kids.push(el("p", {class: "done"}, night ? t("Done. Close your eyes.") : t("Noted.")));
+    } else if (v.actions.length) {
+      if (lastSent.key === panelKey) kids.push(el("p", {class: "sent"}, "✓ " + lastSent.summary));
+      for (const c of v.actions) kids.push(choiceBox(c, v));
+    } else if (night && v.alive) {
+      kids.push(decoyBox(v));
+    } else if (!night && v.pace && v.pace.mode === "last-words" && v.pace.seat !== null && v.pace.seat !== undefined) {
+      kids.push(el("p", {class: "status"}, t("{name}: last words", {name: name(v.pace.seat)})));
+    } else if (!night && v.alive && v.pace && v.pace.mode === "discussion") {
+      kids.push(el("p", {class: "status"}, t("Talk it over: the vote opens when the time is up.")));
+    } else if (!night && v.alive && v.vote) {
+      kids.push(el("p", {class: "status"}, t("The others are voting.")));
+    }
+    panel.replaceChildren(...kids);
+    if (night) $("day").replaceChildren();
+    const ready = doneKey === panelKey ? null : selected(v);
+    $("confirm-bar").hidden = !ready;
+    $("confirm-text").textContent = ready ? ready.summary : "";
+    $("confirm").disabled = sending;
   }
 
   function render(v) {
+    if (view && typeof v.seq === "number" && v.seq < view.seq && v.game === view.game) return;
     view = v;
-    $("step").textContent = v.step;
-    $("role").textContent = v.role;
-    $("team").textContent = v.team;
-    const box = $("actions");
-    box.replaceChildren();
-    for (const choice of v.actions) {
-      if (choice.count && choice.count[1] === 1 && choice.do !== "potion") {
-        for (const t of choice.targets) {
-          const b = document.createElement("button");
-          b.textContent = choice.do + " " + name(t);
-          b.onclick = () => send({do: choice.do, target: name(t)});
-          box.append(b);
-        }
-      } else if (!choice.targets || choice.targets.length === 0) {
-        const b = document.createElement("button");
-        b.textContent = choice.do;
-        b.onclick = () => send({do: choice.do});
-        box.append(b);
-      }
+    offset = typeof v.now === "number" ? v.now - Date.now() / 1000 : 0;
+    const key = keyOf(v);
+    if (key !== panelKey) {
+      // a wolf's pick changes the pack's picks, not his panel: keep what he chose
+      const keep = sel && v.actions.some((c) => c.do === sel.do) && panelKey.split("|").slice(0, 5).join("|") === key.split("|").slice(0, 5).join("|");
+      if (!keep) sel = null;
+      panelKey = key;
     }
-    $("results").textContent = v.results.map((r) => r.time + ": " + JSON.stringify(r)).join("\n");
+    const night = !!(v.pace && v.pace.mode === "calls");
+    const over = v.phase === "over";
+    const dead = !v.alive && !v.actions.length && !over;
+    document.body.classList.toggle("night", night && !dead);
+    document.body.classList.toggle("is-dead", dead);
+    $("step").textContent = stepText(v);
+    $("night").hidden = !night || dead;
+    $("dead").hidden = !dead;
+    $("day").hidden = night;
+    const ov = $("over");
+    ov.hidden = !over;
+    if (over) {
+      ov.replaceChildren(el("h1", {}, t("Game over")),
+        el("p", {class: "big"}, v.winner === "draw" ? teamName("draw") : t("{side} win", {side: teamName(v.winner)})));
+    }
+    renderPanel();
+    renderResults(v);
+    renderKnows(v);
+    renderTable(v);
+    tick();
   }
-  follow(base + "/stream", render);
+
+  // --- sending ------------------------------------------------------------------
+  async function post(path, doc) {
+    const r = await fetch(base + path, {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify(doc), cache: "no-store", credentials: "same-origin"});
+    let answer = {};
+    try { answer = await r.json(); } catch (e) { answer = {error: r.statusText}; }
+    return [r, answer];
+  }
+
+  async function confirm() {
+    const v = view;
+    const ready = selected(v);
+    if (!ready || sending) return;
+    sending = true;
+    $("confirm").disabled = true;
+    const key = panelKey;
+    try {
+      if (sel.do === "suspect") {
+        const [r, answer] = await post("/suspect", {target: name(sel.targets[0])});
+        if (!r.ok) throw new Error(answer.error || r.statusText);
+        if (panelKey === key) { doneKey = key; sel = null; }
+        showError("");
+      } else {
+        const [r, answer] = await post("/action", Object.assign({seq: v.seq}, ready.action));
+        if (r.status === 409) {
+          sel = null;
+          showError(answer.error || t("The game has moved on: here is where it is now."));
+          await refresh();
+          return;
+        }
+        if (!r.ok) throw new Error(answer.error || r.statusText);
+        showError("");
+        sel = null;
+        render(answer);
+        // the step is over for this seat; a ballot or a wolf's pick may still change
+        if (!answer.actions.length) doneKey = panelKey;
+        else lastSent = {key: panelKey, summary: ready.summary, seats: (ready.action.target ? [ready.action.target] : ready.action.targets || [])
+          .map((n) => view.players.findIndex((p) => p.name === n))};
+      }
+    } catch (err) {
+      showError(String(err.message || err));
+    } finally {
+      sending = false;
+      if (view) renderPanel();
+    }
+  }
+  $("confirm").addEventListener("click", confirm);
+  $("cancel").addEventListener("click", () => { sel = null; renderPanel(); });
+
+  // --- language -----------------------------------------------------------------
+  $("lang").addEventListener("change", (e) => {
+    location.href = base + "?lang=" + encodeURIComponent(e.target.value);
+  });
+
+  // --- timer (on the hub's clock) ----------------------------------------------
+  function tick() {
+    const p = view && view.pace;
+    let text = "";
+    if (p && p.paused !== null && p.paused !== undefined) text = t("paused");
+    else if (p && typeof p.deadline === "number") {
+      text = t("{s} s", {s: Math.max(0, Math.ceil(p.deadline - (Date.now() / 1000 + offset)))});
+    }
+    $("timer").textContent = text;
+  }
+  setInterval(tick, 500);
+
+  // --- the stream, and coming back after sleep or lost Wi-Fi --------------------
+  async function refresh() {
+    try {
+      const r = await fetch(base + "/state", {cache: "no-store", credentials: "same-origin"});
+      if (r.status === 403 || r.status === 404) { location.reload(); return; }
+      if (r.ok) { render(await r.json()); $("app").classList.remove("offline"); }
+    } catch (e) {
+      $("app").classList.add("offline");
+    }
+  }
+  let es = null;
+  function open() {
+    // stream.js's follow() opens the EventSource; keep a handle to watch it
+    const Native = window.EventSource;
+    window.EventSource = function (url) { es = new Native(url); return es; };
+    try { follow(base + "/stream", (v) => { $("app").classList.remove("offline"); render(v); }); }
+    finally { window.EventSource = Native; }
+    es.addEventListener("error", () => $("app").classList.add("offline"));
+  }
+  function revive() {
+    if (!es || es.readyState === 2) open(); // CLOSED: the browser gave up, start again
+    refresh();
+  }
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) revive(); });
+  window.addEventListener("online", revive);
+  window.addEventListener("pageshow", (e) => { if (e.persisted) revive(); });
+  setInterval(() => { if (es && es.readyState === 2) revive(); }, 5000);
+  open();
 })();

@@ -1,37 +1,228 @@
-// The table screen: public only.
+// The table screen [issue 6]: public only (/api/public/stream). Phase and
+// timer, the moderator's line, deaths as announced, the tally with the
+// sheriff's ×2, the sheriff, the winner and the final reveal; at night a soft
+// masking noise made in the browser, at one level whatever step is called.
 (function () {
+  "use strict";
   const $ = (id) => document.getElementById(id);
-  function render(v) {
-    $("step").textContent = v.step || v.phase;
-    clock.set(v);
-    $("players").replaceChildren(...(v.players || []).map((p) => {
-      const li = document.createElement("li");
-      li.textContent = p.name + (p.role ? " — " + p.role : "") + (p.sheriff ? " ★" : "");
-      if (!p.alive) li.className = "dead";
-      return li;
-    }));
-    $("news").replaceChildren(...(v.announcements || []).map((a) => {
-      const li = document.createElement("li");
-      li.textContent = a.time + " " + a.kind;
-      return li;
-    }));
+  const T = JSON.parse($("i18n").textContent);
+  const N = JSON.parse($("names").textContent);
+  function t(msg, args) {
+    let s = T[msg] || msg;
+    for (const k in args || {}) s = s.split("{" + k + "}").join(String(args[k]));
+    return s;
   }
-  // count down to the hub's deadline on the hub's clock (`now`), not the screen's
-  const clock = {
-    deadline: null, offset: 0,
-    set(v) {
-      this.offset = v.now - Date.now() / 1000;
-      this.deadline = v.pace ? v.pace.deadline : null;
-      this.paused = v.pace ? v.pace.paused : null;
+  const roleName = (id) => N.roles[id] || id;
+  function el(tag, cls, ...kids) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+    return e;
+  }
+
+  let view = null;
+  let offset = 0; // hub clock − this screen's clock
+  const name = (seat) => (view && view.players[seat] ? view.players[seat].name : String(seat));
+
+  function stepText(step) {
+    if (!step) return "";
+    if (step === "over") return t("Game over");
+    const m = /^(night|day) (\d+)(?: (.*))?$/.exec(step);
+    if (!m && step === "last words") return t("Last words");
+    if (!m) return N.steps[step] || step;
+    const when = t(m[1] === "night" ? "Night {n}" : "Day {n}", {n: m[2]});
+    if (!m[3]) return when;
+    const run = /^runoff (\d+)$/.exec(m[3]);
+    return when + " · " + (run ? N.steps.runoff + " " + run[1] : (N.steps[m[3]] || m[3]));
+  }
+
+  function deathLine(d) {
+    const cause = d.cause ? N.causes[d.cause] || d.cause : null;
+    let s = cause ? t("{name} is dead ({cause}).", {name: d.name, cause: cause}) : t("{name} is dead.", {name: d.name});
+    if (d.role) s += " " + t("{name} was the {role}.", {name: d.name, role: roleName(d.role)});
+    return s;
+  }
+
+  // the announcements as lines, newest first; the night's deaths come at dawn
+  function news(v) {
+    const out = [];
+    for (const a of v.announcements || []) {
+      if (a.kind === "dawn") {
+        const lines = a.deaths.length ? a.deaths.map(deathLine) : [t("A peaceful night: nobody died.")];
+        out.push([t("Dawn of day {n}", {n: a.n}), lines]);
+      } else if (a.kind === "death") {
+        out.push([stepText(a.time), [deathLine(a)]]);
+      } else if (a.kind === "revealed") {
+        out.push([stepText(a.time), [t("{name} is the village idiot: revealed, and stays.", {name: a.name})]]);
+      } else if (a.kind === "no-execution") {
+        out.push([stepText(a.time), [t("No execution.")]]);
+      }
+    }
+    return out.reverse().slice(0, 4);
+  }
+
+  // who held the badge when each vote closed (the sheriff's ballot counts twice)
+  function lastTally(v) {
+    let sheriff = null;
+    let last = null;
+    for (const a of v.announcements || []) {
+      if (a.kind === "sheriff") sheriff = a.how === "none" || a.how === "died" ? null : a.seat;
+      if (a.kind === "tally") last = {a: a, sheriff: sheriff};
+    }
+    return last;
+  }
+
+  function renderTally(v) {
+    const box = $("tally");
+    box.replaceChildren();
+    const today = v.phase + " " + v.n;
+    if (v.vote) {
+      const all = v.vote.voted.length + v.vote.waiting.length;
+      box.append(el("h2", "", v.vote.kind === "election" ? t("Sheriff election") : t("Votes")),
+        el("p", "progress", t("{done} of {all} have voted", {done: v.vote.voted.length, all: all})));
+      box.hidden = false;
+      return;
+    }
+    const got = lastTally(v);
+    if (!got || got.a.time !== today || v.phase !== "day") { box.hidden = true; return; }
+    const a = got.a;
+    const voters = {};
+    const abstained = [];
+    for (const voter in a.votes) {
+      const target = a.votes[voter];
+      const who = name(+voter) + (a.step === "vote" && +voter === got.sheriff ? " " + t("×2") : "");
+      if (target === null) abstained.push(who);
+      else (voters[target] = voters[target] || []).push(who);
+    }
+    const rows = Object.keys(a.counts).sort((x, y) => a.counts[y] - a.counts[x]);
+    box.append(el("h2", "", a.step === "election" ? t("Sheriff election") : t("Votes")));
+    const table = el("table", "");
+    for (const target of rows) {
+      const top = a.counts[target] === a.top;
+      table.append(el("tr", top ? "lead" : "", el("th", "", name(+target)),
+        el("td", "count", String(a.counts[target])), el("td", "who", (voters[target] || []).join(", "))));
+    }
+    if (abstained.length) table.append(el("tr", "abstain", el("th", "", t("abstained")), el("td", "count", ""), el("td", "who", abstained.join(", "))));
+    box.append(table);
+    if (a.tie) box.append(el("p", "tie", t("Tie") + ": " + a.tie.map(name).join(", ")));
+    box.hidden = false;
+  }
+
+  function render(v) {
+    if (view && typeof v.seq === "number" && v.seq < view.seq && v.game === view.game) return;
+    view = v;
+    offset = typeof v.now === "number" ? v.now - Date.now() / 1000 : 0;
+    const lobby = v.phase === "lobby" || !v.players || !v.players.length;
+    const night = !!(v.pace && v.pace.mode === "calls");
+    document.body.classList.toggle("night", night);
+    $("phase").textContent = lobby ? t("Waiting for a game") : stepText(v.step);
+    let line = v.line || "";
+    if (!line && night) line = t("The village sleeps");
+    if (!line && v.pace && v.pace.mode === "last-words" && v.pace.seat !== null && v.pace.seat !== undefined) {
+      line = t("{name}: last words", {name: name(v.pace.seat)});
+    }
+    $("line").textContent = lobby ? t("Open a seat's link to join") : line;
+    $("deaths").replaceChildren(...(lobby || night ? [] : news(v).map(([when, lines], i) =>
+      el("li", i === 0 ? "latest" : "", el("span", "when", when), ...lines.map((s) => el("span", "what", s))))));
+    if (lobby || night) $("tally").hidden = true; else renderTally(v);
+    const sheriffOn = v.options && v.options.sheriff &&
+      (v.sheriff !== null || (v.announcements || []).some((a) => a.kind === "sheriff"));
+    $("sheriff").textContent = !lobby && sheriffOn
+      ? (v.sheriff === null || v.sheriff === undefined ? t("No sheriff.") : "★ " + t("{name} is the sheriff.", {name: name(v.sheriff)}))
+      : "";
+    $("players").replaceChildren(...(v.players || []).map((p) => el("li", p.alive ? "" : "gone",
+      el("span", "who", (p.sheriff ? "★ " : "") + p.name),
+      p.role && v.phase !== "over" ? el("span", "role", roleName(p.role)) : null)));
+    const over = (v.announcements || []).find((a) => a.kind === "over");
+    $("winner").hidden = !over;
+    $("reveal").hidden = !over;
+    $("players").hidden = !!over;
+    if (over) {
+      $("winner").replaceChildren(
+        el("p", "side", over.winner === "draw" ? N.teams.draw : t("{side} win", {side: N.teams[over.winner] || over.winner})),
+        el("p", "names", over.winners.map(name).join(", ")));
+      $("reveal").replaceChildren(...over.reveal.map((role, seat) => el("li",
+        (over.winners.includes(seat) ? "won" : "") + (v.players[seat] && !v.players[seat].alive ? " gone" : ""),
+        el("span", "who", name(seat)), el("span", "role", roleName(role)))));
+    }
+    tick();
+    sound.night(night);
+  }
+
+  function tick() {
+    const p = view && view.pace;
+    let text = "";
+    if (p && p.paused !== null && p.paused !== undefined) text = "⏸ " + t("paused");
+    else if (p && typeof p.deadline === "number") {
+      const s = Math.max(0, Math.ceil(p.deadline - (Date.now() / 1000 + offset)));
+      text = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+    }
+    $("timer").textContent = text;
+    $("timer").classList.toggle("low", /^0:[0-1]\d$/.test(text));
+  }
+  setInterval(tick, 250);
+
+  // --- masking noise: filtered noise made here, no audio file ------------------
+  const sound = {
+    ctx: null, gain: null, on: false, isNight: false,
+    start() {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return;
+      const ctx = this.ctx = new Ctx();
+      const seconds = 6;
+      const buf = ctx.createBuffer(2, ctx.sampleRate * seconds, ctx.sampleRate);
+      for (let ch = 0; ch < 2; ch++) {
+        const d = buf.getChannelData(ch);
+        let b0 = 0, b1 = 0, b2 = 0; // pink-ish noise (Paul Kellet's economy filter)
+        for (let i = 0; i < d.length; i++) {
+          const w = Math.random() * 2 - 1;
+          b0 = 0.99765 * b0 + w * 0.0990460;
+          b1 = 0.96300 * b1 + w * 0.2965164;
+          b2 = 0.57000 * b2 + w * 1.0526913;
+          d[i] = (b0 + b1 + b2 + w * 0.1848) * 0.2;
+        }
+        const fade = Math.floor(ctx.sampleRate * 0.05); // no click at the loop point
+        for (let i = 0; i < fade; i++) d[d.length - fade + i] = d[d.length - fade + i] * (1 - i / fade) + d[i] * (i / fade);
+      }
+      const src = ctx.createBufferSource();
+      src.buffer = buf;
+      src.loop = true;
+      src.loopStart = 0.05;
+      const lp = ctx.createBiquadFilter();
+      lp.type = "lowpass";
+      lp.frequency.value = 900;
+      this.gain = ctx.createGain();
+      this.gain.gain.value = 0;
+      src.connect(lp).connect(this.gain).connect(ctx.destination);
+      src.start();
+    },
+    toggle() {
+      this.on = !this.on;
+      if (this.on && !this.ctx) this.start();
+      if (this.ctx && this.ctx.state === "suspended") this.ctx.resume();
+      const b = $("sound");
+      b.setAttribute("aria-pressed", String(this.on));
+      b.textContent = "♪ " + t(this.on ? "Sound on" : "Sound off");
+      this.apply();
+    },
+    night(isNight) { this.isNight = isNight; this.apply(); },
+    apply() {
+      if (!this.gain) return;
+      const level = this.on && this.isNight ? 0.35 : 0; // one level for every step
+      const g = this.gain.gain;
+      const now = this.ctx.currentTime;
+      g.cancelScheduledValues(now);
+      g.setValueAtTime(g.value, now);
+      g.linearRampToValueAtTime(level, now + 3);
     },
   };
-  setInterval(() => {
-    let text = "";
-    if (clock.paused != null) text = Math.round(clock.paused) + " s (paused)";
-    else if (clock.deadline != null) {
-      text = Math.max(0, Math.round(clock.deadline - (Date.now() / 1000 + clock.offset))) + " s";
-    }
-    $("pace").textContent = text;
-  }, 250);
+  $("sound").addEventListener("click", () => sound.toggle());
+
   follow("/api/public/stream", render);
+  // after the screen sleeps or the Wi-Fi drops: ask for the view again
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) return;
+    fetch("/api/public", {cache: "no-store"}).then((r) => (r.ok ? r.json() : null))
+      .then((v) => { if (v) render(v); }).catch(() => {});
+  });
 })();
