@@ -268,7 +268,7 @@
   // the action the selection makes, and whether it may be sent
   function selected(v) {
     if (!sel || !sel.touched) return null;
-    if (sel.do === "suspect") return sel.targets.length ? {summary: t("Who do you suspect?") + " " + name(sel.targets[0])} : null;
+    if (sel.do === "suspect") return sel.targets.length ? {summary: t("Suspect") + ": " + name(sel.targets[0])} : null;
     const c = (v.actions || []).find((x) => x.do === sel.do);
     if (!c) return null;
     const verb = N.verbs[c.do] || c.do;
@@ -368,7 +368,7 @@
     ov.hidden = !over;
     if (over) {
       ov.replaceChildren(el("h1", {}, t("Game over")),
-        el("p", {class: "big"}, v.winner === "draw" ? teamName("draw") : t("{side} win", {side: teamName(v.winner)})));
+        el("p", {class: "big"}, N.wins[v.winner] || v.winner));
     }
     renderPanel();
     renderResults(v);
@@ -454,15 +454,38 @@
     }
   }
   let es = null;
+  let waiting = false; // after "closed": asking the hub whether this link still holds
   function open() {
-    // stream.js's follow() opens the EventSource; keep a handle to watch it
+    // stream.js's follow() opens the EventSource: keep a handle on it to watch
+    // it, and look before obeying its "closed" (the hub also says it when it stops)
     const Native = window.EventSource;
-    window.EventSource = function (url) { es = new Native(url); return es; };
+    window.EventSource = function (url) {
+      es = new Native(url);
+      const add = es.addEventListener.bind(es);
+      es.addEventListener = (type, fn, opts) => add(type, type === "closed" ? onClosed : fn, opts);
+      return es;
+    };
     try { follow(base + "/stream", (v) => { $("app").classList.remove("offline"); render(v); }); }
     finally { window.EventSource = Native; }
     es.addEventListener("error", () => $("app").classList.add("offline"));
   }
+  async function onClosed() {
+    es.close();
+    waiting = true;
+    $("app").classList.add("offline");
+    try {
+      const r = await fetch(base + "/state", {cache: "no-store", credentials: "same-origin"});
+      if (!r.ok) { location.reload(); return; } // a new link or a new game: the page says so
+      render(await r.json());
+      $("app").classList.remove("offline");
+      waiting = false;
+      open();
+    } catch (e) {
+      setTimeout(onClosed, 2000); // the hub is restarting
+    }
+  }
   function revive() {
+    if (waiting) return;
     if (!es || es.readyState === 2) open(); // CLOSED: the browser gave up, start again
     refresh();
   }

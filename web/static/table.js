@@ -139,7 +139,7 @@
     $("players").hidden = !!over;
     if (over) {
       $("winner").replaceChildren(
-        el("p", "side", over.winner === "draw" ? N.teams.draw : t("{side} win", {side: N.teams[over.winner] || over.winner})),
+        el("p", "side", N.wins[over.winner] || over.winner),
         el("p", "names", over.winners.map(name).join(", ")));
       $("reveal").replaceChildren(...over.reveal.map((role, seat) => el("li",
         (over.winners.includes(seat) ? "won" : "") + (v.players[seat] && !v.players[seat].alive ? " gone" : ""),
@@ -202,7 +202,7 @@
       if (this.ctx && this.ctx.state === "suspended") this.ctx.resume();
       const b = $("sound");
       b.setAttribute("aria-pressed", String(this.on));
-      b.textContent = "♪ " + t(this.on ? "Sound on" : "Sound off");
+      b.textContent = "♪ " + t(this.on ? "Night sound: on" : "Night sound: off");
       this.apply();
     },
     night(isNight) { this.isNight = isNight; this.apply(); },
@@ -218,11 +218,38 @@
   };
   $("sound").addEventListener("click", () => sound.toggle());
 
-  follow("/api/public/stream", render);
+  // the stream: stream.js's follow(), watched. The hub says "closed" when it
+  // stops too: wait for it to come back instead of reloading onto an error page.
+  let es = null;
+  let waiting = false;
+  function open() {
+    const Native = window.EventSource;
+    window.EventSource = function (url) {
+      es = new Native(url);
+      const add = es.addEventListener.bind(es);
+      es.addEventListener = (type, fn, opts) => add(type, type === "closed" ? onClosed : fn, opts);
+      return es;
+    };
+    try { follow("/api/public/stream", render); } finally { window.EventSource = Native; }
+  }
+  async function refresh() {
+    const r = await fetch("/api/public", {cache: "no-store"});
+    if (!r.ok) throw new Error(r.statusText);
+    render(await r.json());
+  }
+  async function onClosed() {
+    es.close();
+    waiting = true;
+    try { await refresh(); waiting = false; open(); } catch (e) { setTimeout(onClosed, 2000); }
+  }
+  function revive() {
+    if (waiting) return;
+    if (!es || es.readyState === 2) open();
+    refresh().catch(() => {});
+  }
   // after the screen sleeps or the Wi-Fi drops: ask for the view again
-  document.addEventListener("visibilitychange", () => {
-    if (document.hidden) return;
-    fetch("/api/public", {cache: "no-store"}).then((r) => (r.ok ? r.json() : null))
-      .then((v) => { if (v) render(v); }).catch(() => {});
-  });
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) revive(); });
+  window.addEventListener("online", revive);
+  setInterval(() => { if (es && es.readyState === 2) revive(); }, 5000);
+  open();
 })();
