@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The message catalogs' workflow [issue 6] (docs/pages.md, *Languages*).
+
+    .venv/bin/python tools/i18n.py            # extract → update → compile
+    .venv/bin/python tools/i18n.py missing    # list untranslated msgids (exit 1 if any)
+    .venv/bin/python tools/i18n.py compile    # only recompile the .mo files
+
+1. extract: every `_()`, `gettext()`, `pgettext()`, `ngettext()`, `N_()` in
+   companion/**.py and web/templates/**.html (babel.cfg) into
+   web/translations/messages.pot (no source locations, sorted, fixed header
+   date: a rerun with the same messages changes no file, and concurrent
+   edits of the pages do not conflict in the catalogs);
+2. update: merge it into web/translations/{en,ja,zh_Hant}/LC_MESSAGES/messages.po
+   (a new msgid arrives with an empty msgstr; no fuzzy guesses; msgids that
+   left the code are dropped);
+3. compile: each .po into its .mo (commit both).
+
+After adding text to a page or to companion/script.py: run this, fill the
+empty `msgstr ""` of the new entries in ja and zh_Hant (`missing` lists
+them; English may stay empty: it falls back to the msgid; keep every
+`{placeholder}` of the msgid), run `compile` (or the whole thing) again, and
+commit the .pot, .po and .mo files. tests/hub/test_i18n.py fails while a
+msgid has no Japanese or Chinese translation or a .mo differs from its .po.
+Role names follow the rule sources' own words (RULES.md §9, the test lists
+them).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion.hub.i18n import (  # noqa: E402
+    LANGUAGES,
+    extract_messages,
+    mo_bytes,
+    po_bytes,
+    read_catalog,
+    translations_dir,
+    untranslated,
+)
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
+        print(f"wrote {path.relative_to(ROOT)}")
+
+
+def update() -> None:
+    from babel.messages.catalog import Catalog
+
+    template = extract_messages(ROOT)
+    _write(translations_dir() / "messages.pot", po_bytes(template))
+    for lang in LANGUAGES:
+        po = translations_dir() / lang / "LC_MESSAGES" / "messages.po"
+        if po.exists():
+            catalog = read_catalog(lang, ROOT)
+        else:
+            catalog = Catalog(locale=lang, project=template.project,
+                              creation_date=template.creation_date)
+        catalog.update(template, no_fuzzy_matching=True)
+        catalog.project, catalog.fuzzy = template.project, False
+        catalog.header_comment = (f"# {lang} messages of {template.project}: the pages and the "
+                                  "moderator's script.\n# Workflow: tools/i18n.py.\n#")
+        catalog.revision_date = template.creation_date
+        catalog.obsolete.clear()
+        _write(po, po_bytes(catalog))
+
+
+def compile_() -> None:
+    for lang in LANGUAGES:
+        catalog = read_catalog(lang, ROOT)
+        _write(translations_dir() / lang / "LC_MESSAGES" / "messages.mo", mo_bytes(catalog))
+
+
+def missing() -> int:
+    count = 0
+    for lang in LANGUAGES[1:]:
+        for context, msgid in untranslated(read_catalog(lang, ROOT)):
+            count += 1
+            print(f"{lang}: {f'[{context}] ' if context else ''}{msgid!r}")
+    return count
+
+
+def main(argv: list[str]) -> int:
+    what = argv[0] if argv else "all"
+    if what == "missing":
+        return 1 if missing() else 0
+    if what == "compile":
+        compile_()
+        return 0
+    if what != "all":
+        print(__doc__)
+        return 2
+    update()
+    compile_()
+    left = missing()
+    if left:
+        print(f"{left} message(s) still need a translation", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
