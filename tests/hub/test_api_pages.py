@@ -400,7 +400,7 @@ def test_gm_page_has_the_contracts_views_and_static_parts(client) -> None:
     strings = json.loads(tags.scripts["i18n"])
     assert isinstance(strings, dict) and strings
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in strings.items())
-    names = json.loads(tags.scripts["names"])
+    names = json.loads(tags.scripts["words"])
     assert set(names["roles"]) >= {r for r in ROLES if r not in ("pyromaniac", "rumormonger")}
     assert set(names["options"]) >= set(RULESETS["millers-hollow"]["options"])
 
