@@ -13,11 +13,17 @@ companion.script), `page_language` and `js_messages`:
     <script type="application/json" id="i18n">{{ js_messages([
         _("Confirm"), _("Cancel")]) | tojson }}</script>
 
-`js_messages(texts)` pairs each msgid with its translation. Pass the texts
-as `_("...")` calls, as above: extraction (tools/i18n.py) only finds
-literal `_()` calls, and `_()` already translated them; js_messages looks
-each one up again to know its msgid (and leaves a text it does not know as
-it is, its own msgid).
+`js_messages(texts)` pairs each msgid with its translation. Best, pass the
+msgids marked with `N_` (a template global that returns its argument, and a
+keyword extraction knows), so each is found by tools/i18n.py and kept as
+it is:
+
+    {{ js_messages([N_("abstains"), N_("Confirm")]) | tojson }}
+
+`_("...")` results work too (js_messages looks the translation up again to
+know its msgid), but where two msgids share a translation ("abstains" and
+"abstained" are both 棄権) the key may be the other msgid: use N_ there.
+A text it does not know stays as it is, its own msgid.
 
 The catalogs' workflow (extract → update → compile) is tools/i18n.py; the
 functions below are shared by it and by tests/hub/test_i18n.py.
@@ -111,6 +117,12 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale,
           default_translation_directories=str(WEB / "translations"))
     app.context_processor(_names_for_templates)
+    app.jinja_env.globals["N_"] = _mark
+
+
+def _mark(msgid: str) -> str:
+    """`N_("...")` in a template: a msgid for extraction, left untranslated."""
+    return msgid
 
 
 # --- catalogs: extraction and compilation (tools/i18n.py, tests) ------------------

@@ -11,6 +11,7 @@ the new entries, run it again.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -126,7 +127,7 @@ def test_templates_get_names_and_js_messages(app, client) -> None:  # type: igno
     keyed by msgid."""
     page = ('{{ role_names["seer"] }}|{{ side_names["fox"] }}|{{ step_names["wolves"] }}|'
             '{{ option_labels["sheriff"] }}|{{ power_lines["seer"] }}|{{ page_language }}|'
-            '{{ js_messages([_("Confirm"), "Cancel", "not a msgid"]) | tojson }}')
+            '{{ js_messages([N_("abstains"), N_("abstained")]) | tojson }}')
     for lang, expect in (("ja", "占い師|妖狐陣営|人狼|保安官|"),
                          ("zh_Hant", "先知|妖狐陣營|狼人|村長|"),
                          ("en", "Seer|Fox|Werewolves|Sheriff|")):
@@ -134,6 +135,9 @@ def test_templates_get_names_and_js_messages(app, client) -> None:  # type: igno
             out = render_template_string(page)
         assert out.startswith(expect), out
         assert f"|{lang}|" in out
+        marked = {"ja": "棄権", "zh_Hant": "棄權"}
+        assert json.loads(out.rsplit("|", 1)[1]) == {
+            "abstains": marked.get(lang, "abstains"), "abstained": marked.get(lang, "abstained")}
         with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
             messages = js_messages([script.translations(lang).gettext("Confirm"), "Cancel",
                                     "not a msgid"])
