@@ -21,6 +21,7 @@ import random
 import re
 import shutil
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -128,6 +129,9 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
     finally:
         stop.set()
         table.close_listeners()  # the streams end, so waitress's threads can stop
+        deadline = time.monotonic() + 5
+        while table.listeners() and time.monotonic() < deadline:
+            time.sleep(0.02)  # each stream says "closed" before the sockets go
         server.close()
         from waitress import wasyncore
 
@@ -242,6 +246,7 @@ def new_context(browser: Any, requests_seen: Requests) -> Iterator[Callable[...,
         made.append(context)
         return context
 
+    make.made = made  # type: ignore[attr-defined]
     yield make
     for context in made:
         try:
