@@ -42,6 +42,7 @@ from ..engine import (
 )
 from ..engine.rules import fresh_memo
 from ..replay import parse_action, result_of, setup_game
+from ..script import gm_line, public_line
 from ..store import Store
 from .pacing import Pace, Settings
 
@@ -650,6 +651,7 @@ class Table:
         view = self._overlay(public_view(src))
         view["announcements"] = announcements(src)
         view["game"], view["language"] = self.game, self.language
+        view["line"] = public_line(view, self.language)  # from the public view alone
         return view
 
     def seat_view(self, seat: int) -> dict:
@@ -688,6 +690,8 @@ class Table:
         view["pace"] = {**self.pace.to_dict(), **self._pace_view()}
         view["pending"] = pending(state)
         view["game"], view["language"] = self.game, self.language
+        view["announcements"] = announcements(state)
+        view["script"] = {"line": gm_line(view, self.language, view["announcements"])}
         view["seats"] = self.seats_info()["seats"]
         return view
 

@@ -123,18 +123,14 @@
   }
 
   // ---------------------------------------------------------------- stream
-  // Not stream.js's follow(): for the GM, seq is the number of actions
-  // applied, which goes *down* on an undo or a new game, so dropping lower
-  // seqs would freeze the tablet. One connection delivers in order anyway.
+  // stream.js's follow(), unordered: the GM's seq is the number of actions
+  // applied, which goes *down* on an undo or a new game. (No state URL: before
+  // any game there is no GM view, and every reconnect sends the full view.)
   function followGm() {
-    const es = new EventSource("/api/stream");
-    es.onmessage = (ev) => {
-      const view = JSON.parse(ev.data);
-      onView(view);
-    };
-    es.onerror = () => { document.body.classList.add("offline"); };
-    es.onopen = () => { document.body.classList.remove("offline"); };
-    es.addEventListener("closed", () => { es.close(); setTimeout(followGm, 2000); });
+    follow("/api/stream", onView, {
+      ordered: false,
+      online: (up) => document.body.classList.toggle("offline", !up),
+    });
   }
 
   function onView(v) {

@@ -443,55 +443,10 @@
   }
   setInterval(tick, 500);
 
-  // --- the stream, and coming back after sleep or lost Wi-Fi --------------------
-  async function refresh() {
-    try {
-      const r = await fetch(base + "/state", {cache: "no-store", credentials: "same-origin"});
-      if (r.status === 403 || r.status === 404) { location.reload(); return; }
-      if (r.ok) { render(await r.json()); $("app").classList.remove("offline"); }
-    } catch (e) {
-      $("app").classList.add("offline");
-    }
-  }
-  let es = null;
-  let waiting = false; // after "closed": asking the hub whether this link still holds
-  function open() {
-    // stream.js's follow() opens the EventSource: keep a handle on it to watch
-    // it, and look before obeying its "closed" (the hub also says it when it stops)
-    const Native = window.EventSource;
-    window.EventSource = function (url) {
-      es = new Native(url);
-      const add = es.addEventListener.bind(es);
-      es.addEventListener = (type, fn, opts) => add(type, type === "closed" ? onClosed : fn, opts);
-      return es;
-    };
-    try { follow(base + "/stream", (v) => { $("app").classList.remove("offline"); render(v); }); }
-    finally { window.EventSource = Native; }
-    es.addEventListener("error", () => $("app").classList.add("offline"));
-  }
-  async function onClosed() {
-    es.close();
-    waiting = true;
-    $("app").classList.add("offline");
-    try {
-      const r = await fetch(base + "/state", {cache: "no-store", credentials: "same-origin"});
-      if (!r.ok) { location.reload(); return; } // a new link or a new game: the page says so
-      render(await r.json());
-      $("app").classList.remove("offline");
-      waiting = false;
-      open();
-    } catch (e) {
-      setTimeout(onClosed, 2000); // the hub is restarting
-    }
-  }
-  function revive() {
-    if (waiting) return;
-    if (!es || es.readyState === 2) open(); // CLOSED: the browser gave up, start again
-    refresh();
-  }
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) revive(); });
-  window.addEventListener("online", revive);
-  window.addEventListener("pageshow", (e) => { if (e.persisted) revive(); });
-  setInterval(() => { if (es && es.readyState === 2) revive(); }, 5000);
-  open();
+  // --- the stream, and coming back after sleep or lost Wi-Fi (stream.js) --------
+  const line = follow(base + "/stream", render, {
+    state: base + "/state",
+    online: (up) => $("app").classList.toggle("offline", !up),
+  });
+  const refresh = () => line.refresh();
 })();

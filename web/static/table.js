@@ -218,38 +218,6 @@
   };
   $("sound").addEventListener("click", () => sound.toggle());
 
-  // the stream: stream.js's follow(), watched. The hub says "closed" when it
-  // stops too: wait for it to come back instead of reloading onto an error page.
-  let es = null;
-  let waiting = false;
-  function open() {
-    const Native = window.EventSource;
-    window.EventSource = function (url) {
-      es = new Native(url);
-      const add = es.addEventListener.bind(es);
-      es.addEventListener = (type, fn, opts) => add(type, type === "closed" ? onClosed : fn, opts);
-      return es;
-    };
-    try { follow("/api/public/stream", render); } finally { window.EventSource = Native; }
-  }
-  async function refresh() {
-    const r = await fetch("/api/public", {cache: "no-store"});
-    if (!r.ok) throw new Error(r.statusText);
-    render(await r.json());
-  }
-  async function onClosed() {
-    es.close();
-    waiting = true;
-    try { await refresh(); waiting = false; open(); } catch (e) { setTimeout(onClosed, 2000); }
-  }
-  function revive() {
-    if (waiting) return;
-    if (!es || es.readyState === 2) open();
-    refresh().catch(() => {});
-  }
-  // after the screen sleeps or the Wi-Fi drops: ask for the view again
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) revive(); });
-  window.addEventListener("online", revive);
-  setInterval(() => { if (es && es.readyState === 2) revive(); }, 5000);
-  open();
+  // the stream (stream.js): it comes back by itself after a restart or sleep
+  follow("/api/public/stream", render, {state: "/api/public"});
 })();
