@@ -6,7 +6,7 @@ same in two games that differ only in cards that seat may not know.
 Two jp-standard games, the seer at seat 0 in one and at seat 7 in the other,
 watched from a villager's seat (4) and the table screen, each on a hub of its
 own (a fresh store, so both are game 1) with a fake clock moved in lockstep
-and the same seeded RNG for the night calls, and the browser's clock paused at
+and the same seeded RNG for the night calls, and the browser's clock fixed at
 the same instant, so countdowns read the same. Only the seat's token (in URLs)
 and the hub's `now` are normalised; everything else must match byte for byte,
 hidden elements and attributes included.
@@ -16,6 +16,10 @@ from __future__ import annotations
 
 import random
 import re
+
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api").expect
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 SEER_AT_0 = ["seer", "knight", "werewolf", "werewolf", "villager", "madman", "medium",
@@ -77,8 +81,7 @@ def _observe(hub_factory, new_context, shot, label: str, cards: list[str]) -> di
 def _watch(hub, clock, seats, tokens, contexts, shot, label, seen) -> None:  # type: ignore[no-untyped-def]
     phone, screen = (context.new_page() for context in contexts)
     for page in (phone, screen):
-        page.clock.install(time=T0 + 0.25)
-        page.clock.pause_at(T0 + 0.5)
+        page.clock.set_fixed_time(T0 + 0.5)  # Date.now() stands still; timers still run
 
     answer = phone.goto(hub.base + seats[OBSERVER]["url"])
     assert answer is not None and answer.status == 200
@@ -117,6 +120,9 @@ def _watch(hub, clock, seats, tokens, contexts, shot, label, seen) -> None:  # t
     assert inspected
     assert table.pace.mode == "discussion", table.pace
     phone.locator("[data-test=night-screen]").wait_for(state="hidden")
+    # the last view: the discussion's whole minute on both clocks (nothing moves after it)
+    expect(phone.locator("[data-test=timer]")).to_have_text("60 s")
+    expect(screen.locator("[data-test=timer]")).to_have_text("1:00")
     seen["phone, day 1"] = _normalise(_settled(phone, "body"), tokens)
     seen["phone text, day 1"] = _normalise(phone.locator("body").inner_text(), tokens)
     seen["table, day 1"] = _normalise(_settled(screen, "[data-test=phase]"), tokens)
