@@ -1,0 +1,366 @@
+"""Whole games played in the browser ([issue 6] How it is checked): the game
+master sets up and deals on the tablet page, every player opens his seat's
+link on a phone of his own, looks at his card, acts at night and votes by day
+on it, and the table screen shows the tallies, the deaths, the winner and the
+final reveal. Only the pages' `data-test` hooks (docs/pages.md) are used; the
+GM's JSON API is read once, as the test's oracle, for who holds which card.
+Each game has a hub of its own: on a hub that has a game, the GM page opens on
+that game, and the way back to the lobby (the nav tabs) has no data-test hook.
+
+(a) Millers Hollow, 8 players, in English; (b) jp-standard, 9 players, in
+Japanese. In both the village wins in two days: the seer looks, the wolves
+attack a plain villager, the witch passes, and the village executes one
+werewolf a day.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+SCREEN = {"viewport": {"width": 1920, "height": 1080}}
+WAIT = 20_000  # ms: a night call or a step (the hub's pacing is fast here)
+
+
+#: On the table screen: every text the `tally` and `deaths` hooks showed, as it
+#: showed it (in Millers Hollow the night follows the execution at once, and the
+#: table screen shows no tally at night, so the day's tally may show only briefly).
+RECORDER = """
+window.__shown = {tally: [], deaths: []};
+new MutationObserver(() => {
+  for (const name of Object.keys(window.__shown)) {
+    const el = document.querySelector(`[data-test=${name}]`);
+    if (!el || !el.checkVisibility()) continue;
+    const text = el.innerText;
+    const seen = window.__shown[name];
+    if (text && seen[seen.length - 1] !== text) seen.push(text);
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+
+
+def shown_on(page: Any, name: str, text: str) -> None:
+    """Wait until the hook `name` has shown `text` (see RECORDER)."""
+    try:
+        page.wait_for_function(
+            "([name, text]) => window.__shown[name].some((t) => t.includes(text))",
+            arg=[name, text], timeout=WAIT)
+    except Exception:
+        seen = page.evaluate("window.__shown")
+        raise AssertionError(f"the table screen's {name} never showed {text!r}: {seen}") from None
+
+
+def hook(page: Any, name: str) -> Any:
+    return page.locator(f"[data-test={name}]")
+
+
+@dataclass
+class Game:
+    hub: Any
+    gm: Any
+    screen: Any
+    names: list[str]
+    phones: list[Any] = field(default_factory=list)
+    roles: list[str] = field(default_factory=list)
+    alive: set[int] = field(default_factory=set)
+    errors: list[str] = field(default_factory=list)
+    shown: dict[int, str] = field(default_factory=dict)  # seat -> its card's role, as shown
+    later: list[tuple[str, str]] = field(default_factory=list)  # the table screen must show
+
+    def holders(self, role: str) -> list[int]:
+        return [s for s, r in enumerate(self.roles) if r == role]
+
+    def watch(self, page: Any, who: str) -> None:
+        page.on("pageerror", lambda err: self.errors.append(f"{who}: {err}"))
+        page.on("response", lambda r: r.status >= 500 and self.errors.append(
+            f"{who}: {r.request.method} {r.url} answered {r.status}"))
+
+
+def _set_up(game: Game, ruleset: str, language: str, options: dict[str, Any],
+            add: dict[str, int], suggested: dict[str, int], shot: Any) -> None:
+    """The lobby: ruleset, language, names, the suggested deal adjusted, options; create."""
+    gm = game.gm
+    gm.goto(f"{game.hub.base}/gm?token={game.hub.token}")
+    expect(hook(gm, "lobby")).to_be_visible()
+    hook(gm, "ruleset").select_option(ruleset)
+    hook(gm, "language").select_option(language)
+    hook(gm, "names").fill("\n".join(game.names))
+    for role, n in suggested.items():  # the recommended deal has come
+        expect(hook(gm, f"count-{role}")).to_have_text(str(n), timeout=WAIT)
+    for role, n in add.items():
+        for _ in range(abs(n)):
+            hook(gm, f"{'plus' if n > 0 else 'minus'}-{role}").click()
+        expect(hook(gm, f"count-{role}")).to_have_text(str(suggested.get(role, 0) + n))
+    for name, value in options.items():
+        box = hook(gm, f"opt-{name}")
+        if isinstance(value, bool):
+            box.set_checked(value)
+        else:
+            box.fill(str(value))
+    expect(hook(gm, "create")).to_be_enabled()
+    shot(gm, "gm-lobby")
+    hook(gm, "create").click()
+    dealing = hook(gm, "dealing")
+    try:
+        expect(dealing).to_be_visible(timeout=3_000)
+    except AssertionError:  # a game still running on this hub: "create" asks to confirm
+        hook(gm, "create").click()
+        expect(dealing).to_be_visible()
+
+
+def _deal(game: Game, new_context: Any, shot: Any) -> None:
+    """The dealing view: each seat's link, opened on its own phone; then start."""
+    gm = game.gm
+    n = len(game.names)
+    not_opened = hook(gm, "opened-0").inner_text()
+    links = []
+    for seat in range(n):
+        href = hook(gm, f"seat-link-{seat}").get_attribute("href")
+        assert href and re.fullmatch(r"/p/[A-Za-z0-9_-]{16,}", href), href
+        links.append(href)
+    expect(hook(gm, "seat-qr")).to_be_visible()
+    shot(gm, "gm-dealing")
+    state = game.hub.api("GET", "/api/gm")  # the oracle: who holds which card
+    game.roles = [p["role"] for p in state["players"]]
+    game.alive = set(range(n))
+    for seat, href in enumerate(links):
+        phone = new_context(game.hub, **PHONE).new_page()
+        game.watch(phone, f"phone {seat}")
+        answer = phone.goto(game.hub.base + href)
+        assert answer is not None and answer.status == 200
+        game.phones.append(phone)
+    for seat in range(n):
+        expect(hook(gm, f"opened-{seat}")).not_to_have_text(not_opened)
+    hook(gm, "start").click()
+    expect(hook(gm, "running")).to_be_visible()
+
+
+def _reveal_cards(game: Game, shot: Any) -> dict[int, str]:
+    """Each phone holds its card: the role shows while held and hides after."""
+    shown = {}
+    for seat, phone in enumerate(game.phones):
+        card = hook(phone, "card")
+        card.hover()
+        phone.mouse.down()
+        role = hook(phone, "role")
+        expect(role).to_be_visible()
+        expect(role).not_to_have_text("")
+        expect(hook(phone, "power")).not_to_have_text("")
+        shown[seat] = role.inner_text()
+        if seat == 0:
+            shot(phone, "phone-card")
+        phone.mouse.up()
+        expect(role).to_be_hidden()
+    # one name per role, and different roles show different names
+    by_role: dict[str, set[str]] = {}
+    for seat, text in shown.items():
+        by_role.setdefault(game.roles[seat], set()).add(text)
+    assert all(len(texts) == 1 for texts in by_role.values()), by_role
+    assert len({next(iter(t)) for t in by_role.values()}) == len(by_role), by_role
+    game.shown = shown
+    return shown
+
+
+def _act(game: Game, seat: int, do: str, target: int | None = None,
+         button: str | None = None) -> None:
+    """On seat's phone: wait for its `choice-<do>`, pick, confirm."""
+    phone = game.phones[seat]
+    box = hook(phone, f"choice-{do}")
+    expect(box).to_be_visible(timeout=WAIT)
+    if target is not None:
+        box.locator(f"[data-test=target-{target}]").click()
+    if button is not None:
+        hook(phone, button).click()
+    confirm = hook(phone, "confirm")
+    expect(confirm).to_be_visible()
+    expect(confirm).to_be_enabled()
+    confirm.click()
+    expect(confirm).to_be_hidden(timeout=WAIT)
+    expect(hook(phone, "error")).to_be_hidden()
+
+
+def _seer_result(game: Game, seer: int, seen: int) -> None:
+    """The newest private result, tapped: full screen, it names the wolf as a
+    werewolf (the word on the wolf's own card); a tap hides it."""
+    phone = game.phones[seer]
+    result = hook(phone, "result").last
+    expect(result).to_be_visible(timeout=WAIT)
+    result.click()
+    name, werewolf = re.escape(game.names[seen]), re.escape(game.shown[seen])
+    text = phone.get_by_text(re.compile(f"{name}.*{werewolf}|{werewolf}.*{name}")).last
+    expect(text).to_be_visible()
+    text.click()
+    expect(text).to_be_hidden()
+
+
+def _night(game: Game, seer_looks_at: int, victim: int | None, guard: int | None = None,
+           shot: Any = None) -> None:
+    """One night, in the calling order: seer, knight, wolves, witch."""
+    for seat in sorted(game.alive):  # every living phone shows the sleeping village
+        expect(hook(game.phones[seat], "night-screen")).to_be_visible(timeout=WAIT)
+    for seat in game.holders("seer"):
+        if seat in game.alive:
+            _act(game, seat, "inspect", seer_looks_at)
+            _seer_result(game, seat, seer_looks_at)
+    for seat in game.holders("knight"):
+        if seat in game.alive and guard is not None:
+            _act(game, seat, "guard", guard)
+    if victim is not None:
+        wolves = [s for s in game.holders("werewolf") if s in game.alive]
+        for seat in wolves:
+            _act(game, seat, "attack", victim)
+        if shot is not None:
+            shot(game.phones[wolves[-1]], "phone-wolf-night")
+    for seat in game.holders("witch"):
+        if seat in game.alive:
+            _act(game, seat, "pass", button="do-pass")
+
+
+def _day(game: Game, victim: int | None, executed: int, shot: Any, label: str) -> None:
+    """Dawn shows the night's victim; every living phone votes; the tally and the
+    execution show on the table screen."""
+    screen = game.screen
+    if victim is not None:
+        game.alive.discard(victim)
+        expect(hook(screen, "deaths")).to_contain_text(game.names[victim], timeout=WAIT)
+        expect(hook(game.phones[victim], "dead")).to_be_visible(timeout=WAIT)
+    voters = sorted(game.alive)
+    for seat in voters:
+        # the condemned votes for someone else (jp-standard: nobody votes for himself)
+        target = executed if seat != executed else next(s for s in voters if s != executed)
+        _act(game, seat, "vote", target)
+    game.alive.discard(executed)
+    game.later.append(("tally", game.names[executed]))
+    game.later.append(("deaths", game.names[executed]))
+    expect(hook(game.gm, "tally")).to_contain_text(game.names[executed], timeout=WAIT)
+    shot(screen, f"table-{label}")
+
+
+def _end(game: Game, shot: Any, tally_gap: bool = False) -> None:
+    """The village has won: the winner and every card on the table screen, the
+    GM's tablet and the phones; every execution and its tally were shown on the
+    table screen at some point.
+
+    `tally_gap`: a known defect of the table screen (Millers Hollow with roles
+    shown on death): the night starts as the last ballot lands, so the screen
+    never shows that day's tally, and at the game's end it hides the last one.
+    The test then ends as an expected failure *after* every other check."""
+    screen, gm = game.screen, game.gm
+    for page in (screen, gm):
+        expect(hook(page, "winner")).to_be_visible(timeout=WAIT)
+        reveal = hook(page, "reveal")
+        expect(reveal).to_be_visible()
+        for name in game.names:
+            expect(reveal).to_contain_text(name)
+    shot(screen, "table-over")
+    shot(gm, "gm-over")
+    state = game.hub.api("GET", "/api/state")
+    assert state["winner"] == "village", state
+    for seat in game.alive:
+        expect(hook(game.phones[seat], "night-screen")).to_be_hidden()
+        expect(hook(game.phones[seat], "dead")).to_be_hidden()
+    assert not game.errors, game.errors
+    missing = []
+    for name, text in game.later:
+        if name == "tally" and tally_gap:
+            if not game.screen.evaluate(
+                    "([n, t]) => window.__shown[n].some((s) => s.includes(t))", [name, text]):
+                missing.append(text)
+            continue
+        shown_on(screen, name, text)
+    if missing:
+        pytest.xfail(f"table screen: the tally of the votes against {missing} never showed "
+                     "(the night starts as the last ballot lands; at the end the last tally "
+                     "is hidden)")
+
+
+def _start(hub: Any, new_context: Any, names: list[str]) -> Game:
+    gm = new_context(hub, **TABLET).new_page()
+    screen_context = new_context(hub, **SCREEN)
+    screen_context.add_init_script(RECORDER)
+    screen = screen_context.new_page()
+    game = Game(hub, gm, screen, names)
+    game.watch(gm, "gm")
+    game.watch(screen, "table")
+    return game
+
+
+def _plain_villagers(game: Game) -> list[int]:
+    return game.holders("villager")
+
+
+def test_millers_hollow_for_eight_played_on_phones(hub_factory, new_context, shot):
+    with hub_factory("mh") as hub:
+        try:
+            _play_mh(hub, new_context, shot)
+        finally:
+            for context in list(new_context.made):  # before this hub stops
+                context.close()
+
+
+def _play_mh(hub: Any, new_context: Any, shot: Any) -> None:
+    names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    game = _start(hub, new_context, names)
+    _set_up(game, "millers-hollow", "en",
+            {"sheriff": False, "discussion_s": 0, "night_s": 30},
+            add={"witch": 1, "villager": -1},
+            suggested={"werewolf": 2, "seer": 1, "villager": 5}, shot=shot)
+    _deal(game, new_context, shot)
+    game.screen.goto(hub.base + "/table")
+    shown = _reveal_cards(game, shot)
+    assert shown[game.holders("werewolf")[0]] == "Werewolf"
+    assert shown[game.holders("seer")[0]] == "Seer"
+    assert shown[game.holders("witch")[0]] == "Witch"
+
+    first, second = game.holders("werewolf")
+    villagers = _plain_villagers(game)
+    _night(game, seer_looks_at=first, victim=villagers[0], shot=shot)
+    _day(game, villagers[0], executed=first, shot=shot, label="day-1")
+    _night(game, seer_looks_at=second, victim=villagers[1])
+    _day(game, villagers[1], executed=second, shot=shot, label="day-2")
+    _end(game, shot, tally_gap=True)
+
+
+def test_jp_standard_for_nine_in_japanese(hub_factory, new_context, shot):
+    with hub_factory("jp") as hub:
+        try:
+            _play_jp(hub, new_context, shot)
+        finally:
+            for context in list(new_context.made):  # before this hub stops
+                context.close()
+
+
+def _play_jp(hub: Any, new_context: Any, shot: Any) -> None:
+    names = ["Aki", "Ben", "Chie", "Dai", "Emi", "Fumi", "Gen", "Hana", "Ito"]
+    game = _start(hub, new_context, names)
+    _set_up(game, "jp-standard", "ja",
+            {"discussion_s": 0, "extra_discussion_s": 0, "night_s": 30},
+            add={}, suggested={"werewolf": 2, "seer": 1, "medium": 1, "knight": 1,
+                               "madman": 1, "villager": 3}, shot=shot)
+    _deal(game, new_context, shot)
+    game.screen.goto(hub.base + "/table")
+    shown = _reveal_cards(game, shot)
+    assert "人狼" in shown[game.holders("werewolf")[0]]
+    assert "占い師" in shown[game.holders("seer")[0]]
+    japanese = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+    for phone in game.phones:  # the village sleeps, in Japanese
+        expect(hook(phone, "night-screen")).to_contain_text(japanese)
+
+    first, second = game.holders("werewolf")
+    villagers = _plain_villagers(game)
+    knight = game.holders("knight")[0]
+    # night 1: no attack in jp-standard; the seer looks
+    _night(game, seer_looks_at=first, victim=None)
+    _day(game, None, executed=first, shot=shot, label="day-1")
+    guarded = next(s for s in sorted(game.alive) if s not in (knight, villagers[0], second))
+    _night(game, seer_looks_at=second, victim=villagers[0], guard=guarded)
+    _day(game, villagers[0], executed=second, shot=shot, label="day-2")
+    _end(game, shot)
