@@ -709,6 +709,12 @@ def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[str]:
         else:
             out.append(str(T.gettext("Last words.")))
         return out
+    if mode == "verdict":  # the day's result, announced before night falls ([004])
+        tallies = [a for a in anns if a.get("kind") == "tally"]
+        day = [a for a in anns if tallies and a.get("time") == tallies[-1].get("time")
+               and a.get("kind") != "over"]
+        return _ann_lines(T, lang, _recent(day), names, ruleset, None) or [
+            step_name(str(view.get("step") or mode), lang)]
     if mode == "over" or view.get("phase") == "over":
         over = [a for a in anns if a.get("kind") == "over"]
         if not over and view.get("winner") is not None:

@@ -59,10 +59,11 @@ def _paces(state, p: dict) -> list[dict]:  # type: ignore[no-untyped-def]
     if kind in ("night", "wolves"):
         calls = p["calls"]
         at = calls.index(p["step"]) if p["step"] in calls else 0
+        verdict = [{"mode": "verdict", "deadline": 1.0}] if state.n > 1 else []
         return [{"mode": "calls", "call": calls[at], "night": state.n, "cursor": at,
                  "calls": calls},
                 {"mode": "calls", "call": calls[0], "night": state.n, "cursor": 0,
-                 "calls": calls}]
+                 "calls": calls}] + verdict
     if kind in ("vote", "runoff", "election"):
         return [{"mode": "discussion", "deadline": 1.0}, {"mode": "ballot", "deadline": 1.0}]
     if kind == "prompt":
@@ -134,8 +135,8 @@ def test_role_names_never_leak_in_the_public_line() -> None:
 def test_a_line_for_every_step_mode_and_language() -> None:
     """[issue 6] "Languages": gm_line and public_line give a non-empty line
     for every pending kind (night, wolves, vote, runoff, election, prompt,
-    over) and pace mode (calls, discussion, ballot, prompt, last-words, over,
-    lobby), in en, ja and zh_Hant; the Japanese and Chinese lines are not
+    over) and pace mode (calls, discussion, ballot, prompt, last-words,
+    verdict, over, lobby), in en, ja and zh_Hant; the Japanese and Chinese lines are not
     the English ones (the catalogs are loaded)."""
     kinds: set[str] = set()
     modes: set[str] = set()
@@ -156,7 +157,8 @@ def test_a_line_for_every_step_mode_and_language() -> None:
             {"pace": {"mode": "lobby"}, "players": []}, lang)
     modes.add("lobby")
     assert kinds == {"night", "wolves", "vote", "runoff", "election", "prompt", "over"}
-    assert modes == {"calls", "discussion", "ballot", "prompt", "last-words", "over", "lobby"}
+    assert modes == {"calls", "discussion", "ballot", "prompt", "last-words", "verdict", "over",
+                     "lobby"}
 
 
 def _state_of(ruleset: str, deal: list[str], **options: object):  # type: ignore[no-untyped-def]

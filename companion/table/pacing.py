@@ -8,6 +8,8 @@ The engine moves as fast as actions arrive; the table does not. The hub
     before a runoff) before it accepts ballots;
   - gives every death the same *last words* pause when roles are hidden on
     death, so a hunter who passes looks like anybody else;
+  - holds the day's *verdict* (the tally and the execution) on the table for
+    a moment before the night is called, as a moderator announces it;
   - gives ballots and prompts a deadline, after which the engine's `timeout`
     applies its defaults.
 
@@ -28,13 +30,14 @@ class Settings:
     ballot_s: float = 90.0  # a vote's ballots, once the discussion is over
     prompt_s: float = 60.0  # hunter's shot, sheriff's successor, scapegoat's choice
     last_words_s: float = 30.0  # each death's pause when roles are hidden
+    verdict_s: float = 10.0  # the day's result, shown before night falls
     restart_grace_s: float = 15.0  # a deadline that passed while the hub was down
 
 
 @dataclass
 class Pace:
     """Where the table is in time. Modes:
-    lobby | calls | discussion | ballot | prompt | last-words | over."""
+    lobby | calls | discussion | ballot | prompt | last-words | verdict | over."""
 
     mode: str = "lobby"
     step_id: int = -1  # the engine step (pending id) this record was made for
@@ -51,6 +54,7 @@ class Pace:
     seat: int | None = None  # last words: whose
     deaths_seen: int = 0  # deaths already given last words (or not owed any)
     nights_called: int = 0  # nights whose calls are over
+    verdict_night: int = 0  # the night before which the day's verdict was shown
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -353,6 +353,12 @@ class Table:
                     return True  # his time is up: the prompt's default
                 pc.seat = None
                 continue
+            if mode == "verdict":
+                if frozen or pc.deadline is None or now < pc.deadline:
+                    return False
+                pc.mode, pc.hold = "", None
+                self._next(now)
+                continue
             if mode in ("discussion", "ballot", "prompt", "over"):
                 if p["id"] != pc.step_id:
                     self._next(now)
@@ -383,6 +389,12 @@ class Table:
         last_night = self._last_night()
         if day_deaths:
             return self._last_words(day_deaths)
+        if last_night > pc.nights_called > 0 and pc.verdict_night < last_night:
+            # the day's vote is over: its result stays on the table before night falls
+            pc.verdict_night = last_night
+            pc.mode, pc.deadline = "verdict", now + self.settings.verdict_s
+            pc.hold = self._night_index(last_night)
+            return None
         if last_night > pc.nights_called:
             return self._start_calls(last_night, now)
         if owed:
@@ -418,8 +430,7 @@ class Table:
         if state.phase == "night" and state.n == night:
             calls = night_calls(state)
         else:  # the engine already ran past this night: ask the state at its start
-            start = max(i for i, e in enumerate(state.log) if e["e"] == "night" and e["n"] == night)
-            calls = night_calls(rebuild(state.log[:start + 1]))
+            calls = night_calls(rebuild(state.log[:self._night_index(night) + 1]))
         pc.mode, pc.night, pc.calls, pc.hold = "calls", night, calls, None
         pc.cursor = calls.index(at) if at in calls else 0
         pc.live = False
@@ -443,12 +454,16 @@ class Table:
                 return int(e["n"])
         return 0
 
+    def _night_index(self, night: int) -> int:
+        """Where night `night` begins in the log."""
+        assert self.state is not None
+        return max(i for i, e in enumerate(self.state.log) if e["e"] == "night" and e["n"] == night)
+
     def _dawn_index(self, night: int) -> int:
         """Where night `night`'s dawn starts in the log: the public sees nothing after."""
         assert self.state is not None
         log = self.state.log
-        start = max(i for i, e in enumerate(log) if e["e"] == "night" and e["n"] == night)
-        for i in range(start, len(log)):
+        for i in range(self._night_index(night), len(log)):
             if log[i]["e"] == "resolve" or log[i]["e"] == "over":
                 return i
         return len(log)
@@ -465,6 +480,7 @@ class Table:
             return
         pc.words, pc.seat, pc.hold, pc.paused = [], None, None, None
         pc.deaths_seen = len(state.deaths)
+        pc.verdict_night = self._last_night()
         if p["kind"] in NIGHT_KINDS:
             pc.nights_called = state.n - 1
             self._start_calls(state.n, now, at=p["step"])
@@ -498,6 +514,8 @@ class Table:
             return "voting opens when the discussion is over"
         if mode == "last-words":
             return "wait: last words"
+        if mode == "verdict":
+            return "wait: the day's result is being announced"
         return "the game is not waiting for you now"
 
     # --- the game master's controls -------------------------------------------
@@ -520,7 +538,7 @@ class Table:
                     pc.deadline += seconds
                     pc.min_end = max(pc.min_end, pc.deadline) if pc.mode == "calls" else pc.min_end
             elif do == "skip":
-                if pc.mode in ("calls", "discussion", "last-words"):
+                if pc.mode in ("calls", "discussion", "last-words", "verdict"):
                     pc.paused = None
                     pc.deadline = now if not pc.live else pc.deadline
                     pc.min_end = now
@@ -629,7 +647,7 @@ class Table:
         """Pacing's word on a public or seat view: what the table is doing now."""
         pc = self.pace
         view["pace"] = self._pace_view()
-        if pc.mode in ("calls", "last-words", "discussion"):
+        if pc.mode in ("calls", "last-words", "discussion", "verdict"):
             view.pop("vote", None)
         if pc.mode == "calls":
             view["phase"], view["n"], view["step"] = "night", pc.night, f"night {pc.night}"
@@ -637,6 +655,8 @@ class Table:
             view["step"] = "last words"
         elif pc.mode == "discussion":
             view["step"] = f"day {view['n']} discussion"
+        elif pc.mode == "verdict":
+            view["step"] = f"day {view['n']} verdict"
         return view
 
     def public(self) -> dict:

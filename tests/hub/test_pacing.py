@@ -132,7 +132,7 @@ def test_the_public_view_says_only_night_while_the_engine_is_past_dawn(table, cl
 
 def drive_to_day(table: Table, clock: FakeClock) -> None:
     for _ in range(2000):
-        if table.pace.mode not in ("calls", "last-words"):
+        if table.pace.mode not in ("calls", "last-words", "verdict"):
             return
         clock.advance(1)
         table.tick()
@@ -254,7 +254,7 @@ def test_every_death_gets_the_same_last_words_when_roles_are_hidden(table, clock
         clock.advance(0.5)
         table.tick()
     assert clock.t - start == pytest.approx(Settings().last_words_s, abs=0.6)
-    assert table.pace.mode == "calls"
+    assert table.pace.mode == "verdict"  # then the day's result, then night
 
 
 def test_a_stale_phone_view_is_refused(table, clock):
@@ -322,3 +322,28 @@ def test_gm_night_actions_keep_the_night_timer(table, clock):
     clock.advance(41)
     table.tick()
     assert pending(table.state)["step"] == "witch"  # the timeout closed the wolves' step
+
+
+def test_the_days_verdict_stays_on_the_table_before_night_falls(table, clock):
+    """RULES.md §6, §9: after the vote the moderator announces its result; the
+    table is held on the day (tally and execution) for verdict_s before the
+    night's first call, even when the engine has already begun the night."""
+    table.create(mh8(sheriff=False, discussion_s=0))
+    drive_to_day(table, clock)
+    assert table.pace.mode == "ballot"
+    for voter in "ABCDEFGH":
+        table.act_gm({"actor": voter, "do": "vote", "target": "A" if voter != "A" else "B"})
+    assert table.state.phase == "night"  # the engine is already in night 2
+    assert table.pace.mode == "verdict"
+    public = table.public()
+    assert public["phase"] == "day" and public["step"] == "day 1 verdict"
+    assert public["last_tally"]["counts"] == {"0": 7, "1": 1}
+    assert not public["players"][0]["alive"] and public["players"][0]["role"] == "werewolf"
+    with pytest.raises(NotNow):
+        table.act_seat(2, {"do": "inspect", "target": "B"})
+    start = clock.t
+    while table.pace.mode == "verdict":
+        clock.advance(0.5)
+        table.tick()
+    assert clock.t - start == pytest.approx(Settings().verdict_s, abs=0.6)
+    assert table.pace.mode == "calls" and table.public()["phase"] == "night"

@@ -48,7 +48,7 @@ SCREEN = {"viewport": {"width": 1920, "height": 1080}}
 TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
 
 #: fast pacing for browser games: short night calls and last words
-FAST = Settings(call_s=(0.2, 0.4), ballot_s=20, prompt_s=10, last_words_s=0.5)
+FAST = Settings(call_s=(0.2, 0.4), ballot_s=20, prompt_s=10, last_words_s=0.5, verdict_s=1.5)
 
 
 def chromium_path() -> str | None:

@@ -244,15 +244,11 @@ def _day(game: Game, victim: int | None, executed: int, shot: Any, label: str) -
     shot(screen, f"table-{label}")
 
 
-def _end(game: Game, shot: Any, tally_gap: bool = False) -> None:
+def _end(game: Game, shot: Any) -> None:
     """The village has won: the winner and every card on the table screen, the
     GM's tablet and the phones; every execution and its tally were shown on the
     table screen at some point.
-
-    `tally_gap`: a known defect of the table screen (Millers Hollow with roles
-    shown on death): the night starts as the last ballot lands, so the screen
-    never shows that day's tally, and at the game's end it hides the last one.
-    The test then ends as an expected failure *after* every other check."""
+    """
     screen, gm = game.screen, game.gm
     for page in (screen, gm):
         expect(hook(page, "winner")).to_be_visible(timeout=WAIT)
@@ -268,18 +264,8 @@ def _end(game: Game, shot: Any, tally_gap: bool = False) -> None:
         expect(hook(game.phones[seat], "night-screen")).to_be_hidden()
         expect(hook(game.phones[seat], "dead")).to_be_hidden()
     assert not game.errors, game.errors
-    missing = []
     for name, text in game.later:
-        if name == "tally" and tally_gap:
-            if not game.screen.evaluate(
-                    "([n, t]) => window.__shown[n].some((s) => s.includes(t))", [name, text]):
-                missing.append(text)
-            continue
         shown_on(screen, name, text)
-    if missing:
-        pytest.xfail(f"table screen: the tally of the votes against {missing} never showed "
-                     "(the night starts as the last ballot lands; at the end the last tally "
-                     "is hidden)")
 
 
 def _start(hub: Any, new_context: Any, names: list[str]) -> Game:
@@ -326,7 +312,7 @@ def _play_mh(hub: Any, new_context: Any, shot: Any) -> None:
     _day(game, villagers[0], executed=first, shot=shot, label="day-1")
     _night(game, seer_looks_at=second, victim=villagers[1])
     _day(game, villagers[1], executed=second, shot=shot, label="day-2")
-    _end(game, shot, tally_gap=True)
+    _end(game, shot)
 
 
 def test_jp_standard_for_nine_in_japanese(hub_factory, new_context, shot):

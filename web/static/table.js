@@ -84,7 +84,11 @@
       return;
     }
     const got = lastTally(v);
-    if (!got || got.a.time !== today || v.phase !== "day") { box.hidden = true; return; }
+    // the day's tally; at the end, the last one if a vote ended the game
+    const over = v.phase === "over";
+    const ended = (v.announcements || []).find((x) => x.kind === "over");
+    const when = over ? (ended ? ended.time : null) : today;
+    if (!got || got.a.time !== when || !(v.phase === "day" || over)) { box.hidden = true; return; }
     const a = got.a;
     const voters = {};
     const abstained = [];
