@@ -107,7 +107,8 @@ def suspect(token: str) -> Response:
     """The decoy pick of the night [issue 6]: every living phone has something
     to tap while the village sleeps, so a phone whose step is open looks like
     any other. It checks the seat's claim and the name, stores nothing and
-    changes no view: the table, the GM and every other seat see nothing."""
+    changes no view: the table, the GM and every other seat see nothing. It
+    answers like a real action, with the seat's (unchanged) view."""
     seat = _seat(token)
     doc = body()
     if not isinstance(doc, dict) or set(doc) != {"target"}:
@@ -115,5 +116,5 @@ def suspect(token: str) -> Response:
     state = table().state
     if state is None or not isinstance(doc["target"], str) or doc["target"] not in state.names:
         raise BadInput(f"unknown player {doc['target']!r}")
-    del seat  # the pick is nobody's business: it is dropped here
-    return _private(jsonify(ok=True))
+    # the pick is dropped here; the answer has a real action's shape (the seat's view)
+    return _private(jsonify(table().seat_view(seat)))

@@ -119,8 +119,9 @@ def test_taken_seat_page_is_403_and_private(app, client):
 
 
 def test_suspect_answers_ok_and_changes_nothing(app, client, table):
-    """[issue 6] the decoy pick: 200 {"ok": true}; the GM's state, the table and
-    every seat's view (its seq included) are exactly as before."""
+    """[issue 6] the decoy pick: 200 with the seat's unchanged view, like a
+    real action; the GM's state, the table and every seat's view (its seq
+    included) are exactly as before."""
     game = new_game(client, jp9())
     devices = [phone(app, s["url"]) for s in game["seats"]]
 
@@ -135,7 +136,7 @@ def test_suspect_answers_ok_and_changes_nothing(app, client, table):
     before = everything()
     for seat, device in zip(game["seats"], devices):
         r = device.post(seat["url"] + "/suspect", json={"target": "B"})
-        assert r.status_code == 200 and r.json == {"ok": True}
+        assert r.status_code == 200 and r.json["seat"] == seat["seat"] and "actions" in r.json
         assert r.headers["Cache-Control"] == "no-store"
     assert everything() == before
 
