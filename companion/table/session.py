@@ -218,8 +218,13 @@ class Table:
                     raise Stale(f"the game has moved on since action {seq} "
                                 f"(now {state.acts}, this step opened at {opened})")
             now = self.clock()
-            self._clear_way(now)  # a GM action is never held by pacing
-            self._apply(action, now)
+            saved = self.pace.to_dict()
+            self._clear_way(now)  # a GM action is never held by pacing...
+            try:
+                self._apply(action, now)
+            except TableError:
+                self.pace = Pace.from_dict(saved)  # ...but a refused one changes nothing
+                raise
             return self.gm_view()
 
     def act_seat(self, seat: int, raw: object) -> dict:
@@ -235,13 +240,7 @@ class Table:
             except IllegalAction as err:
                 raise BadInput(str(err)) from None
             self._check_seat_seq(seat, seq)
-            if action.do == "timeout":
-                raise NotNow("only the game master or the clock ends a step")
-            if not self.may_act(seat):
-                raise NotNow(self._why_waiting())
-            if not legal_actions(state, seat):
-                # the engine's own message would name the step that is open
-                raise NotNow("the game is not waiting for you now")
+            self._seat_gate(seat, action)
             self._apply(action, self.clock())
             return self.seat_view(seat)
 
@@ -249,9 +248,19 @@ class Table:
         """A seat box's press, as an engine action (the firmware's entry point)."""
         with self.lock:
             self._need_game()
-            if not self.may_act(seat):
-                raise NotNow(self._why_waiting())
+            self._seat_gate(seat, action)
             self._apply(action, self.clock())
+
+    def _seat_gate(self, seat: int, action: Action) -> None:
+        """What a seat (phone or box) may not do, whatever the engine says."""
+        assert self.state is not None
+        if action.do == "timeout":
+            raise NotNow("only the game master or the clock ends a step")
+        if not self.may_act(seat):
+            raise NotNow(self._why_waiting())
+        if not legal_actions(self.state, seat):
+            # the engine's own message would name the step that is open
+            raise NotNow("the game is not waiting for you now")
 
     def _check_seat_seq(self, seat: int, seq: int | None) -> None:
         if seq is None:

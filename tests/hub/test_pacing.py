@@ -347,3 +347,16 @@ def test_the_days_verdict_stays_on_the_table_before_night_falls(table, clock):
         table.tick()
     assert clock.t - start == pytest.approx(Settings().verdict_s, abs=0.6)
     assert table.pace.mode == "calls" and table.public()["phase"] == "night"
+
+
+def test_a_refused_gm_action_leaves_the_pacing_as_it_was(table, clock):
+    """[issue 5] refused actions change nothing: an illegal action from the GM
+    during the discussion does not end the discussion."""
+    table.create(jp9())
+    drive_to_day(table, clock)
+    assert table.pace.mode == "discussion"
+    before = (table.pace.to_dict(), list(table.state.log))
+    with pytest.raises(NotNow):
+        table.act_gm({"actor": "A", "do": "vote", "target": "A"})  # no self-vote in jp [004]
+    assert (table.pace.to_dict(), table.state.log) == before
+    assert table.pace.mode == "discussion"
