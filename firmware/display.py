@@ -1,0 +1,530 @@
+"""The small display [issue 7]: a 128×64 I2C OLED (luma.oled) that announces
+the game to the table.
+
+    image = render(public_view)            # pure: the public view -> a mode "1" image
+    image = render_boot(gm_url)            # the GM's URL as a QR code, at boot / lobby
+    display = Display(open_device(simulate=True), url=gm_url)
+    display.follow(table)                  # a daemon thread on the table's public stream
+
+`render` reads the public view only (`Table.public()`), so the frame cannot
+depend on anything secret: at night it shows "Night N" and the call being
+made, nothing else. Text is in the game's language through
+companion/script.py's names plus the few screen words below; Japanese and
+Chinese need GNU Unifont (Debian's fonts-unifont). Without it the display
+warns once (logging) and falls back to pillow's default font with English
+text.
+
+Layout: four rows of 16 px (Unifont's cell: 8 px per Latin character, 16 per
+CJK one); the first row is a lit bar with the day or night and the timer.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import math
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from ..script import role_name, side_name, step_name
+
+log = logging.getLogger(__name__)
+
+SIZE = (128, 64)
+ROW = 16  # one text row: Unifont's cell height
+ON = 255  # a lit pixel (mode "1" stores 0 or 255)
+#: where GNU Unifont is looked for, first found wins (Debian's fonts-unifont first)
+FONT_PATHS = [
+    "/usr/share/fonts/opentype/unifont/unifont.otf",
+    "/usr/share/fonts/truetype/unifont/unifont.ttf",
+    "/usr/share/fonts/unifont/unifont.otf",
+    "/usr/local/share/fonts/unifont.otf",
+    os.path.join(os.path.dirname(__file__), "fonts", "unifont.otf"),
+]
+LANGUAGES = ("en", "ja", "zh_Hant")
+
+#: the screen's own short words (the pages' catalog wording where it has one)
+WORDS: dict[str, dict[str, str]] = {
+    "en": {"night": "Night {n}", "day": "Day {n}", "lobby": "Lobby", "paused": "paused",
+           "over": "Game over", "peaceful": "Nobody died", "no-execution": "No execution",
+           "wins": "wins", "sheriff": "Sheriff", "rollcall": "Hands up:",
+           "scan": "Scan:\ngame\nmaster", "idiot": "spared"},
+    "ja": {"night": "第{n}夜", "day": "{n}日目", "lobby": "ロビー", "paused": "一時停止",
+           "over": "ゲーム終了", "peaceful": "犠牲者なし", "no-execution": "処刑なし",
+           "wins": "の勝利", "sheriff": "保安官", "rollcall": "挙手：",
+           "scan": "読み取り：\nゲーム\nマスター", "idiot": "処刑免除"},
+    "zh_Hant": {"night": "第{n}夜", "day": "第{n}天", "lobby": "大廳", "paused": "已暫停",
+                "over": "遊戲結束", "peaceful": "平安夜", "no-execution": "無人被處決",
+                "wins": "獲勝", "sheriff": "村長", "rollcall": "舉手：",
+                "scan": "掃描：\n法官", "idiot": "免於處決"},
+}
+
+
+# --- fonts ----------------------------------------------------------------------
+
+Font = Any  # ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+def unifont_path() -> str | None:
+    """The first of FONT_PATHS that exists, or None."""
+    return next((p for p in FONT_PATHS if os.path.isfile(p)), None)
+
+
+@cache
+def _fonts() -> tuple[Font, Font, bool]:
+    """(16 px font, 32 px font, unifont?), loaded once. Without Unifont: a
+    warning (once) and pillow's default font."""
+    path = unifont_path()
+    if path is not None:
+        return ImageFont.truetype(path, ROW), ImageFont.truetype(path, 2 * ROW), True
+    log.warning("GNU Unifont not found (looked in %s): the display falls back to pillow's "
+                "default font and English text; install fonts-unifont for Japanese and "
+                "Chinese", ", ".join(FONT_PATHS))
+    try:
+        return ImageFont.load_default(size=13), ImageFont.load_default(size=26), False
+    except TypeError:  # pillow without FreeType: one bitmap size
+        small = ImageFont.load_default()
+        return small, small, False
+
+
+def reset_fonts() -> None:
+    """Forget the loaded fonts (tests that move FONT_PATHS)."""
+    _fonts.cache_clear()
+
+
+def has_unifont() -> bool:
+    return _fonts()[2]
+
+
+def _lang(view: dict, lang: str | None) -> str:
+    chosen = lang or view.get("language") or "en"
+    if chosen not in LANGUAGES or not has_unifont():
+        return "en"  # the Latin fallback speaks English
+    return str(chosen)
+
+
+def _word(key: str, lang: str, **fields: object) -> str:
+    return WORDS[lang][key].format(**fields)
+
+
+# --- drawing helpers --------------------------------------------------------------
+
+def _width(font: Font, text: str) -> int:
+    return int(math.ceil(font.getlength(text)))
+
+
+def _fit(font: Font, text: str, width: int) -> str:
+    """The text, cut with "…" to fit `width` pixels."""
+    if _width(font, text) <= width:
+        return text
+    while text and _width(font, text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+class _Canvas:
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.image = Image.new("1", size, 0)
+        self.draw = ImageDraw.Draw(self.image)
+        self.w, self.h = size
+        self.font, self.big, _ = _fonts()
+
+    def text(self, row: int, text: str, *, right: str = "", fill: int = 255,
+             center: bool = False) -> None:
+        """One row of text (row 0–3), optionally a second text flush right."""
+        y = row * ROW
+        rw = _width(self.font, right) if right else 0
+        room = self.w - (rw + 6 if right else 0)
+        shown = _fit(self.font, text, room)
+        x = (self.w - _width(self.font, shown)) // 2 if center else 0
+        self.draw.text((x, y), shown, font=self.font, fill=fill)
+        if right:
+            self.draw.text((self.w - rw, y), right, font=self.font, fill=fill)
+
+    def header(self, left: str, right: str) -> None:
+        self.draw.rectangle((0, 0, self.w - 1, ROW - 1), fill=ON)
+        self.text(0, left, right=right, fill=0)
+
+    def big_text(self, row: int, text: str) -> int:
+        """The text centred, twice the size if it fits (two rows), else one row.
+        Returns the rows used."""
+        if _width(self.big, text) <= self.w and row + 2 <= self.h // ROW:
+            x = (self.w - _width(self.big, text)) // 2
+            self.draw.text((x, row * ROW), text, font=self.big, fill=ON)
+            return 2
+        self.text(row, text, center=True)
+        return 1
+
+
+# --- what the view says ----------------------------------------------------------
+
+def _names(view: dict) -> dict[int, str]:
+    return {int(p["seat"]): str(p["name"]) for p in view.get("players") or []}
+
+
+def _name(view: dict, seat: object) -> str:
+    if isinstance(seat, str) and seat.isdigit():
+        seat = int(seat)
+    return _names(view).get(seat, "?") if isinstance(seat, int) else "?"
+
+
+def time_left(view: dict) -> str:
+    """m:ss to the pace's deadline (from the message's `now`), "" without one."""
+    pace = view.get("pace") or {}
+    deadline, now = pace.get("deadline"), view.get("now")
+    if deadline is None or now is None:
+        return ""
+    left = max(0, math.ceil(float(deadline) - float(now) - 1e-6))
+    return f"{left // 60}:{left % 60:02d}"
+
+
+def _timer(view: dict, lang: str) -> str:
+    pace = view.get("pace") or {}
+    if pace.get("paused") is not None:
+        return _word("paused", lang)
+    return time_left(view)
+
+
+def _phase_label(view: dict, lang: str) -> str:
+    phase, pace = view.get("phase"), view.get("pace") or {}
+    mode = pace.get("mode")
+    if phase == "lobby" or mode == "lobby" or not view.get("players"):
+        return _word("lobby", lang)
+    if phase == "over" or mode == "over":
+        return _word("over", lang)
+    if mode == "calls" or phase == "night":
+        return _word("night", lang, n=pace.get("night") or view.get("n") or 1)
+    return _word("day", lang, n=view.get("n") or 1)
+
+
+def _sheriff_at_tally(view: dict) -> int | None:
+    """Who held the badge when the last tally was taken: the announcements'
+    sheriff changes up to that tally (else the view's sheriff)."""
+    anns = view.get("announcements")
+    if not anns:
+        return view.get("sheriff")
+    sheriff: int | None = None
+    last = max((i for i, a in enumerate(anns) if a.get("kind") == "tally"), default=len(anns))
+    for a in anns[:last]:
+        if a.get("kind") == "sheriff":
+            sheriff = a.get("seat")
+    return sheriff
+
+
+def tally_entries(view: dict) -> tuple[list[tuple[int, int]], int | None, int | None]:
+    """The last tally: ([(seat, count)] most votes first, the sheriff whose
+    vote counted two or None, the seat he voted for)."""
+    tally = view.get("last_tally") or {}
+    counts = {int(s): int(c) for s, c in (tally.get("counts") or {}).items()}
+    ranked = sorted(counts.items(), key=lambda sc: (-sc[1], sc[0]))
+    votes = {int(v): t for v, t in (tally.get("votes") or {}).items()}
+    cast = sum(1 for t in votes.values() if t is not None)
+    sheriff = _sheriff_at_tally(view)
+    if (tally.get("step") == "vote" and sheriff is not None and votes.get(sheriff) is not None
+            and sum(counts.values()) == cast + 1):
+        return ranked, sheriff, int(votes[sheriff])
+    return ranked, None, None
+
+
+def _tally_rows(view: dict, width: int, font: Font, rows: int) -> list[str]:
+    """The tally in `rows` rows: "Ann 3★  Eve 2" (★: the sheriff's vote, two
+    votes, went there), then "★Cid×2→Ann"; entries that do not fit are "…"."""
+    ranked, sheriff, target = tally_entries(view)
+    items = [f"{_name(view, s)} {c}" + ("★" if s == target else "") for s, c in ranked]
+    double = f"★{_name(view, sheriff)}×2→{_name(view, target)}" if sheriff is not None else ""
+    room = max(1, rows - (1 if double else 0))
+    out: list[str] = []
+    line = ""
+    for i, item in enumerate(items):
+        joined = f"{line}  {item}" if line else item
+        if _width(font, joined) <= width:
+            line = joined
+            continue
+        if len(out) + 1 < room:
+            out.append(line)
+            line = item
+            continue
+        while line and _width(font, line + "  …") > width:
+            line = line.rsplit("  ", 1)[0] if "  " in line else ""
+        line = f"{line}  …" if line else _fit(font, item, width)
+        break
+    if line:
+        out.append(line)
+    return out + ([double] if double else [])
+
+
+def _death_text(view: dict, d: dict, lang: str) -> str:
+    text = f"†{d.get('name') or _name(view, d.get('seat'))}"
+    if d.get("role"):
+        text += f" {role_name(d['role'], lang)}"
+    return text
+
+
+def announcement_rows(view: dict, lang: str) -> list[str]:
+    """The day's news, one short row each: from the last dawn on (tallies are
+    drawn apart)."""
+    anns = list(view.get("announcements") or [])
+    start = max((i for i, a in enumerate(anns) if a.get("kind") == "dawn"), default=0)
+    rows: list[str] = []
+    for a in anns[start:]:
+        kind = a.get("kind")
+        if kind == "dawn":
+            rows += [_death_text(view, d, lang) for d in a.get("deaths") or []] or \
+                [_word("peaceful", lang)]
+        elif kind == "death":
+            rows.append(_death_text(view, a, lang))
+        elif kind == "no-execution":
+            rows.append(_word("no-execution", lang))
+        elif kind == "revealed":
+            rows.append(f"{a.get('name')} {role_name('village-idiot', lang)}")
+        elif kind == "sheriff" and a.get("seat") is not None:
+            rows.append(f"★{_name(view, a['seat'])} {_word('sheriff', lang)}")
+    return rows
+
+
+def _mode_label(view: dict, lang: str) -> str:
+    pace = view.get("pace") or {}
+    mode = pace.get("mode") or "lobby"
+    vote = view.get("vote") or {}
+    if mode == "ballot" and vote:
+        kind = vote.get("kind") or "vote"
+        if kind == "vote" and (vote.get("round") or 1) > 1:
+            kind = "runoff"
+        return step_name(str(kind), lang)
+    if mode == "prompt":
+        step = str(view.get("step") or "").split(" ")[-1]
+        return step_name(step if step in ("hunter", "appoint", "allow") else "prompt", lang)
+    return step_name(str(mode), lang)
+
+
+# --- the frames --------------------------------------------------------------------
+
+def render(view: dict, lang: str | None = None, size: tuple[int, int] = SIZE) -> Image.Image:
+    """The display's frame for a public view (mode "1"), from the public
+    fields only: phase, timer, the night's call, the roll-call candidate,
+    the last tally (the sheriff's ×2), announcements and the winner."""
+    lang = _lang(view, lang)
+    c = _Canvas(size)
+    pace = view.get("pace") or {}
+    mode = pace.get("mode") or ("over" if view.get("phase") == "over" else "lobby")
+    if view.get("phase") == "over":
+        mode = "over"
+    c.header(_phase_label(view, lang), "" if mode in ("calls", "over") else _timer(view, lang))
+    if mode == "lobby" or not view.get("players"):
+        c.text(1, step_name("lobby", lang))
+        return c.image
+    if mode == "calls":  # the night: only the call being made
+        call = pace.get("call")
+        if call:
+            c.big_text(1, step_name(str(call), lang))
+        return c.image
+    if mode == "over":
+        winner = view.get("winner")
+        if winner:
+            used = c.big_text(1, side_name(str(winner), lang))
+            if winner != "draw":
+                c.text(1 + used, _word("wins", lang), center=True)
+        return c.image
+    rows = c.h // ROW - 1
+    vote = view.get("vote") or {}
+    rollcall = view.get("rollcall")
+    if mode == "ballot" and isinstance(rollcall, dict) and rollcall.get("candidate") is not None:
+        left = rollcall.get("left_s")
+        c.text(1, _word("rollcall", lang),
+               right=f"{max(0, math.ceil(float(left)))}s" if left is not None else "")
+        c.big_text(2, _name(view, rollcall["candidate"]))
+        return c.image
+    tally = view.get("last_tally")
+    if tally and mode == "verdict":  # the closed vote: tally, ★×2, its outcome
+        news = announcement_rows(view, lang)[-1:]
+        closed = _tally_rows(view, c.w, c.font, rows - len(news)) + news
+        for i, line in enumerate(closed[:rows]):
+            c.text(1 + i, line)
+        return c.image
+    counter = ""
+    if mode == "ballot" and vote:
+        voted = len(vote.get("voted") or [])
+        counter = f"{voted}/{voted + len(vote.get('waiting') or [])}"
+    c.text(1, _mode_label(view, lang), right=counter)
+    body: list[str] = []
+    if mode == "last-words" and pace.get("seat") is not None:
+        body.append(_name(view, pace["seat"]))
+    if tally and mode == "ballot" and (vote.get("round") or 1) > 1:  # the round before
+        body += _tally_rows(view, c.w, c.font, rows - 1)
+    elif rows - 1 - len(body) > 0:
+        body += announcement_rows(view, lang)[-(rows - 1 - len(body)):]
+    for i, line in enumerate(body[:rows - 1]):
+        c.text(2 + i, line)
+    return c.image
+
+
+def qr_matrix(url: str) -> list[list[bool]]:
+    """The QR code's modules (no quiet zone). The scheme and host go in
+    uppercase alphanumeric mode (they are case-insensitive), the rest as bytes,
+    so a hub URL with its token fits version 3 (29 modules: 2 px each on 64)."""
+    import qrcode
+    from qrcode.util import MODE_8BIT_BYTE, MODE_ALPHA_NUM, QRData
+
+    qr = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_L, border=0)
+    scheme, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    head = f"{scheme}{sep}{host}{slash}".upper()
+    alnum = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
+    if sep and set(head) <= alnum:
+        qr.add_data(QRData(head, mode=MODE_ALPHA_NUM))
+        if path:
+            qr.add_data(QRData(path.encode(), mode=MODE_8BIT_BYTE))
+    else:
+        qr.add_data(url)
+    qr.make(fit=True)
+    return [[bool(m) for m in row] for row in qr.get_matrix()]
+
+
+def render_boot(url: str, lang: str | None = None, size: tuple[int, int] = SIZE) -> Image.Image:
+    """The GM's URL as a QR code (dark modules on a lit square with a quiet
+    zone of one module, as big as the height allows) and "Scan: game master"."""
+    lang = _lang({}, lang)
+    c = _Canvas(size)
+    matrix = qr_matrix(url)
+    n = len(matrix)
+    scale = max(1, c.h // (n + 2))
+    side = (n + 2) * scale
+    top = (c.h - side) // 2
+    c.draw.rectangle((0, top, side - 1, top + side - 1), fill=ON)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                x0, y0 = (x + 1) * scale, top + (y + 1) * scale
+                c.draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=0)
+    lines = _word("scan", lang).split("\n")
+    room = c.w - side - 4
+    y0 = max(0, (c.h - ROW * len(lines)) // 2)
+    for i, line in enumerate(lines):
+        c.draw.text((side + 4, y0 + i * ROW), _fit(c.font, line, room), font=c.font, fill=ON)
+    return c.image
+
+
+# --- the device ----------------------------------------------------------------------
+
+DRIVERS = ("ssd1306", "sh1106", "ssd1309")
+
+
+def open_device(driver: str = "ssd1306", i2c_bus: int = 1, address: int = 0x3C,
+                simulate: bool = False) -> Any:
+    """The OLED through luma.oled, or luma's dummy device (128×64, mode "1")
+    when simulating or when the I2C bus is not there."""
+    from luma.core.device import dummy
+
+    if driver not in DRIVERS:
+        raise ValueError(f"display driver {driver!r} is not one of {', '.join(DRIVERS)}")
+    if simulate or not os.path.exists(f"/dev/i2c-{i2c_bus}"):
+        return dummy(width=SIZE[0], height=SIZE[1], mode="1")
+    from luma.core.error import DeviceNotFoundError
+    from luma.core.interface.serial import i2c
+    from luma.oled import device as oled
+
+    try:
+        serial = i2c(port=i2c_bus, address=address)
+    except DeviceNotFoundError:
+        log.warning("no I2C bus %s: the display is simulated", i2c_bus)
+        return dummy(width=SIZE[0], height=SIZE[1], mode="1")
+    return getattr(oled, driver)(serial, width=SIZE[0], height=SIZE[1])
+
+
+class Display:
+    """A device showing the table's public view; redraws only changed frames."""
+
+    def __init__(self, device: Any = None, url: str | None = None,
+                 lang: str | None = None) -> None:
+        self.device = device if device is not None else open_device(simulate=True)
+        self.url, self.lang = url, lang
+        self.last_image: Image.Image | None = None
+        self.frames = 0  # frames sent to the device
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def frame(self, view: dict) -> Image.Image:
+        size = (getattr(self.device, "width", SIZE[0]), getattr(self.device, "height", SIZE[1]))
+        if self.url and (view.get("phase") == "lobby" or not view.get("players")):
+            return render_boot(self.url, self.lang or view.get("language"), size)
+        return render(view, self.lang, size)
+
+    def show(self, view: dict) -> bool:
+        """Render the view; send it to the device only if the frame changed."""
+        image = self.frame(view)
+        with self._lock:
+            if self.last_image is not None and image.tobytes() == self.last_image.tobytes():
+                return False
+            self.device.display(image)
+            self.last_image = image
+            self.frames += 1
+            return True
+
+    def png_bytes(self) -> bytes | None:
+        """The frame on the display, as PNG (the virtual table page)."""
+        with self._lock:
+            image = self.last_image
+        if image is None:
+            return None
+        buf = io.BytesIO()
+        image.save(buf, format="PNG")
+        return buf.getvalue()
+
+    def follow(self, table: Any) -> threading.Thread:
+        """Show the table's public stream in a daemon thread, re-rendering
+        once a second for the countdown (the view's `now` moved on by the time
+        since it arrived)."""
+        listener, first = table.listen("public")
+        self._stop.clear()
+        thread = threading.Thread(target=self._run, args=(table, listener, first),
+                                  name="display", daemon=True)
+        self._thread = thread
+        thread.start()
+        return thread
+
+    def _run(self, table: Any, listener: Any, first: str) -> None:
+        try:
+            for view in _timed(listener.queue, first, self._stop):
+                try:
+                    self.show(view)
+                except Exception:  # a bad frame must not stop the display
+                    log.exception("display: could not show a view")
+        finally:
+            unlisten = getattr(table, "unlisten", None)
+            if unlisten is not None:
+                unlisten(listener)
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+def _timed(messages: queue.Queue, first: str, stop: threading.Event,
+           tick: float = 1.0) -> Iterator[dict]:
+    """Each view as it comes, and the current one again every `tick` seconds
+    with `now` advanced; ends at an empty message (the stream closed) or stop."""
+    view, got = json.loads(first), time.monotonic()
+    yield view
+    while not stop.is_set():
+        try:
+            message = messages.get(timeout=tick)
+        except queue.Empty:
+            if isinstance(view.get("now"), int | float):
+                yield {**view, "now": view["now"] + time.monotonic() - got}
+            else:
+                yield view
+            continue
+        if not message:
+            return
+        view, got = json.loads(message), time.monotonic()
+        yield view
