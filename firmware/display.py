@@ -130,20 +130,27 @@ def _fit(font: Font, text: str, width: int) -> str:
     return text + "…"
 
 
+#: the fallback font has no ★ × † → …: ASCII stand-ins
+_ASCII = str.maketrans({"★": "*", "×": "x", "†": "+", "→": ">", "…": "~"})
+
+
 class _Canvas:
     def __init__(self, size: tuple[int, int]) -> None:
         self.image = Image.new("1", size, 0)
         self.draw = ImageDraw.Draw(self.image)
         self.w, self.h = size
-        self.font, self.big, _ = _fonts()
+        self.font, self.big, self.unifont = _fonts()
+
+    def plain(self, text: str) -> str:
+        return text if self.unifont else text.translate(_ASCII)
 
     def text(self, row: int, text: str, *, right: str = "", fill: int = 255,
              center: bool = False) -> None:
         """One row of text (row 0–3), optionally a second text flush right."""
-        y = row * ROW
+        y, text, right = row * ROW, self.plain(text), self.plain(right)
         rw = _width(self.font, right) if right else 0
         room = self.w - (rw + 6 if right else 0)
-        shown = _fit(self.font, text, room)
+        shown = self.plain(_fit(self.font, text, room))
         x = (self.w - _width(self.font, shown)) // 2 if center else 0
         self.draw.text((x, y), shown, font=self.font, fill=fill)
         if right:
@@ -156,6 +163,7 @@ class _Canvas:
     def big_text(self, row: int, text: str) -> int:
         """The text centred, twice the size if it fits (two rows), else one row.
         Returns the rows used."""
+        text = self.plain(text)
         if _width(self.big, text) <= self.w and row + 2 <= self.h // ROW:
             x = (self.w - _width(self.big, text)) // 2
             self.draw.text((x, row * ROW), text, font=self.big, fill=ON)
