@@ -63,13 +63,40 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pinmap(args: argparse.Namespace):  # a PinMap; PinMapError for a bad one
+    """The pin map named by --pinmap, else the default one, checked."""
+    # firmware/ is companion.firmware through setuptools' package-dir: mypy does not
+    # follow that mapping (`mypy firmware` checks the package itself)
+    from .firmware import pinmap  # type: ignore[import-not-found]
+
+    return pinmap.load(args.pinmap) if args.pinmap else pinmap.default()
+
+
 def _serve(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from . import serve
+    from .firmware.pinmap import PinMapError  # type: ignore[import-not-found]
 
+    try:  # before anything starts: a bad map is one line and exit 2
+        pins = _pinmap(args)
+    except PinMapError as err:
+        print(f"werewolf serve: {err}", file=sys.stderr)
+        return 2
     data = Path(args.data) if args.data else serve.default_data_dir()
-    return serve.run(args.host, args.port, data, args.gm_token)
+    return serve.run(args.host, args.port, data, args.gm_token, pinmap=pins)
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from .firmware import doctor  # type: ignore[import-not-found]
+    from .firmware.pinmap import PinMapError  # type: ignore[import-not-found]
+
+    try:
+        pins = _pinmap(args)
+    except PinMapError as err:
+        print(f"werewolf doctor: {err}", file=sys.stderr)
+        return 2
+    return doctor.run(pins, out=lambda line: print(line, flush=True))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,7 +110,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="data folder: the game log and the GM token (default: per-user data)")
     p.add_argument("--gm-token", metavar="T", help="the game master's token (default: a random "
                    "one, kept in the data folder)")
+    p.add_argument("--pinmap", metavar="FILE", help="the seat boxes' pin map (default: "
+                   "hardware/pinmap.toml, 12 seats)")
     p.set_defaults(run=_serve)
+
+    p = sub.add_parser("doctor", help="check the seat boxes, the display and the I2C bus "
+                       "(on a laptop: the pin map, on simulated hardware)")
+    p.add_argument("--pinmap", metavar="FILE", help="the seat boxes' pin map (default: "
+                   "hardware/pinmap.toml, 12 seats)")
+    p.set_defaults(run=_doctor)
 
     p = sub.add_parser("replay", help="play a scripted game (docs/replay.md) and print the result")
     p.add_argument("file", help="the scripted game, or - for standard input")

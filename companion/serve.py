@@ -15,6 +15,11 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the seat boxes' wiring; not used yet. firmware/ is mapped onto
+    # companion.firmware by setuptools' package-dir, which mypy does not follow
+    from .firmware.pinmap import PinMap  # type: ignore[import-not-found]
 
 THREADS = 48  # ~25 long-lived streams (18 phones, GM, table, display) and spare
 TICK_S = 0.25
@@ -78,7 +83,8 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
-def run(host: str, port: int, data: Path, token: str | None) -> int:
+def run(host: str, port: int, data: Path, token: str | None,
+        pinmap: PinMap | None = None) -> int:
     from waitress import create_server
 
     from .hub import create_app

@@ -1,0 +1,239 @@
+"""`werewolf doctor` ([issue 7] Without a Pi; `werewolf doctor` on a Pi checks
+the pin factory, I2C bus, display, expanders and each seat): the laptop path
+as a user runs it, and the seat-press loop and the I2C path on gpiozero's
+MockFactory with a fake bus."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from companion.firmware import doctor, pinmap
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+PROMPT = re.compile(r"\.\.    press seat (\d+)'s button \(GPIO(\d+)\)")
+
+
+def _doctor(*args: str, **env: str) -> subprocess.CompletedProcess:
+    full = {**os.environ, "PYTHONPATH": str(ROOT), **env}
+    if "GPIOZERO_PIN_FACTORY" not in env:
+        full.pop("GPIOZERO_PIN_FACTORY", None)
+    return subprocess.run(
+        [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
+         "doctor", *args], capture_output=True, text=True, env=full, timeout=60)
+
+
+def _no_pin_library() -> bool:
+    try:
+        import lgpio  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        return True
+    return False
+
+
+@pytest.mark.skipif(not _no_pin_library(), reason="a Pi: doctor would wait for presses")
+def test_doctor_on_a_laptop_says_what_it_simulates_and_exits_0():
+    """[issue 7]: on a laptop (gpiozero finds no pin library) `werewolf doctor`
+    checks the pin map and says what it simulates: mock pins, a dummy display."""
+    proc = _doctor()
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "Traceback" not in proc.stderr
+    assert out.startswith("ok    pin map ")
+    assert "12 seats" in out
+    assert "simulating: no Raspberry Pi pins here" in out
+    assert "MockFactory (mock pins)" in out and "luma's dummy device" in out
+    assert "ok    seat boxes: 12 buttons and 12 GPIO LEDs set up on mock pins" in out
+    assert "ok    display: luma dummy device, 128x64" in out
+    assert "FAIL" not in out
+
+
+def test_doctor_with_the_mock_factory_named_and_the_18_seat_map():
+    """[issue 7]: GPIOZERO_PIN_FACTORY=mock is honoured: doctor simulates and
+    says why; the 18-seat map's expander LEDs are counted."""
+    proc = _doctor("--pinmap", str(ROOT / "hardware" / "pinmap-18.toml"),
+                   GPIOZERO_PIN_FACTORY="mock")
+    assert proc.returncode == 0, proc.stderr
+    assert "simulating: GPIOZERO_PIN_FACTORY=mock" in proc.stdout
+    assert "18 seats, buttons on GPIO, 6 LEDs on GPIO and 12 on expanders" in proc.stdout
+    assert "ok    seat boxes: 18 buttons and 6 GPIO LEDs" in proc.stdout
+
+
+def test_a_named_pin_factory_that_fails_is_a_failure_not_a_simulation():
+    """[issue 7]: whoever sets GPIOZERO_PIN_FACTORY expects real pins: if it
+    does not load, doctor fails (exit 1) with one line."""
+    proc = _doctor(GPIOZERO_PIN_FACTORY="nosuchfactory")
+    assert proc.returncode == 1
+    assert "FAIL  pin factory 'nosuchfactory'" in proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
+class Table:
+    """The people at the table: press a seat's button when doctor asks
+    (from another thread, as a person would), unless told to stay away."""
+
+    def __init__(self, factory: MockFactory, absent: tuple[int, ...] = ()) -> None:
+        self.factory = factory
+        self.absent = absent
+        self.lines: list[str] = []
+        self.threads: list[threading.Thread] = []
+
+    def out(self, line: str) -> None:
+        self.lines.append(line)
+        asked = PROMPT.match(line)
+        if asked and int(asked[1]) not in self.absent:
+            pin = self.factory.pin(int(asked[2]))
+
+            def press() -> None:
+                time.sleep(0.01)
+                pin.drive_low()
+                time.sleep(0.02)
+                pin.drive_high()
+
+            thread = threading.Thread(target=press)
+            thread.start()
+            self.threads.append(thread)
+
+    def join(self) -> None:
+        for thread in self.threads:
+            thread.join(5)
+
+
+@pytest.fixture
+def factory():
+    f = MockFactory(pin_class=MockPWMPin)
+    yield f
+    f.reset()
+    f.close()
+
+
+def _lit(factory: MockFactory, gpio: int) -> bool:
+    return any(state.state == pytest.approx(0.3) for state in factory.pin(gpio).states)
+
+
+def test_seat_loop_asks_each_seat_in_turn_and_lights_its_led(factory):
+    """[issue 7] "press seat 3": each seat in clockwise order is asked for a
+    press; when it arrives the seat's LED lights at the map's brightness."""
+    pm = pinmap.load(ROOT / "hardware" / "pinmap.toml")
+    table = Table(factory)
+    failed = doctor.check_seats(pm, factory, timeout=5, out=table.out)
+    table.join()
+    assert failed == 0
+    asked = [int(m[1]) for m in map(PROMPT.match, table.lines) if m]
+    assert asked == list(range(1, 13))
+    assert table.lines[5].startswith("ok    seat 3: button GPIO15 pressed; LED GPIO27 lit")
+    assert all(_lit(factory, seat.led) for seat in pm.seats if isinstance(seat.led, int))
+    assert factory.pin(27).state == 0  # every device closed at the end
+
+
+def test_a_seat_that_is_never_pressed_fails_and_its_led_stays_dark(factory):
+    """[issue 7]: a seat that does not answer within the timeout is a failure
+    naming the seat and its pin; the other seats are still checked."""
+    pm = pinmap.load(ROOT / "hardware" / "pinmap.toml")
+    table = Table(factory, absent=(2,))
+    failed = doctor.check_seats(pm, factory, timeout=0.5, out=table.out)
+    table.join()
+    assert failed == 1
+    fails = [line for line in table.lines if line.startswith("FAIL")]
+    assert fails == ["FAIL  seat 2: no press on GPIO14 within 0.5 s (button wired from the "
+                     "pin to GND? the right pin in the map?)"]
+    assert not _lit(factory, 18)
+    assert _lit(factory, 17) and _lit(factory, 27)
+
+
+class ShortedPin(MockPWMPin):
+    """A pin wired straight to GND: the pull-up cannot raise it."""
+
+    def drive_high(self) -> None:
+        self.drive_low()
+
+
+def test_a_button_stuck_pressed_fails_without_waiting(factory):
+    """[issue 7]: a button that reads pressed before anyone presses it (a short
+    to GND, a wrong pin) is a failure, not a press."""
+    pm = pinmap.load(ROOT / "hardware" / "pinmap.toml")
+    factory.pin(4, pin_class=ShortedPin)  # seat 1's button, shorted to GND
+    table = Table(factory)
+    failed = doctor.check_seats(pm, factory, timeout=5, out=table.out)
+    table.join()
+    assert failed == 1
+    assert table.lines[0].startswith("FAIL  seat 1: button GPIO4 reads pressed before anyone")
+    assert not _lit(factory, 17)
+
+
+class FakeBus:
+    """An I2C bus where only `present` addresses answer; writes are recorded."""
+
+    def __init__(self, present: set[int]) -> None:
+        self.present = present
+        self.writes: list[tuple[int, int, int]] = []
+        self.closed = False
+
+    def write_quick(self, i2c_addr: int) -> None:
+        if i2c_addr not in self.present:
+            raise OSError(121, "Remote I/O error")
+
+    def write_byte_data(self, i2c_addr: int, register: int, value: int) -> None:
+        if i2c_addr not in self.present:
+            raise OSError(121, "Remote I/O error")
+        self.writes.append((i2c_addr, register, value))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_pi_path_probes_the_bus_and_lights_expander_leds(factory):
+    """[issue 7]: on real pins doctor reports the pin factory, the I2C bus, the
+    display and the expanders, then each seat; an LED on an MCP23017 is lit
+    through the bus. A display that does not answer fails: exit 1."""
+    pm = pinmap.load(ROOT / "hardware" / "pinmap-18.toml")
+    bus = FakeBus({0x20})  # the expander answers, the display does not
+    table = Table(factory)
+    status = doctor.run(pm, factory=factory, open_bus=lambda n: bus, press_timeout=5,
+                        out=table.out)
+    table.join()
+    assert status == 1
+    assert table.lines[1] == "ok    pin factory: MockFactory"
+    assert table.lines[2] == "ok    I2C bus 1: open"
+    assert table.lines[3].startswith("FAIL  display: nothing answers at 0x3c on I2C bus 1")
+    assert table.lines[4] == "ok    expander mcp0: answers at 0x20"
+    assert [line for line in table.lines if line.startswith("FAIL")] == [table.lines[3]]
+    assert any(line.startswith("ok    seat 18: button GPIO21 pressed; LED mcp0:11 lit")
+               for line in table.lines)
+    # seats 7-18 use mcp0 pins 0-11: those are outputs (IODIR bit 0), the rest inputs
+    assert (0x20, doctor.IODIRA, 0x00) in bus.writes
+    assert (0x20, doctor.IODIRB, 0xF0) in bus.writes
+    latches = [(reg, value) for _, reg, value in bus.writes
+               if reg in (doctor.OLATA, doctor.OLATB)]
+    assert (doctor.OLATA, 0xFF) in latches  # seats 7-14 lit, one after another
+    assert (doctor.OLATB, 0x0F) in latches  # seats 15-18
+    assert latches[-2:] == [(doctor.OLATA, 0), (doctor.OLATB, 0)]  # dark again at the end
+    assert bus.closed
+
+
+def test_pi_path_without_an_i2c_bus_fails_the_expander_seats(factory):
+    """[issue 7]: no /dev/i2c-1 (I2C not turned on) is one failure with the
+    fix; the seats whose LED is on an expander fail, the others pass."""
+    pm = pinmap.load(ROOT / "hardware" / "pinmap-18.toml")
+
+    def no_bus(n: int) -> FakeBus:
+        raise OSError(2, "No such file or directory")
+
+    table = Table(factory)
+    status = doctor.run(pm, factory=factory, open_bus=no_bus, press_timeout=5,
+                        out=table.out)
+    table.join()
+    assert status == 1
+    fails = [line for line in table.lines if line.startswith("FAIL")]
+    assert fails[0] == ("FAIL  I2C bus 1: cannot open /dev/i2c-1: No such file or directory "
+                        "(turn I2C on: raspi-config > Interface Options > I2C)")
+    assert len(fails) == 1 + 12  # seats 7-18 cannot light their LEDs
+    assert any(line.startswith("ok    seat 6: button GPIO25 pressed; LED GPIO9 lit")
+               for line in table.lines)
