@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import sys
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -38,6 +39,9 @@ DEFAULT_PATH = HERE.parent / "hardware" / "pinmap.toml"  # in a source checkout
 
 class PinMapError(ValueError):
     """One problem in a pin map, said in one line."""
+
+
+Fail = Callable[[str], PinMapError]  # a message -> the error naming the file
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,7 @@ def parse(doc: dict, source: str = "<pin map>") -> PinMap:
                   expanders=expanders, source=source)
 
 
-def _gpio(seat: int, role: str, value: object, fail) -> int:
+def _gpio(seat: int, role: str, value: object, fail: Fail) -> int:
     if not _is_int(value):
         raise fail(f"seat {seat}: {role} {value!r} is not a BCM GPIO number (4-27)")
     assert isinstance(value, int)
@@ -181,7 +185,7 @@ def _gpio(seat: int, role: str, value: object, fail) -> int:
     return value
 
 
-def _led(seat: int, value: object, expanders: int, fail) -> Pin:
+def _led(seat: int, value: object, expanders: int, fail: Fail) -> Pin:
     if not isinstance(value, str):
         return _gpio(seat, "led", value, fail)
     name, sep, pin = value.partition(":")
@@ -198,7 +202,7 @@ def _led(seat: int, value: object, expanders: int, fail) -> Pin:
     return ExpanderPin(index, number)
 
 
-def _display(table: object, fail) -> Display:
+def _display(table: object, fail: Fail) -> Display:
     if not isinstance(table, dict):
         raise fail("[display] must be a table")
     for key in table:
@@ -217,7 +221,7 @@ def _display(table: object, fail) -> Display:
     return Display(driver=driver, i2c_address=address, i2c_bus=bus)
 
 
-def _brightness(table: object, fail) -> float:
+def _brightness(table: object, fail: Fail) -> float:
     if not isinstance(table, dict):
         raise fail("[leds] must be a table")
     for key in table:
@@ -229,7 +233,7 @@ def _brightness(table: object, fail) -> float:
     return float(value)
 
 
-def _expanders(table: object, display: Display, fail) -> tuple[int, ...]:
+def _expanders(table: object, display: Display, fail: Fail) -> tuple[int, ...]:
     if not isinstance(table, dict):
         raise fail("[expanders] must be a table")
     for key in table:

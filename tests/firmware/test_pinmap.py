@@ -185,6 +185,37 @@ def test_a_bad_map_exits_2_with_one_line_before_anything_starts(tmp_path, comman
     assert not data.exists()
 
 
+def test_serve_starts_with_a_good_map(tmp_path):
+    """[issue 7]: `werewolf serve --pinmap hardware/pinmap-18.toml` starts the
+    hub as usual (the map is checked, then passed on)."""
+    import signal
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
+         "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(tmp_path),
+         "--pinmap", str(HARDWARE / "pinmap-18.toml")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith(f"Werewolf hub on http://127.0.0.1:{port}/"), first
+        # answered once the server runs, after its SIGTERM handler is in place
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/public", timeout=10) as r:
+            assert r.status == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        status = proc.wait(timeout=15)
+        if proc.stdout is not None:
+            proc.stdout.close()
+    assert status == 0
+
+
 def test_a_missing_map_exits_2_with_one_line(tmp_path):
     """[issue 7]: a map that cannot be read is one line too."""
     proc = _cli("doctor", "--pinmap", str(tmp_path / "nope.toml"))
