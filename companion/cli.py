@@ -67,7 +67,7 @@ def _pinmap(args: argparse.Namespace):  # a PinMap; PinMapError for a bad one
     """The pin map named by --pinmap, else the default one, checked."""
     # firmware/ is companion.firmware through setuptools' package-dir: mypy does not
     # follow that mapping (`mypy firmware` checks the package itself)
-    from .firmware import pinmap  # type: ignore[import-not-found]
+    from .firmware import pinmap
 
     return pinmap.load(args.pinmap) if args.pinmap else pinmap.default()
 
@@ -76,7 +76,7 @@ def _serve(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from . import serve
-    from .firmware.pinmap import PinMapError  # type: ignore[import-not-found]
+    from .firmware.pinmap import PinMapError
 
     try:  # before anything starts: a bad map is one line and exit 2
         pins = _pinmap(args)
@@ -88,8 +88,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from .firmware import doctor  # type: ignore[import-not-found]
-    from .firmware.pinmap import PinMapError  # type: ignore[import-not-found]
+    from .firmware import doctor
+    from .firmware.pinmap import PinMapError
 
     try:
         pins = _pinmap(args)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the seat boxes' wiring; not used yet. firmware/ is mapped onto
     # companion.firmware by setuptools' package-dir, which mypy does not follow
-    from .firmware.pinmap import PinMap  # type: ignore[import-not-found]
+    from .firmware.pinmap import PinMap
 
 THREADS = 48  # ~25 long-lived streams (18 phones, GM, table, display) and spare
 TICK_S = 0.25

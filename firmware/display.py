@@ -34,7 +34,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from ..script import role_name, side_name, step_name
+from companion.script import role_name, side_name, step_name
 
 log = logging.getLogger(__name__)
 
