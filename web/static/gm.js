@@ -4,18 +4,11 @@
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
-  const T = JSON.parse($("i18n").textContent);
-  const N = JSON.parse($("words").textContent);
+  const {N, t, pick} = pageWords("words");  // words.js
   const MULTI = ["link", "charm", "allow"];
   const LOBBY_KEY = "gm-lobby";
 
   // ---------------------------------------------------------------- helpers
-  function t(key, args) {
-    let s = Object.prototype.hasOwnProperty.call(T, key) ? T[key] : key;
-    for (const k in args || {}) s = s.split("{" + k + "}").join(String(args[k]));
-    return s;
-  }
-  const pick = (table, key) => (table && table[key]) || key;
   const roleName = (r) => pick(N.roles, r);
   const teamName = (s) => pick(N.teams, s);
   const stepName = (s) => pick(N.steps, s);

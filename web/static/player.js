@@ -6,14 +6,7 @@
   "use strict";
   const $ = (id) => document.getElementById(id);
   const base = "/p/" + $("app").dataset.token;
-  const T = JSON.parse($("i18n").textContent);
-  const N = JSON.parse($("names").textContent);
-
-  function t(msg, args) {
-    let s = T[msg] || msg;
-    for (const k in args || {}) s = s.split("{" + k + "}").join(String(args[k]));
-    return s;
-  }
+  const {N, t} = pageWords("names");  // words.js
   const roleName = (id) => N.roles[id] || id;
   const teamName = (id) => N.teams[id] || id;
 
