@@ -19,23 +19,16 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
+from .expander import IODIRA, IODIRB, OLATA, OLATB, Bus, Expanders
 from .pinmap import ExpanderPin, PinMap, pin_name
+
+__all__ = ["IODIRA", "IODIRB", "OLATA", "OLATB", "Bus", "Expanders", "run", "check_seats",
+           "find_pin_factory"]
 
 PRESS_TIMEOUT_S = 20.0
 Out = Callable[[str], None]
-
-# MCP23017 registers with IOCON.BANK = 0 (its power-on state)
-IODIRA, IODIRB, OLATA, OLATB = 0x00, 0x01, 0x14, 0x15
-
-
-class Bus(Protocol):
-    """The part of smbus2.SMBus the doctor uses (a fake one in tests)."""
-
-    def write_quick(self, i2c_addr: int) -> None: ...
-    def write_byte_data(self, i2c_addr: int, register: int, value: int) -> None: ...
-    def close(self) -> None: ...
 
 
 def ok(text: str) -> str:
@@ -205,50 +198,6 @@ def _probe(bus: Bus, address: int) -> bool:
     except OSError:
         return False
     return True
-
-
-class Expanders:
-    """Just enough MCP23017 to light an LED: the seats' expander pins as outputs."""
-
-    def __init__(self, bus: Bus, pinmap: PinMap) -> None:
-        self.bus = bus
-        self.pinmap = pinmap
-        self.latch = [0] * len(pinmap.expanders)
-
-    def _used(self, index: int) -> int:
-        mask = 0
-        for seat in self.pinmap.seats:
-            if isinstance(seat.led, ExpanderPin) and seat.led.expander == index:
-                mask |= 1 << seat.led.pin
-        return mask
-
-    def setup(self) -> None:
-        for index, address in enumerate(self.pinmap.expanders):
-            inputs = ~self._used(index) & 0xFFFF  # unused pins stay inputs
-            self.bus.write_byte_data(address, OLATA, 0)
-            self.bus.write_byte_data(address, OLATB, 0)
-            self.bus.write_byte_data(address, IODIRA, inputs & 0xFF)
-            self.bus.write_byte_data(address, IODIRB, inputs >> 8)
-
-    def set(self, pin: ExpanderPin, on: bool) -> None:
-        bit = 1 << pin.pin
-        value = self.latch[pin.expander]
-        value = value | bit if on else value & ~bit
-        self.latch[pin.expander] = value
-        address = self.pinmap.expanders[pin.expander]
-        if pin.pin < 8:
-            self.bus.write_byte_data(address, OLATA, value & 0xFF)
-        else:
-            self.bus.write_byte_data(address, OLATB, value >> 8)
-
-    def all_off(self) -> None:
-        for index, address in enumerate(self.pinmap.expanders):
-            self.latch[index] = 0
-            try:
-                self.bus.write_byte_data(address, OLATA, 0)
-                self.bus.write_byte_data(address, OLATB, 0)
-            except OSError:
-                pass
 
 
 def check_seats(pinmap: PinMap, factory: Any, *, expander: Expanders | None = None,
