@@ -1,0 +1,303 @@
+"""The seat boxes [issue 7]: one momentary push button and one LED per seat.
+
+Devices only: presses are timestamped and queued here; turning them into
+actions through the hub's one path is the consumer's job (not in this module).
+
+- `SeatBox(seat, ...)`: one seat's gpiozero `Button` (pulled up, pressed =
+  pin to GND) and its LED: a `DimmedLED` (gpiozero's PWMLED whose "on" is
+  the map's brightness) on a GPIO, or an `expander.ExpanderLED` (on/off only).
+  The LED language of [issue 7]:
+    `off()`      off;
+    `waiting()`  slow blink (1 s on / 1 s off): waiting for you;
+    `recorded()` solid: your vote is recorded (in lock-in mode: locked,
+                 never for whom);
+    `refused()`  three quick blinks, then back to the state before;
+    `dark()`     the night: off whatever else; `dark(False)` shows the
+                 state again. A refusal at night is not shown at all.
+- `SeatBoxes(pinmap, pin_factory=None, on_press=None)`: every seat of the map.
+  A press callback only takes `time.monotonic_ns()`, debounces and puts a
+  `Press(seat, t_ns)` on a `queue.SimpleQueue` (on a real Pi every gpiozero
+  callback runs on one thread: nothing slow may happen there). `presses()`
+  drains the queue: presses that arrive together come out together, one
+  batch. `on_press()`, if given, is called after each enqueue with no
+  arguments, on the callback thread: it may only wake the consumer (an
+  `Event.set()`), never do the work.
+
+Debounce is in software, because gpiozero's MockFactory ignores
+`bounce_time` (and a real line bounces past the RC filter now and then): a
+press within `debounce_ms` of the same seat's previous accepted press is
+dropped.
+
+gpiozero devices take `pin_factory` (None: gpiozero's own choice, honouring
+GPIOZERO_PIN_FACTORY); RPi.GPIO is never imported here.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol
+
+from gpiozero import LED, PWMLED, Button
+from gpiozero.exc import PinPWMUnsupported
+
+from .expander import Bus, Expanders
+from .pinmap import DEFAULT_BRIGHTNESS, ExpanderPin, PinMap, Seat
+
+DEBOUNCE_MS = 30
+
+
+@dataclass(frozen=True)
+class Timing:
+    """The LED language's rhythm, in seconds [issue 7] (tests pass shorter)."""
+
+    wait_on: float = 1.0  # slow blink: waiting for you
+    wait_off: float = 1.0
+    refuse_on: float = 0.15  # three quick blinks: refused
+    refuse_off: float = 0.15
+    refuse_blinks: int = 3
+
+    @property
+    def refusal(self) -> float:
+        return self.refuse_blinks * (self.refuse_on + self.refuse_off)
+
+
+class Led(Protocol):
+    """What a seat box needs of its LED: gpiozero's LED/PWMLED or an ExpanderLED."""
+
+    def on(self) -> None: ...
+    def off(self) -> None: ...
+    def blink(self, on_time: float = ..., off_time: float = ..., *, n: int | None = ...,
+              background: bool = ...) -> None: ...
+    def close(self) -> None: ...
+
+
+class DimmedLED(PWMLED):
+    """gpiozero's PWMLED with "fully on" at `brightness` [issue 7: LEDs are
+    dimmed with PWM so they do not light faces in a dark room]: value 1 (on(),
+    blink()'s on phase) is a PWM duty of `brightness`, value 0 is off."""
+
+    def __init__(self, pin: Any = None, *, brightness: float = DEFAULT_BRIGHTNESS,
+                 pin_factory: Any = None, **kwargs: Any) -> None:
+        if not 0 < brightness <= 1:
+            raise ValueError(f"brightness {brightness!r} is not above 0 and at most 1")
+        self.brightness = brightness
+        super().__init__(pin, pin_factory=pin_factory, **kwargs)
+
+    def _value_to_state(self, value: float) -> float:
+        return float(value) * self.brightness
+
+    def _state_to_value(self, state: float) -> float:
+        return min(1.0, float(state) / self.brightness)
+
+
+class Press(NamedTuple):
+    """One accepted press: the seat (1-based, clockwise) and when
+    (time.monotonic_ns() in the callback)."""
+
+    seat: int
+    t_ns: int
+
+
+class SeatBox:
+    """One seat's button and LED, and the LED language of [issue 7]."""
+
+    def __init__(self, seat: Seat, *, brightness: float = DEFAULT_BRIGHTNESS,
+                 pin_factory: Any = None, expanders: Expanders | None = None,
+                 timing: Timing = Timing()) -> None:
+        self.seat = seat
+        self.number = seat.number
+        self.timing = timing
+        self.state = "off"  # "off" | "waiting" | "recorded"
+        self.is_dark = False
+        self._lock = threading.RLock()
+        self._refusal: threading.Timer | None = None
+        self._generation = 0  # bumped by every change: a late refusal end is ignored
+        self.button = Button(seat.button, pull_up=True, bounce_time=None,
+                             pin_factory=pin_factory)
+        try:
+            self.led: Led = _make_led(seat, brightness, pin_factory, expanders)
+        except Exception:
+            self.button.close()
+            raise
+
+    # -- the LED language ----------------------------------------------------------
+
+    def off(self) -> None:
+        """Off [issue 7]."""
+        self._set("off")
+
+    def waiting(self) -> None:
+        """Slow blink: waiting for you [issue 7]."""
+        self._set("waiting")
+
+    def recorded(self) -> None:
+        """Solid: your vote is recorded (lock-in: locked, never for whom) [issue 7]."""
+        self._set("recorded")
+
+    def refused(self) -> None:
+        """Three quick blinks, then back to the state before [issue 7]. Nothing
+        at night: the LEDs stay dark."""
+        with self._lock:
+            self._cancel_refusal()
+            if self.is_dark:
+                return
+            t = self.timing
+            self.led.blink(t.refuse_on, t.refuse_off, n=t.refuse_blinks, background=True)
+            timer = threading.Timer(t.refusal, self._refusal_over, args=(self._generation,))
+            timer.daemon = True
+            self._refusal = timer
+            timer.start()
+
+    def dark(self, dark: bool = True) -> None:
+        """The night [issue 7]: the LED stays off whatever else is asked
+        (the state is kept, a refusal is not shown); `dark(False)` shows the
+        state again."""
+        with self._lock:
+            self.is_dark = dark
+            self._cancel_refusal()
+            self._show()
+
+    @property
+    def refusing(self) -> bool:
+        return self._refusal is not None
+
+    def _set(self, state: str) -> None:
+        with self._lock:
+            self.state = state
+            self._cancel_refusal()
+            self._show()
+
+    def _show(self) -> None:
+        if self.is_dark or self.state == "off":
+            self.led.off()
+        elif self.state == "waiting":
+            self.led.blink(self.timing.wait_on, self.timing.wait_off, n=None, background=True)
+        else:
+            self.led.on()
+
+    def _cancel_refusal(self) -> None:
+        self._generation += 1
+        if self._refusal is not None:
+            self._refusal.cancel()
+            self._refusal = None
+
+    def _refusal_over(self, generation: int) -> None:
+        with self._lock:
+            if generation != self._generation:  # something changed meanwhile: it showed
+                return
+            self._refusal = None
+            self._show()
+
+    def close(self) -> None:
+        with self._lock:
+            self._cancel_refusal()
+            self.led.close()
+            self.button.close()
+
+
+def _make_led(seat: Seat, brightness: float, pin_factory: Any,
+              expanders: Expanders | None) -> Led:
+    if isinstance(seat.led, ExpanderPin):
+        if expanders is None:
+            raise ValueError(f"seat {seat.number}: LED {seat.led} is on an expander, "
+                             "but no expander bus was given")
+        return expanders.led(seat.led)
+    try:
+        return DimmedLED(seat.led, brightness=brightness, pin_factory=pin_factory)
+    except PinPWMUnsupported:  # a pin library without PWM: undimmed, but the language works
+        return LED(seat.led, pin_factory=pin_factory)
+
+
+class SeatBoxes:
+    """Every seat box of a pin map; presses queued with their time [issue 7]."""
+
+    def __init__(self, pinmap: PinMap, pin_factory: Any = None,
+                 on_press: Callable[[], None] | None = None, *,
+                 bus: Bus | None = None, debounce_ms: float = DEBOUNCE_MS,
+                 timing: Timing = Timing()) -> None:
+        """`bus`: the I2C bus of the expanders (smbus2.SMBus of the display's
+        bus number when the map has expanders and none is given; closed by
+        close() only if opened here)."""
+        self.pinmap = pinmap
+        self.on_press = on_press
+        self.debounce_ns = int(debounce_ms * 1_000_000)
+        self.queue: queue.SimpleQueue[Press] = queue.SimpleQueue()
+        self._last: dict[int, int] = {}  # seat -> t_ns of its last accepted press
+        self._last_lock = threading.Lock()
+        self._own_bus = False
+        self.expanders: Expanders | None = None
+        self.boxes: dict[int, SeatBox] = {}
+        try:
+            if pinmap.expanders:
+                if bus is None:
+                    from smbus2 import SMBus
+
+                    bus = SMBus(pinmap.display.i2c_bus)
+                    self._own_bus = True
+                self.expanders = Expanders(bus, pinmap)
+                self.expanders.setup()
+            for seat in pinmap.seats:
+                box = SeatBox(seat, brightness=pinmap.brightness, pin_factory=pin_factory,
+                              expanders=self.expanders, timing=timing)
+                self.boxes[seat.number] = box
+                box.button.when_pressed = self._callback(seat.number)
+        except Exception:
+            self.close()
+            raise
+
+    def _callback(self, number: int) -> Callable[[], None]:
+        def pressed() -> None:
+            t = time.monotonic_ns()
+            with self._last_lock:
+                last = self._last.get(number)
+                if last is not None and t - last < self.debounce_ns:
+                    return  # a bounce of the press just accepted
+                self._last[number] = t
+            self.queue.put(Press(number, t))
+            if self.on_press is not None:
+                self.on_press()
+        return pressed
+
+    def presses(self, timeout: float | None = 0) -> list[Press]:
+        """Every press waiting, oldest first (one batch). With a `timeout`
+        (seconds; None: forever) wait that long for the first one; [] if none."""
+        out: list[Press] = []
+        if timeout is None or timeout > 0:
+            try:
+                out.append(self.queue.get(timeout=timeout))
+            except queue.Empty:
+                return out
+        while True:
+            try:
+                out.append(self.queue.get_nowait())
+            except queue.Empty:
+                return out
+
+    def __getitem__(self, seat: int) -> SeatBox:
+        return self.boxes[seat]
+
+    def __iter__(self) -> Iterator[SeatBox]:
+        return iter(self.boxes.values())
+
+    def __len__(self) -> int:
+        return len(self.boxes)
+
+    def dark(self, dark: bool = True) -> None:
+        """Every LED dark for the night, or (False) back to its state [issue 7]."""
+        for box in self:
+            box.dark(dark)
+
+    def close(self) -> None:
+        """Every device closed, every expander LED off, an own bus closed."""
+        for box in self.boxes.values():
+            box.close()
+        self.boxes.clear()
+        if self.expanders is not None:
+            self.expanders.all_off()
+            if self._own_bus:
+                self.expanders.bus.close()
+            self.expanders = None

@@ -1,0 +1,318 @@
+"""The seat boxes ([issue 7] Seat boxes, LED language) on gpiozero's
+MockFactory: get pin -> build device -> drive_low()/drive_high() -> assert.
+Every LED pattern on a PWM pin (its duty = the map's brightness) and on an
+expander (fake bus), refusals, the night, debounce, and 18 seats pressed at
+once from 18 threads."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from companion.firmware import pinmap, seats
+from companion.firmware.expander import OLATA, OLATB
+from companion.firmware.pinmap import ExpanderPin, PinMap, Seat
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from tests.firmware.test_expander import FakeBus
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = seats.Timing(wait_on=0.05, wait_off=0.05, refuse_on=0.02, refuse_off=0.02)
+SEAT = Seat(1, 4, 17)  # seat 1 of the default map: button GPIO4, LED GPIO17
+
+
+@pytest.fixture
+def factory():
+    f = MockFactory(pin_class=MockPWMPin)
+    yield f
+    f.reset()
+    f.close()
+
+
+def _duties(pin) -> list[float]:
+    """The pin's successive states, repeats folded."""
+    out: list[float] = []
+    for state in pin.states:
+        if not out or out[-1] != state.state:
+            out.append(state.state)
+    return out
+
+
+def _box(factory, timing: seats.Timing = FAST, brightness: float = 0.3) -> seats.SeatBox:
+    return seats.SeatBox(SEAT, brightness=brightness, pin_factory=factory, timing=timing)
+
+
+def test_a_seat_box_is_a_pulled_up_button_and_a_dimmed_led(factory):
+    """[issue 7]: the button reads pressed when its line goes to GND; the LED
+    starts off and lights at the map's brightness as its PWM duty."""
+    box = _box(factory, brightness=0.25)
+    button, led = factory.pin(4), factory.pin(17)
+    assert button.pull == "up" and not box.button.is_pressed
+    button.drive_low()
+    assert box.button.is_pressed
+    button.drive_high()
+    assert led.state == 0 and box.state == "off"
+    box.recorded()
+    assert led.state == pytest.approx(0.25)
+    assert led.frequency == 100
+    box.off()
+    assert led.state == 0
+    box.close()
+
+
+def test_waiting_is_a_slow_blink_at_the_maps_brightness(factory):
+    """[issue 7]: slow blink = waiting for you: on and off in turn, each for
+    its time (1 s / 1 s by default), on at the PWM duty of the brightness."""
+    assert (seats.Timing().wait_on, seats.Timing().wait_off) == (1.0, 1.0)
+    box = _box(factory)
+    led = factory.pin(17)
+    led.clear_states()
+    box.waiting()
+    time.sleep(0.32)
+    box.off()
+    duties = _duties(led)
+    assert duties[:6] == [0, pytest.approx(0.3), 0, pytest.approx(0.3), 0, pytest.approx(0.3)]
+    assert duties[-1] == 0
+    # each phase lasted its time (the timestamps are the gaps between changes)
+    gaps = [s.timestamp for s in led.states[2:5]]
+    assert all(0.04 <= gap <= 0.2 for gap in gaps), gaps
+    box.close()
+
+
+def test_recorded_is_solid(factory):
+    """[issue 7]: solid = your vote is recorded (lock-in: locked): lit, and it
+    stays lit without changing."""
+    box = _box(factory)
+    led = factory.pin(17)
+    box.waiting()
+    box.recorded()
+    led.clear_states()
+    time.sleep(0.15)
+    assert led.state == pytest.approx(0.3)
+    assert len(led.states) == 1  # no change since: solid
+    box.close()
+
+
+@pytest.mark.parametrize("before", ["off", "recorded", "waiting"])
+def test_refused_is_three_quick_blinks_then_back(factory, before):
+    """[issue 7]: three quick blinks = refused, then the LED shows what it
+    showed before (off, solid, or the slow blink again)."""
+    timing = seats.Timing(wait_on=0.3, wait_off=0.3, refuse_on=0.02, refuse_off=0.02)
+    box = _box(factory, timing)
+    led = factory.pin(17)
+    getattr(box, before)()
+    led.clear_states()
+    box.refused()
+    assert box.refusing
+    time.sleep(timing.refusal + 0.06)
+    assert not box.refusing and box.state == before
+    on = pytest.approx(0.3)
+    blinks = [on, 0, on, 0, on, 0]
+    duties = _duties(led)
+    start = 1 if duties[0] == 0 else 0  # from off, the first change is the first blink
+    assert duties[start:start + 6] == blinks
+    after = duties[start + 6:]
+    if before == "off":
+        assert after == []
+    elif before == "recorded":
+        assert after == [on]
+    else:
+        assert after == [on]  # the slow blink's first on phase (0.3 s)
+    quick = [s.timestamp for s in led.states[start + 1:start + 6]]
+    assert all(gap < 0.1 for gap in quick), quick
+    box.close()
+
+
+def test_a_change_during_a_refusal_wins(factory):
+    """[issue 7]: a vote recorded while the refusal blinks shows at once, and
+    the refusal's end does not take it back."""
+    timing = seats.Timing(refuse_on=0.05, refuse_off=0.05)
+    box = _box(factory, timing)
+    led = factory.pin(17)
+    box.refused()
+    time.sleep(0.03)
+    box.recorded()
+    assert led.state == pytest.approx(0.3)
+    time.sleep(timing.refusal)
+    assert led.state == pytest.approx(0.3) and box.state == "recorded"
+    box.close()
+
+
+def test_dark_overrides_everything(factory):
+    """[issue 7]: all LEDs stay dark at night: whatever is asked meanwhile,
+    nothing lights (a refusal is not shown); dark(False) shows the state."""
+    box = _box(factory)
+    led = factory.pin(17)
+    box.recorded()
+    box.dark()
+    assert led.state == 0 and box.is_dark
+    led.clear_states()
+    box.waiting()
+    box.refused()
+    box.recorded()
+    time.sleep(FAST.refusal + 0.1)
+    assert _duties(led) == [0]  # never lit
+    box.dark(False)
+    assert led.state == pytest.approx(0.3)  # the state kept through the night
+    box.refused()
+    box.dark()
+    time.sleep(FAST.refusal + 0.05)
+    assert led.state == 0  # a refusal cut by nightfall does not light the LED again
+    box.close()
+
+
+def test_dark_cuts_a_refusal_and_a_blink(factory):
+    """[issue 7]: nightfall during a slow blink stops it at once."""
+    box = _box(factory)
+    led = factory.pin(17)
+    box.waiting()
+    time.sleep(0.02)
+    box.dark()
+    led.clear_states()
+    time.sleep(0.15)
+    assert _duties(led) == [0]
+    box.close()
+
+
+def test_seat_boxes_of_the_default_map(factory):
+    """[issue 7]: every seat of hardware/pinmap.toml, each LED at the map's
+    brightness; SeatBoxes.dark() darkens them all."""
+    pm = pinmap.load(ROOT / "hardware" / "pinmap.toml")
+    boxes = seats.SeatBoxes(pm, pin_factory=factory, timing=FAST)
+    assert len(boxes) == 12 and [b.number for b in boxes] == list(range(1, 13))
+    for box in boxes:
+        box.recorded()
+    assert all(factory.pin(s.led).state == pytest.approx(pm.brightness) for s in pm.seats)
+    boxes.dark()
+    assert all(factory.pin(s.led).state == 0 for s in pm.seats)
+    boxes.dark(False)
+    assert factory.pin(boxes[12].seat.led).state == pytest.approx(pm.brightness)
+    boxes.close()
+    assert len(boxes) == 0
+
+
+def test_expander_leds_speak_the_same_language(factory):
+    """[issue 7]: on hardware/pinmap-18.toml seats 7-18's LEDs are on mcp0
+    (on/off, no PWM): solid, slow blink, three quick blinks and back, dark."""
+    pm = pinmap.load(ROOT / "hardware" / "pinmap-18.toml")
+    bus = FakeBus()
+    boxes = seats.SeatBoxes(pm, pin_factory=factory, bus=bus, timing=FAST)
+    assert len(boxes) == 18
+    box = boxes[18]
+    assert box.seat.led == ExpanderPin(0, 11)  # GPB3
+    bit = 1 << 3
+
+    def lit() -> list[bool]:
+        states: list[bool] = []
+        for _, register, value in bus.writes:
+            if register == OLATB:
+                state = bool(value & bit)
+                if not states or states[-1] != state:
+                    states.append(state)
+        return states
+
+    box.recorded()
+    assert bus.writes[-1] == (0x20, OLATB, bit)
+    box.refused()
+    time.sleep(FAST.refusal + 0.06)
+    assert lit()[-7:] == [True, False, True, False, True, False, True]  # 3 blinks, solid
+    changes = len(lit())
+    box.waiting()
+    time.sleep(0.22)  # 0.05 s on / 0.05 s off: four or five changes
+    box.dark()
+    slow = lit()[changes:]
+    assert len(slow) >= 4 and slow[:4] == [False, True, False, True]  # from solid
+    assert lit()[-1] is False and not boxes.expanders.is_on(box.seat.led)
+    writes = len(bus.writes)
+    box.refused()
+    time.sleep(FAST.refusal + 0.05)
+    assert len(bus.writes) == writes  # nothing written at night
+    boxes.close()
+    assert bus.writes[-2:] == [(0x20, OLATA, 0), (0x20, OLATB, 0)]
+
+
+def test_an_expander_led_without_a_bus_is_refused(factory):
+    """[issue 7]: a seat box whose LED is on an expander needs the expanders."""
+    with pytest.raises(ValueError, match="seat 7: LED mcp0:0 is on an expander"):
+        seats.SeatBox(Seat(7, 8, ExpanderPin(0, 0)), pin_factory=factory)
+    factory.pin(8)  # the button was closed again: the pin is free
+    seats.SeatBox(Seat(7, 8, 11), pin_factory=factory).close()
+
+
+def test_a_press_is_queued_with_its_time(factory):
+    """[issue 7]: a press callback only timestamps and enqueues; presses()
+    drains everything waiting; on_press only wakes the consumer."""
+    pm = pinmap.load(ROOT / "hardware" / "pinmap.toml")
+    woken = threading.Event()
+    boxes = seats.SeatBoxes(pm, pin_factory=factory, on_press=woken.set)
+    assert boxes.presses() == []
+    before = time.monotonic_ns()
+    factory.pin(pm.seats[2].button).drive_low()  # seat 3
+    factory.pin(pm.seats[2].button).drive_high()
+    assert woken.is_set()
+    [press] = boxes.presses()
+    assert press.seat == 3 and before <= press.t_ns <= time.monotonic_ns()
+    assert boxes.presses() == []
+    assert boxes.presses(timeout=0.02) == []
+    boxes.close()
+
+
+def test_a_bouncing_press_is_one_press(factory):
+    """[issue 7]: software debounce (the mock ignores bounce_time): contacts
+    bouncing within 30 ms are one press; two presses 100 ms apart are two."""
+    pm = PinMap(seats=(SEAT, Seat(2, 14, 18)))
+    boxes = seats.SeatBoxes(pm, pin_factory=factory)
+    button = factory.pin(4)
+    for _ in range(5):  # one press, bouncing
+        button.drive_low()
+        button.drive_high()
+    factory.pin(14).drive_low()  # another seat at the same time is not a bounce
+    assert [p.seat for p in boxes.presses()] == [1, 2]
+    time.sleep(0.1)
+    button.drive_low()
+    button.drive_high()
+    button.drive_low()
+    [press] = boxes.presses()
+    assert press.seat == 1
+    button.drive_high()  # released: gpiozero's hold thread ends at once on close
+    boxes.close()
+
+
+def test_debounce_window_is_a_parameter(factory):
+    """[issue 7]: debounce_ms=0 accepts every edge (a test of the window)."""
+    boxes = seats.SeatBoxes(PinMap(seats=(SEAT,)), pin_factory=factory, debounce_ms=0)
+    for _ in range(3):
+        factory.pin(4).drive_low()
+        factory.pin(4).drive_high()
+    assert len(boxes.presses()) == 3
+    boxes.close()
+
+
+def test_18_seats_pressed_at_once_from_18_threads(factory):
+    """[issue 7]: 18 seats pressed within the same millisecond (18 threads
+    released together, each bouncing): every press counted once, queued with
+    its time, and they come out together in one batch."""
+    pm = pinmap.load(ROOT / "hardware" / "pinmap-18.toml")
+    boxes = seats.SeatBoxes(pm, pin_factory=factory, bus=FakeBus())
+    start = threading.Barrier(18)
+    before = time.monotonic_ns()
+
+    def press(gpio: int) -> None:
+        pin = factory.pin(gpio)
+        start.wait()
+        for _ in range(3):
+            pin.drive_low()
+            pin.drive_high()
+
+    threads = [threading.Thread(target=press, args=(s.button,)) for s in pm.seats]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    batch = boxes.presses()
+    assert sorted(p.seat for p in batch) == list(range(1, 19))
+    assert all(before <= p.t_ns <= time.monotonic_ns() for p in batch)
+    assert boxes.presses() == []
+    boxes.close()
