@@ -316,3 +316,19 @@ def test_18_seats_pressed_at_once_from_18_threads(factory):
     assert all(before <= p.t_ns <= time.monotonic_ns() for p in batch)
     assert boxes.presses() == []
     boxes.close()
+
+
+def test_pins_without_pwm_still_speak_the_language():
+    """[issue 7]: on a pin library without PWM (gpiozero's plain mock pins)
+    the LED is an undimmed on/off LED: the language works, the dimming not."""
+    factory = MockFactory()
+    try:
+        box = seats.SeatBox(SEAT, pin_factory=factory, timing=FAST)
+        box.recorded()
+        assert factory.pin(17).state is True
+        box.dark()
+        assert factory.pin(17).state is False
+        box.close()
+    finally:
+        factory.reset()
+        factory.close()
