@@ -17,6 +17,8 @@ import pytest
 from companion.firmware import doctor, pinmap
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from .conftest import FakeBus
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 PROMPT = re.compile(r"\.\.    press seat (\d+)'s button \(GPIO(\d+)\)")
 
@@ -106,13 +108,6 @@ class Table:
             thread.join(5)
 
 
-@pytest.fixture
-def factory():
-    f = MockFactory(pin_class=MockPWMPin)
-    yield f
-    f.reset()
-    f.close()
-
 
 def _lit(factory: MockFactory, gpio: int) -> bool:
     return any(state.state == pytest.approx(0.3) for state in factory.pin(gpio).states)
@@ -168,25 +163,6 @@ def test_a_button_stuck_pressed_fails_without_waiting(factory):
     assert not _lit(factory, 17)
 
 
-class FakeBus:
-    """An I2C bus where only `present` addresses answer; writes are recorded."""
-
-    def __init__(self, present: set[int]) -> None:
-        self.present = present
-        self.writes: list[tuple[int, int, int]] = []
-        self.closed = False
-
-    def write_quick(self, i2c_addr: int) -> None:
-        if i2c_addr not in self.present:
-            raise OSError(121, "Remote I/O error")
-
-    def write_byte_data(self, i2c_addr: int, register: int, value: int) -> None:
-        if i2c_addr not in self.present:
-            raise OSError(121, "Remote I/O error")
-        self.writes.append((i2c_addr, register, value))
-
-    def close(self) -> None:
-        self.closed = True
 
 
 def test_pi_path_probes_the_bus_and_lights_expander_leds(factory):

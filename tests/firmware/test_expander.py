@@ -13,29 +13,11 @@ from companion.firmware import expander, pinmap
 from companion.firmware.expander import IODIRA, IODIRB, OLATA, OLATB
 from companion.firmware.pinmap import ExpanderPin
 
+from .conftest import FakeBus
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class FakeBus:
-    """Records every register write; only `present` addresses answer."""
-
-    def __init__(self, present: set[int] | None = None) -> None:
-        self.present = {0x20, 0x21} if present is None else present
-        self.writes: list[tuple[int, int, int]] = []
-        self.lock = threading.Lock()
-
-    def write_quick(self, i2c_addr: int) -> None:
-        if i2c_addr not in self.present:
-            raise OSError(121, "Remote I/O error")
-
-    def write_byte_data(self, i2c_addr: int, register: int, value: int) -> None:
-        if i2c_addr not in self.present:
-            raise OSError(121, "Remote I/O error")
-        with self.lock:
-            self.writes.append((i2c_addr, register, value))
-
-    def close(self) -> None:
-        pass
 
 
 def test_set_outputs_writes_latches_off_before_the_direction():

@@ -14,21 +14,14 @@ import pytest
 from companion.firmware import pinmap, seats
 from companion.firmware.expander import OLATA, OLATB
 from companion.firmware.pinmap import ExpanderPin, PinMap, Seat
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
 
-from tests.firmware.test_expander import FakeBus
+from .conftest import FakeBus
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = seats.Timing(wait_on=0.05, wait_off=0.05, refuse_on=0.02, refuse_off=0.02)
 SEAT = Seat(1, 4, 17)  # seat 1 of the default map: button GPIO4, LED GPIO17
 
-
-@pytest.fixture
-def factory():
-    f = MockFactory(pin_class=MockPWMPin)
-    yield f
-    f.reset()
-    f.close()
 
 
 def _duties(pin) -> list[float]:
