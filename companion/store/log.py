@@ -223,9 +223,3 @@ class Store:
     def delete_setup(self, name: str) -> bool:
         with self._lock, self._tx() as db:
             return db.execute("DELETE FROM setups WHERE name = ?", (name,)).rowcount > 0
-
-    def game_of_token(self, token: str) -> tuple[int, int] | None:
-        with self._lock:
-            row = self._db.execute("SELECT game, seat FROM seats WHERE token = ?",
-                                   (token,)).fetchone()
-        return (row[0], row[1]) if row else None

@@ -244,15 +244,8 @@ class Table:
             self._apply(action, self.clock())
             return self.seat_view(seat)
 
-    def act_press(self, seat: int, action: Action) -> None:
-        """A seat box's press, as an engine action (the firmware's entry point)."""
-        with self.lock:
-            self._need_game()
-            self._seat_gate(seat, action)
-            self._apply(action, self.clock())
-
     def _seat_gate(self, seat: int, action: Action) -> None:
-        """What a seat (phone or box) may not do, whatever the engine says."""
+        """What a seat may not do, whatever the engine says."""
         assert self.state is not None
         if action.do == "timeout":
             raise NotNow("only the game master or the clock ends a step")
