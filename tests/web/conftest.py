@@ -107,9 +107,17 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
     server = create_server(app, host="127.0.0.1", port=0, threads=48, ident="werewolf-test")
     base = f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
     app.config["BASE_URL"] = base
-    serving = threading.Thread(target=server.run, name="hub-server", daemon=True)
-    serving.start()
     stop = threading.Event()
+
+    def serve() -> None:
+        try:
+            server.run()
+        except (OSError, ValueError):
+            if not stop.is_set():
+                raise  # closing the sockets under select() at shutdown is expected; nothing else is
+
+    serving = threading.Thread(target=serve, name="hub-server", daemon=True)
+    serving.start()
     errors: list[BaseException] = []
 
     def clock_thread() -> None:
