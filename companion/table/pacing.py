@@ -19,6 +19,7 @@ restart); `Table` drives it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 
@@ -32,6 +33,7 @@ class Settings:
     last_words_s: float = 30.0  # each death's pause when roles are hidden
     verdict_s: float = 10.0  # the day's result, shown before night falls
     restart_grace_s: float = 15.0  # a deadline that passed while the hub was down
+    rollcall_s: float = 5.0  # roll-call voting: each candidate's window for presses
 
 
 @dataclass
@@ -55,6 +57,22 @@ class Pace:
     deaths_seen: int = 0  # deaths already given last words (or not owed any)
     nights_called: int = 0  # nights whose calls are over
     verdict_night: int = 0  # the night before which the day's verdict was shown
+    order: list[int] = field(default_factory=list)  # roll-call: candidates, in calling order
+    picks: dict[str, int] = field(default_factory=dict)  # lock-in: seat -> target picked
+
+    def rollcall(self, at: float, window: float) -> int | None:
+        """Roll-call: the index in `order` of the candidate whose window holds
+        the moment `at` (None before the first or after the last). The windows
+        end back to back at the deadline, so pausing or extending the ballot
+        moves them all."""
+        n = len(self.order)
+        if not n or self.mode != "ballot":
+            return None
+        left = self.paused if self.paused is not None else (
+            None if self.deadline is None else self.deadline - at)
+        if left is None or left <= 0 or left > n * window:
+            return None
+        return max(0, n - math.ceil(left / window))
 
     def to_dict(self) -> dict:
         return asdict(self)

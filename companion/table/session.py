@@ -48,6 +48,11 @@ from .pacing import Pace, Settings
 
 SETUP_FIELDS = ("ruleset", "options", "players", "deal", "center", "professions", "seed")
 LANGUAGES = ("en", "ja", "zh_Hant")  # the pages' languages; a game has one
+#: how a game's votes are cast [issue 7]: on the phones, or with the seat boxes'
+#: buttons by roll-call (a press in a candidate's window) or lock-in (a pick
+#: on the phone, locked by a press)
+BUTTONS = ("phones", "roll-call", "lock-in")
+VOTE_KINDS = ("vote", "runoff", "election")
 NIGHT_KINDS = ("night", "wolves")
 VERSION_BASE = 1_000_000  # seat/public versions restart at boot × this, so they only grow
 #: private results a seat is shown when the engine enters its step, kept back
@@ -130,6 +135,7 @@ class Table:
         self._held: tuple[int, State] | None = None
         self.store_pace: dict = {}  # the pace as last committed
         self.changed = threading.Condition(self.lock)
+        self.boxes: int | None = None  # how many seat boxes are wired (None: none)
 
     # --- games ----------------------------------------------------------------
 
@@ -172,12 +178,18 @@ class Table:
         language = doc.get("language", "en")
         if language not in LANGUAGES:
             raise BadInput(f"'language' is one of {', '.join(LANGUAGES)}, not {language!r}")
-        engine_doc = {k: v for k, v in doc.items() if k != "language"}
+        buttons = doc.get("buttons", "phones")
+        if buttons not in BUTTONS:
+            raise BadInput(f"'buttons' is one of {', '.join(BUTTONS)}, not {buttons!r}")
+        engine_doc = {k: v for k, v in doc.items() if k not in ("language", "buttons")}
         try:
             state = setup_game(engine_doc)
         except EngineError as err:
             raise BadInput(str(err)) from None
-        setup = {k: doc[k] for k in (*SETUP_FIELDS, "language") if k in doc}  # as given
+        if buttons != "phones" and self.boxes is not None and state.size > self.boxes:
+            raise BadInput(f"{state.size} players, but the pin map has {self.boxes} seat "
+                           f"boxes: vote on the phones, or wire {state.size - self.boxes} more")
+        setup = {k: doc[k] for k in (*SETUP_FIELDS, "language", "buttons") if k in doc}
         tokens = [secrets.token_urlsafe(16) for _ in state.names]  # 128 bits each
         with self.lock:
             game = self.store.create_game(setup, state.log, tokens, Pace().to_dict())
@@ -188,6 +200,11 @@ class Table:
     def language(self) -> str:
         """The game's language (the pages default to it)."""
         return str(self.setup.get("language", "en"))
+
+    @property
+    def buttons(self) -> str:
+        """How this game's votes are cast: phones | roll-call | lock-in [issue 7]."""
+        return str(self.setup.get("buttons", "phones"))
 
     def seats_info(self) -> dict:
         assert self.state is not None
@@ -241,8 +258,84 @@ class Table:
                 raise BadInput(str(err)) from None
             self._check_seat_seq(seat, seq)
             self._seat_gate(seat, action)
-            self._apply(action, self.clock())
+            if action.do == "vote" and self.buttons == "roll-call":
+                raise NotNow("in this game you vote with your seat's button, "
+                             "when the display names your choice")
+            if action.do == "vote" and self.buttons == "lock-in":
+                self._pick(seat, action)
+            else:
+                self._apply(action, self.clock())
             return self.seat_view(seat)
+
+    def _pick(self, seat: int, action: Action) -> None:
+        """Lock-in voting: a phone's vote is the seat's pick, kept (durably,
+        with the pace) until its button locks it [issue 7]."""
+        state, pc = self.state, self.pace
+        assert state is not None
+        if seat in state.votes:
+            raise NotNow("your vote is locked")
+        if not any(c.allows(action) for c in legal_actions(state, seat)):
+            raise NotNow("you cannot vote for that player now")
+        assert action.target is not None  # a vote names one player
+        pc.picks[str(seat)] = action.target
+        self._advance_and_commit(self.clock(), start=len(state.log))
+
+    def act_presses(self, presses: list[tuple[int, float]]) -> list[str]:
+        """Seat-box presses [issue 7]: (seat, when) pairs, `when` on the
+        table's clock. Each becomes a vote by the game's button mode, and all
+        that land are committed in one transaction before anything is
+        published. Answers one outcome per press, in order: "recorded" (the
+        vote is in the log, or was already locked) or a reason it was refused
+        (nothing changed for it)."""
+        with self.lock:
+            out: list[str] = []
+            state = self.state
+            if state is None:
+                return ["no game" for _ in presses]
+            start, applied = len(state.log), False
+            opened = pending(state)["id"]
+            for seat, when in presses:
+                reason = self._press(seat, when, opened)
+                applied = applied or reason == ""
+                out.append(reason or "recorded")
+            if applied:  # one transaction for the batch; a failure loses no acknowledged vote
+                self._advance_and_commit(self.clock(), start)
+            return out
+
+    def _press(self, seat: int, when: float, opened: int) -> str:
+        """Apply one press to the engine (not committed); "" if a vote landed,
+        "recorded" if it was already locked, else why it was refused."""
+        state, pc = self.state, self.pace
+        assert state is not None
+        if type(seat) is not int or not 0 <= seat < state.size:
+            return "no such seat in this game"
+        if self.buttons == "phones":
+            return "this game votes on the phones"
+        p = pending(state)
+        if p["id"] != opened or pc.mode != "ballot" or p["id"] != pc.step_id:
+            return "no vote is open"
+        if p["kind"] not in VOTE_KINDS:
+            return "no vote is open"
+        if pc.paused is not None:
+            return "the vote is paused"
+        if self.buttons == "roll-call":
+            if seat in state.votes:
+                return "one vote per round"
+            index = pc.rollcall(when, self.settings.rollcall_s)
+            if index is None:
+                return "no candidate is being called"
+            target: int | None = pc.order[index]
+        else:
+            if seat in state.votes:
+                return "recorded"
+            target = pc.picks.get(str(seat))
+            if target is None:
+                return "pick on your phone first"
+        try:
+            act(state, Action(seat, "vote", target=target), expect=state.acts)
+        except IllegalAction as err:
+            return str(err)
+        return ""
 
     def _seat_gate(self, seat: int, action: Action) -> None:
         """What a seat may not do, whatever the engine says."""
@@ -368,7 +461,7 @@ class Table:
                 if frozen or pc.deadline is None or now < pc.deadline:
                     return False
                 if mode == "discussion":
-                    pc.mode, pc.started, pc.deadline = "ballot", now, now + st.ballot_s
+                    self._open_ballot(p, now)
                     continue
                 return True
             self._next(now)  # lobby, or a pace that ended
@@ -380,6 +473,7 @@ class Table:
         assert state is not None
         p = pending(state)
         pc.paused, pc.live, pc.seat, pc.started = None, False, None, now
+        pc.order, pc.picks = [], {}
         owed = state.deaths[pc.deaths_seen:]
         if state.opts["reveal_on_death"]:
             pc.deaths_seen, owed = len(state.deaths), []
@@ -414,7 +508,31 @@ class Table:
             if seconds:
                 pc.mode, pc.deadline = "discussion", now + seconds
             else:
-                pc.mode, pc.deadline = "ballot", now + self.settings.ballot_s
+                self._open_ballot(p, now)
+
+    def _open_ballot(self, p: dict, now: float) -> None:
+        """Ballots open: for `ballot_s`, or by roll-call, one window per
+        candidate, back to back [issue 7]."""
+        pc = self.pace
+        pc.mode, pc.started, pc.picks = "ballot", now, {}
+        pc.order = self._rollcall_order(p) if self.buttons == "roll-call" else []
+        if pc.order:
+            pc.deadline = now + len(pc.order) * self.settings.rollcall_s
+        else:
+            pc.deadline = now + self.settings.ballot_s
+
+    def _rollcall_order(self, p: dict) -> list[int]:
+        """The candidates in calling order: clockwise, from the left of the
+        last night's victim ([003]'s show of hands; RULES.md §1: the left
+        neighbour is the next seat clockwise); from the first seat when no
+        one has died at night yet."""
+        state = self.state
+        assert state is not None
+        pool = p["candidates"] if p["candidates"] is not None else [
+            i for i in range(state.size) if state.alive[i]]
+        victim = next((seat for seat, _, time in reversed(state.deaths)
+                       if time.startswith("night")), -1)
+        return sorted(pool, key=lambda c: (c - victim - 1) % state.size)
 
     def _last_words(self, deaths: list[tuple[int, str, str]]) -> None:
         state, pc = self.state, self.pace
@@ -497,7 +615,7 @@ class Table:
         elif p["kind"] == "prompt":
             pc.mode, pc.deadline = "prompt", now + self.settings.prompt_s
         else:
-            pc.mode, pc.deadline = "ballot", now + self.settings.ballot_s
+            self._open_ballot(p, now)
 
     def may_act(self, seat: int) -> bool:
         """Whether pacing lets this seat act now (the engine decides the rest)."""
@@ -645,10 +763,27 @@ class Table:
             out["seat"] = pc.seat
         return out
 
+    def _rollcall_view(self) -> dict | None:
+        """Roll-call: the candidate called now, which of how many, and when
+        the window ends (None when paused) [issue 7]."""
+        pc, w = self.pace, self.settings.rollcall_s
+        index = pc.rollcall(self.clock(), w)
+        if index is None:
+            return None
+        ends = None
+        if pc.paused is None and pc.deadline is not None:
+            ends = pc.deadline - (len(pc.order) - 1 - index) * w
+        return {"candidate": pc.order[index], "index": index, "of": len(pc.order),
+                "ends": ends}
+
     def _overlay(self, view: dict) -> dict:
         """Pacing's word on a public or seat view: what the table is doing now."""
         pc = self.pace
         view["pace"] = self._pace_view()
+        view["buttons"] = self.buttons
+        rollcall = self._rollcall_view()
+        if rollcall is not None:
+            view["rollcall"] = rollcall
         if pc.mode in ("calls", "last-words", "discussion", "verdict"):
             view.pop("vote", None)
         if pc.mode == "calls":
@@ -689,6 +824,12 @@ class Table:
         if not acting or src is not state:
             view["actions"] = []
         self._overlay(view)
+        if pc.mode == "ballot" and self.buttons != "phones" and view["actions"]:
+            if self.buttons == "roll-call" or seat in state.votes:  # by button, or locked
+                view["actions"] = [c for c in view["actions"] if c.get("do") != "vote"]
+            if self.buttons == "lock-in":
+                view["lockin"] = {"pick": pc.picks.get(str(seat)),
+                                  "locked": seat in state.votes}
         if pc.mode == "calls" and not view["actions"]:
             # the engine may be ahead of the calls: keep back what it showed early
             if not (pc.live and pc.calls[pc.cursor] == "wolves"):
@@ -711,7 +852,10 @@ class Table:
         view = view_for(state, None)
         view["pace"] = {**self.pace.to_dict(), **self._pace_view()}
         view["pending"] = pending(state)
-        view["game"], view["language"] = self.game, self.language
+        view["game"], view["language"], view["buttons"] = self.game, self.language, self.buttons
+        rollcall = self._rollcall_view()
+        if rollcall is not None:
+            view["rollcall"] = rollcall
         view["announcements"] = announcements(state)
         view["script"] = {"line": gm_line(view, self.language, view["announcements"])}
         view["seats"] = self.seats_info()["seats"]
