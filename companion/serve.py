@@ -119,8 +119,32 @@ def run(host: str, port: int, data: Path, token: str | None,
     base = f"http://{lan_address(host)}:{bound}"
     app.config["BASE_URL"] = base  # what QR codes encode: the IP, not a .local name
     url = f"{base}/gm?token={token}"
+    hardware = None
+    if pinmap is not None:
+        from .firmware.hardware import TableHardware
+        from .firmware.pinmap import PinMapError, check_players
+
+        if table.state is not None and table.buttons != "phones":
+            try:  # the resumed game votes by button: every player needs a box
+                check_players(pinmap, table.state.size)
+            except PinMapError as err:
+                print(f"werewolf serve: {err}", file=sys.stderr)
+                server.close()
+                return 2
+        try:
+            hardware = TableHardware(table, pinmap, url).start()
+        except Exception as err:  # a pin in use, an expander missing on the bus
+            print(f"werewolf serve: seat boxes: {err}", file=sys.stderr)
+            server.close()
+            return 2
+        table.seat_check = lambda players: check_players(pinmap, players)
+        app.extensions["hardware"] = hardware
     print(f"Werewolf hub on {base}/  (data: {data})", flush=True)
     print(f"Game master: {url}", flush=True)
+    if hardware is not None:
+        print(f"Table: {hardware.describe()}", flush=True)
+        if hardware.simulated:
+            print(f"Virtual table (seat boxes, LEDs, display): {base}/gm/table", flush=True)
     print(qr_text(url), flush=True)
 
     def shutdown(signum: int, frame: FrameType | None) -> None:
@@ -135,6 +159,8 @@ def run(host: str, port: int, data: Path, token: str | None,
         pass
     finally:
         stop.set()
+        if hardware is not None:
+            hardware.close()
         server.close()
         store.close()
         print("werewolf serve: stopped", flush=True)

@@ -345,9 +345,10 @@ def render(view: dict, lang: str | None = None, size: tuple[int, int] = SIZE) ->
     vote = view.get("vote") or {}
     rollcall = view.get("rollcall")
     if mode == "ballot" and isinstance(rollcall, dict) and rollcall.get("candidate") is not None:
-        left = rollcall.get("left_s")
-        c.text(1, _word("rollcall", lang),
-               right=f"{max(0, math.ceil(float(left)))}s" if left is not None else "")
+        ends, now = rollcall.get("ends"), view.get("now")
+        left = "" if ends is None or now is None else \
+            f"{max(0, math.ceil(float(ends) - float(now) - 1e-6))}s"
+        c.text(1, _word("rollcall", lang), right=left)
         c.big_text(2, _name(view, rollcall["candidate"]))
         return c.image
     tally = view.get("last_tally")

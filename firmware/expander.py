@@ -200,3 +200,25 @@ class ExpanderLED:
             self.expanders.set(self.pin, False)
         except OSError:
             pass
+
+
+class SimulatedBus:
+    """An I2C bus in memory where the given addresses answer: the expanders of
+    a pin map on a laptop (`werewolf serve` without a Pi) [issue 7]."""
+
+    def __init__(self, present: set[int] | tuple[int, ...]) -> None:
+        self.present = set(present)
+        self.registers: dict[tuple[int, int], int] = {}
+        self._lock = threading.Lock()
+
+    def write_quick(self, i2c_addr: int) -> None:
+        if i2c_addr not in self.present:
+            raise OSError(121, "Remote I/O error")
+
+    def write_byte_data(self, i2c_addr: int, register: int, value: int) -> None:
+        self.write_quick(i2c_addr)
+        with self._lock:
+            self.registers[(i2c_addr, register)] = value
+
+    def close(self) -> None:
+        pass

@@ -258,10 +258,10 @@ def check_players(pinmap: PinMap, players: int) -> None:
     """A game needs a seat box for every player."""
     seats = len(pinmap.seats)
     if players > seats:
-        first = "seat" if players == seats + 1 else "seats"
-        missing = f"{seats + 1}" if players == seats + 1 else f"{seats + 1}-{players}"
+        one = players == seats + 1
+        missing = f"seat {seats + 1} has" if one else f"seats {seats + 1}-{players} have"
         raise PinMapError(f"{pinmap.source}: {seats} seats, but the game has {players} "
-                          f"players: {first} {missing} have no button box "
+                          f"players: {missing} no button box "
                           "(hardware/pinmap-18.toml wires 18)")
 
 

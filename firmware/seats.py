@@ -113,6 +113,7 @@ class SeatBox:
         self.timing = timing
         self.state = "off"  # "off" | "waiting" | "recorded"
         self.is_dark = False
+        self.changed_ns = 0  # time.monotonic_ns() when the state was last set
         self._lock = threading.RLock()
         self._refusal: threading.Timer | None = None
         self._generation = 0  # bumped by every change: a late refusal end is ignored
@@ -170,6 +171,7 @@ class SeatBox:
             self.state = state
             self._cancel_refusal()
             self._show()
+            self.changed_ns = time.monotonic_ns()
 
     def _show(self) -> None:
         if self.is_dark or self.state == "off":

@@ -107,7 +107,7 @@ def rollcall() -> dict:
                 players=players({3: "villager"}, 2), sheriff=2,
                 vote={"kind": "vote", "round": 1, "candidates": None, "voted": [],
                       "waiting": [0, 1, 2, 4, 5, 6]})
-    view["rollcall"] = {"candidate": 4, "left_s": 4.2}
+    view["rollcall"] = {"candidate": 4, "index": 3, "of": 7, "ends": NOW + 4.2}
     return view
 
 

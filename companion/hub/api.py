@@ -222,7 +222,7 @@ def save_setup() -> tuple[Response, int]:
     `POST /api/games` would accept; the same name replaces it [issue 6]."""
     from ..engine import EngineError
     from ..replay import setup_game
-    from ..table.session import LANGUAGES, SETUP_FIELDS, BadInput
+    from ..table.session import BUTTONS, LANGUAGES, SETUP_FIELDS, BadInput
 
     doc = body()
     if not isinstance(doc, dict) or set(doc) != {"name", "setup"}:
@@ -232,13 +232,15 @@ def save_setup() -> tuple[Response, int]:
         raise BadInput(f"a setup's name is 1–{SETUP_NAME_MAX} characters")
     if not isinstance(setup, dict):
         raise BadInput("'setup' is the POST /api/games body (an object)")
-    unknown = sorted(set(setup) - {*SETUP_FIELDS, "language"})
+    unknown = sorted(set(setup) - {*SETUP_FIELDS, "language", "buttons"})
     if unknown:
         raise BadInput(f"unknown setup field(s): {', '.join(unknown)}")
     if setup.get("language", "en") not in LANGUAGES:
         raise BadInput(f"'language' is one of {', '.join(LANGUAGES)}")
+    if setup.get("buttons", "phones") not in BUTTONS:
+        raise BadInput(f"'buttons' is one of {', '.join(BUTTONS)}")
     try:
-        setup_game({k: v for k, v in setup.items() if k != "language"})
+        setup_game({k: v for k, v in setup.items() if k not in ("language", "buttons")})
     except EngineError as err:
         raise BadInput(str(err)) from None
     table().store.save_setup(name.strip(), setup)
@@ -331,3 +333,54 @@ def stats() -> Response:
                 tally[0] += 1
                 tally[1] += won
     return jsonify(out)
+
+
+# --- the table's hardware [issue 7] -------------------------------------------------
+
+def _hardware():  # the TableHardware `werewolf serve` runs, or 404
+    from flask import current_app
+
+    from ..table.session import NotFound
+
+    hw = current_app.extensions.get("hardware")
+    if hw is None:
+        raise NotFound("this hub runs no seat boxes or display")
+    return hw
+
+
+@bp.get("/hardware")
+@gm_only
+def hardware() -> Response:
+    """The seat boxes' LEDs and the display's frame count (the virtual table)."""
+    hw = _hardware()
+    return jsonify(simulated=hw.simulated, leds=hw.leds(), frames=hw.display.frames,
+                   display_simulated=hw.display_simulated, describe=hw.describe())
+
+
+@bp.post("/hardware/press")
+@gm_only
+def press() -> Response:
+    """Press a simulated seat box's button: {"seat": n} (1-based, as on the map)."""
+    from ..table.session import BadInput, NotNow
+
+    hw = _hardware()
+    doc = body()
+    seat = doc.get("seat") if isinstance(doc, dict) else None
+    if type(seat) is not int or seat not in hw.boxes.boxes:
+        raise BadInput(f'send {{"seat": n}}, n a seat box 1-{len(hw.boxes)}')
+    if not hw.simulated:
+        raise NotNow("the seat boxes are real here: press the button on the table")
+    hw.press(seat)
+    return jsonify(pressed=seat)
+
+
+@bp.get("/display.png")
+@gm_only
+def display_png() -> Response:
+    """The frame on the display now (before a game it holds the GM's QR code)."""
+    from ..table.session import NotFound
+
+    png = _hardware().display.png_bytes()
+    if png is None:
+        raise NotFound("the display has shown nothing yet")
+    return Response(png, mimetype="image/png")

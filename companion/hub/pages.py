@@ -53,6 +53,18 @@ def gm_sheet() -> Response:
     return response
 
 
+@bp.get("/gm/table")
+def virtual_table() -> Response:
+    """The virtual table [issue 7]: the seat boxes (click = press) with their
+    LEDs and the display's frame. GM only: its presses vote for any seat."""
+    if not is_gm():
+        page = render_template("taken.html", message="open the game master's URL with its token")
+        return make_response(page, 401)
+    response = make_response(render_template("gm_table.html"))
+    response.headers.update(PRIVATE)
+    return response
+
+
 @bp.get("/table")
 def table_screen() -> Response:
     return make_response(render_template("table.html"))

@@ -135,7 +135,9 @@ class Table:
         self._held: tuple[int, State] | None = None
         self.store_pace: dict = {}  # the pace as last committed
         self.changed = threading.Condition(self.lock)
-        self.boxes: int | None = None  # how many seat boxes are wired (None: none)
+        #: raises ValueError (one clear message) when the seat boxes cannot
+        #: seat this many players; None: no seat boxes wired [issue 7]
+        self.seat_check: Callable[[int], None] | None = None
 
     # --- games ----------------------------------------------------------------
 
@@ -186,9 +188,11 @@ class Table:
             state = setup_game(engine_doc)
         except EngineError as err:
             raise BadInput(str(err)) from None
-        if buttons != "phones" and self.boxes is not None and state.size > self.boxes:
-            raise BadInput(f"{state.size} players, but the pin map has {self.boxes} seat "
-                           f"boxes: vote on the phones, or wire {state.size - self.boxes} more")
+        if buttons != "phones" and self.seat_check is not None:
+            try:
+                self.seat_check(state.size)
+            except ValueError as err:
+                raise BadInput(f"{err}; or vote on the phones") from None
         setup = {k: doc[k] for k in (*SETUP_FIELDS, "language", "buttons") if k in doc}
         tokens = [secrets.token_urlsafe(16) for _ in state.names]  # 128 bits each
         with self.lock:

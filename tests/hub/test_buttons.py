@@ -9,6 +9,7 @@ import json
 import random
 
 import pytest
+from companion.firmware import pinmap
 
 from companion.engine import pending
 from companion.store import Store
@@ -77,10 +78,13 @@ def test_the_button_mode_is_chosen_per_game_and_checked(table):
 def test_a_button_game_needs_a_seat_box_per_player(table):
     """[issue 7] fewer seat boxes than the game's players is one clear message;
     a phones game needs no boxes."""
-    table.boxes = 8
+    pins = pinmap.builtin_default()
+    eight = pinmap.PinMap(seats=pins.seats[:8], source="eight.toml")
+    table.seat_check = lambda players: pinmap.check_players(eight, players)
     doc = jp9()
     doc["buttons"] = "roll-call"
-    with pytest.raises(BadInput, match="9 players, but the pin map has 8 seat boxes"):
+    with pytest.raises(BadInput, match="eight.toml: 8 seats, but the game has 9 players: "
+                                       "seat 9 has no button box"):
         table.create(doc)
     table.create(jp9())  # phones: fine
     assert table.state is not None and table.state.size == 9

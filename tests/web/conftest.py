@@ -91,9 +91,13 @@ class Hub:
 
 @contextmanager
 def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], float] | None = None,
-                rng: random.Random | None = None, tick_s: float | None = 0.05) -> Iterator[Hub]:
+                rng: random.Random | None = None, tick_s: float | None = 0.05,
+                hardware: bool = False) -> Iterator[Hub]:
     """A hub in this process on a free 127.0.0.1 port; the table's clock ticks
-    every `tick_s` (None: never, for tests that move a fake clock themselves)."""
+    every `tick_s` (None: never, for tests that move a fake clock themselves).
+    `hardware`: the default pin map's 12 seat boxes on gpiozero's MockFactory
+    and the display on luma's dummy device, as `werewolf serve` runs them
+    without a Pi (the virtual table)."""
     from waitress import create_server
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -107,6 +111,18 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
     server = create_server(app, host="127.0.0.1", port=0, threads=48, ident="werewolf-test")
     base = f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
     app.config["BASE_URL"] = base
+    hw = None
+    if hardware:
+        from companion.firmware import pinmap
+        from companion.firmware.hardware import TableHardware
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        pins = pinmap.builtin_default()
+        hw = TableHardware(table, pins, f"{base}/gm?token={GM_TOKEN}",
+                           factory=MockFactory(pin_class=MockPWMPin),
+                           simulated="the browser tests").start()
+        table.seat_check = lambda players: pinmap.check_players(pins, players)
+        app.extensions["hardware"] = hw
     stop = threading.Event()
 
     def serve() -> None:
@@ -136,6 +152,9 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
         yield Hub(base, table, app, server)
     finally:
         stop.set()
+        if hw is not None:
+            hw.close()
+            hw.factory.close()
         table.close_listeners()  # the streams end, so waitress's threads can stop
         deadline = time.monotonic() + 5
         while table.listeners() and time.monotonic() < deadline:

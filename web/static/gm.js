@@ -304,6 +304,7 @@
     const cards = [];
     for (const [role, c] of Object.entries(S.counts)) for (let i = 0; i < c; i++) cards.push(role);
     const setup = { ruleset: $("ruleset").value, players: list, language: $("language").value };
+    if ($("buttons").value !== "phones") setup.buttons = $("buttons").value;
     const options = readOptions();
     if (Object.keys(options).length) setup.options = options;
     const deal = dealCards(list, cards);
@@ -338,6 +339,7 @@
     $("names").value = (setup.players || []).join("\n");
     if (setup.ruleset && S.rulesets[setup.ruleset]) $("ruleset").value = setup.ruleset;
     $("language").value = setup.language || "en";
+    $("buttons").value = setup.buttons || "phones";
     $("seed").value = keepSeed && setup.seed !== undefined && setup.seed !== null ? setup.seed : "";
     S.counts = setup.deal ? countsOf(setup) : (setup.counts || {});
     renderOptions(setup.options || {});
@@ -348,7 +350,7 @@
     renderTotal();
     if (!S.rulesets) return;
     const doc = { players: names(), ruleset: $("ruleset").value, language: $("language").value,
-      counts: S.counts, options: readOptions() };
+      buttons: $("buttons").value, counts: S.counts, options: readOptions() };
     if ($("seed").value.trim() !== "") doc.seed = parseInt($("seed").value, 10);
     localStorage.setItem(LOBBY_KEY, JSON.stringify(doc));
   }
@@ -368,6 +370,7 @@
     await suggest();
   }));
   $("language").addEventListener("change", remember);
+  $("buttons").addEventListener("change", remember);
   $("seed").addEventListener("change", remember);
   $("suggest").addEventListener("click", guard(suggest));
 

@@ -310,6 +310,15 @@
     return [v.phase, v.n, p.mode, p.call || "", v.step, v.alive, JSON.stringify(v.actions)].join("|");
   }
 
+  // lock-in voting [issue 7]: the phone picks, the seat's button locks the pick
+  function lockinNote(l) {
+    const text = l.locked ? t("Your vote is locked.")
+      : l.pick !== null && l.pick !== undefined
+        ? t("Your pick: {name}. Press your seat's button to lock it.", {name: name(l.pick)})
+        : t("Pick on your phone, then press your seat's button to lock it.");
+    return el("p", {class: "status lockin", test: "lockin"}, text);
+  }
+
   function renderPanel() {
     const v = view;
     const night = !!(v.pace && v.pace.mode === "calls");
@@ -326,9 +335,13 @@
       kids.push(el("p", {class: "status"}, t("{name}: last words", {name: name(v.pace.seat)})));
     } else if (!night && v.alive && v.pace && v.pace.mode === "discussion") {
       kids.push(el("p", {class: "status"}, t("Talk it over: the vote opens when the time is up.")));
+    } else if (!night && v.alive && v.vote && v.buttons === "roll-call" && v.pace && v.pace.mode === "ballot") {
+      kids.push(el("p", {class: "status", test: "rollcall"},
+        t("Vote with your seat's button: press it when the display names your choice.")));
     } else if (!night && v.alive && v.vote) {
       kids.push(el("p", {class: "status"}, t("The others are voting.")));
     }
+    if (v.lockin) kids.unshift(lockinNote(v.lockin));
     panel.replaceChildren(...kids);
     if (night) $("day").replaceChildren();
     const ready = doneKey === panelKey ? null : selected(v);

@@ -1,0 +1,149 @@
+"""The seat boxes on the table [issue 7]: presses in, LEDs out.
+
+    buttons ─► SeatBoxes queue ─► consumer thread ─► Table.act_presses ─► engine, one commit
+    Table's public stream ─► lights(view) ─► each SeatBox's LED language
+
+- `lights(view)`: what every seat's LED shows, computed from the **public**
+  view alone (its pace, who has voted, who may still vote, the game's button
+  mode), so an LED can never say more than the table screen: dark at night,
+  slow blink while a button vote waits for that seat, solid once its vote is
+  in the log (in lock-in: locked, never for whom), off otherwise.
+- `SeatBridge(table, boxes)`: one consumer thread drains the presses (the
+  gpiozero callbacks only timestamp and enqueue) and hands each batch to
+  `Table.act_presses`, which commits the votes in one transaction before it
+  publishes; a refused press gets three quick blinks. A second thread follows
+  the public stream and sets every LED from `lights`: an LED goes solid only
+  after the commit, because nothing is published before it.
+
+Seat boxes are numbered from 1 (the pin map's clockwise order); the game's
+seats from 0: box n is seat n - 1.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .seats import Press, SeatBoxes
+
+log = logging.getLogger("werewolf.seats")
+
+BUTTON_MODES = ("roll-call", "lock-in")
+
+
+def lights(view: dict) -> dict[int, str]:
+    """Each seat's LED ("dark" | "off" | "waiting" | "recorded"), by game
+    seat, from a public view (RULES.md §4: nothing public reveals a night
+    action; [issue 7] LED language)."""
+    players = view.get("players") or []
+    pace = view.get("pace") or {}
+    mode = pace.get("mode")
+    if mode == "calls" or view.get("phase") == "night":
+        return {p["seat"]: "dark" for p in players}
+    out = {p["seat"]: "off" for p in players}
+    vote = view.get("vote")
+    if view.get("buttons") not in BUTTON_MODES or mode != "ballot" or not vote:
+        return out
+    for seat in vote.get("voted") or []:
+        out[seat] = "recorded"
+    if pace.get("paused") is None:  # a paused vote takes no presses: no invitation
+        for seat in vote.get("waiting") or []:
+            out[seat] = "waiting"
+    return out
+
+
+class SeatBridge:
+    """Presses to the table, the table's public view to the LEDs [issue 7]."""
+
+    def __init__(self, table: Any, boxes: SeatBoxes,
+                 on_outcome: Callable[[list[Press], list[str]], None] | None = None) -> None:
+        """`on_outcome(batch, outcomes)`, if given, is called after each batch
+        (the benchmark's and the virtual table's ear)."""
+        self.table = table
+        self.boxes = boxes
+        self.on_outcome = on_outcome
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._listener: Any = None
+        self.batches = 0
+
+    def start(self) -> SeatBridge:
+        listener, first = self.table.listen("public")
+        self._listener = listener
+        self._show(json.loads(first))
+        for name, target, args in (("seat-presses", self._consume, ()),
+                                   ("seat-lights", self._follow, (listener,))):
+            thread = threading.Thread(target=target, args=args, name=name, daemon=True)
+            self._threads.append(thread)
+            thread.start()
+        return self
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        if self._listener is not None:
+            self._listener.push("")  # wakes the lights thread
+        for thread in self._threads:
+            thread.join(timeout)
+        self._threads.clear()
+        if self._listener is not None:
+            self.table.unlisten(self._listener)
+            self._listener = None
+
+    # -- presses in ------------------------------------------------------------------
+
+    def _consume(self) -> None:
+        while not self._stop.is_set():
+            batch = self.boxes.presses(timeout=0.1)
+            if batch:
+                self.handle(batch)
+
+    def handle(self, batch: list[Press]) -> list[str]:
+        """One batch of presses through the table; refusals blink."""
+        # the moment of each press on the table's clock (roll-call windows)
+        now_ns, now = time.monotonic_ns(), self.table.clock()
+        presses = [(p.seat - 1, now - (now_ns - p.t_ns) / 1e9) for p in batch]
+        try:
+            outcomes = list(self.table.act_presses(presses))
+        except Exception:  # not durable: nothing was recorded, say so to every seat
+            log.exception("seat presses could not be saved")
+            outcomes = ["not saved: press again"] * len(batch)
+        self.batches += 1
+        for press, outcome in zip(batch, outcomes):
+            if outcome != "recorded" and press.seat in self.boxes.boxes:
+                self.boxes[press.seat].refused()
+        if self.on_outcome is not None:
+            self.on_outcome(batch, outcomes)
+        return outcomes
+
+    # -- LEDs out --------------------------------------------------------------------
+
+    def _follow(self, listener: Any) -> None:
+        while not self._stop.is_set():
+            try:
+                message = listener.queue.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if not message:
+                if listener.closed:
+                    return
+                continue
+            try:
+                self._show(json.loads(message))
+            except Exception:  # a bad view must not leave the LEDs frozen for good
+                log.exception("seat LEDs: could not show a view")
+
+    def _show(self, view: dict) -> None:
+        states = lights(view)
+        for box in self.boxes:
+            state = states.get(box.number - 1, "off")
+            dark = state == "dark"
+            if box.is_dark != dark:
+                box.dark(dark)
+            target = "off" if dark else state
+            if box.state != target:
+                getattr(box, target)()

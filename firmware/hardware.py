@@ -1,0 +1,88 @@
+"""The table's hardware as `werewolf serve` runs it [issue 7]: the seat boxes,
+the display and the bridge between them and the table, in one object.
+
+On a Raspberry Pi these are real pins (gpiozero's own pin factory), the
+expanders on the I2C bus and the OLED through luma.oled. Anywhere else the
+same code runs on gpiozero's `MockFactory`, a simulated I2C bus and luma's
+dummy display: the virtual table page (`/gm/table`) shows them, and its
+clicks press the mock buttons, so the whole product can be tried with no
+hardware.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from .bridge import SeatBridge
+from .display import Display, open_device
+from .expander import Bus, SimulatedBus
+from .pinmap import PinMap
+from .seats import SeatBoxes
+
+log = logging.getLogger("werewolf.hardware")
+
+
+class TableHardware:
+    def __init__(self, table: Any, pinmap: PinMap, url: str | None = None, *,
+                 factory: Any = None, simulated: str | None = None,
+                 bus: Bus | None = None) -> None:
+        """`factory`/`simulated`: the pin factory and why it is simulated
+        (None: real pins); both found with doctor.find_pin_factory() when not
+        given. `url`: the GM's address, shown as a QR code before a game."""
+        if factory is None:
+            from .doctor import find_pin_factory
+
+            factory, simulated = find_pin_factory()
+        self.pinmap = pinmap
+        self.factory = factory
+        self.simulated = simulated
+        if bus is None and pinmap.expanders and simulated:
+            bus = SimulatedBus(pinmap.expanders)
+        self.boxes = SeatBoxes(pinmap, pin_factory=factory, bus=bus)
+        try:
+            d = pinmap.display
+            device = open_device(d.driver, d.i2c_bus, d.i2c_address,
+                                 simulate=simulated is not None)
+            self.display = Display(device, url=url)
+            self.display_simulated = type(device).__name__ == "dummy"
+            self.bridge = SeatBridge(table, self.boxes)
+        except Exception:
+            self.boxes.close()
+            raise
+        self.table = table
+
+    def start(self) -> TableHardware:
+        self.bridge.start()
+        self.display.follow(self.table)
+        return self
+
+    def describe(self) -> str:
+        """One line for the terminal: what is real and what is simulated."""
+        seats = f"{len(self.boxes)} seat boxes"
+        pins = f"simulated ({self.simulated})" if self.simulated else "on GPIO"
+        shown = "simulated (luma dummy)" if self.display_simulated else self.pinmap.display.driver
+        return f"{seats} {pins}; display {shown}"
+
+    def press(self, number: int) -> None:
+        """Press and release seat box `number`'s button on simulated pins (the
+        virtual table page); refused on real pins."""
+        if not self.simulated:
+            raise PermissionError("the seat boxes are real: press the button")
+        box = self.boxes[number]
+        pin = box.button.pin
+        pin.drive_low()
+        pin.drive_high()
+
+    def leds(self) -> list[dict]:
+        """Every box's LED as the virtual table shows it."""
+        out = []
+        for box in self.boxes:
+            state = "dark" if box.is_dark else ("refused" if box.refusing else box.state)
+            out.append({"seat": box.number, "led": state})
+        return out
+
+    def close(self) -> None:
+        self.bridge.stop()
+        self.display.stop()
+        self.boxes.close()
