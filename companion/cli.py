@@ -56,9 +56,14 @@ def _roles(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from . import bench
+    if args.what == "presses":
+        from . import bench_presses
 
-    figures = bench.run(args.what, quick=args.quick)
+        figures = bench_presses.run(quick=args.quick)
+    else:
+        from . import bench
+
+        figures = bench.run(args.what, quick=args.quick)
     print(json.dumps(figures))
     return 0
 
@@ -132,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_roles)
 
     p = sub.add_parser("bench", help="measure; prints one JSON object of figures")
-    p.add_argument("what", choices=["engine", "hub"])
+    p.add_argument("what", choices=["engine", "hub", "presses"])
     p.add_argument("--quick", action="store_true", help="a short run (for smoke tests)")
     p.set_defaults(run=_bench)
     return parser

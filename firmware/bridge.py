@@ -7,7 +7,8 @@
   view alone (its pace, who has voted, who may still vote, the game's button
   mode), so an LED can never say more than the table screen: dark at night,
   slow blink while a button vote waits for that seat, solid once its vote is
-  in the log (in lock-in: locked, never for whom), off otherwise.
+  in the log (in lock-in: locked, never for whom) and while that vote's
+  result is announced (so the last to press sees it too), off otherwise.
 - `SeatBridge(table, boxes)`: one consumer thread drains the presses (the
   gpiozero callbacks only timestamp and enqueue) and hands each batch to
   `Table.act_presses`, which commits the votes in one transaction before it
@@ -34,6 +35,8 @@ from .seats import Press, SeatBoxes
 log = logging.getLogger("werewolf.seats")
 
 BUTTON_MODES = ("roll-call", "lock-in")
+#: pacing modes that follow a closed vote (the verdict, last words, a prompt)
+AFTER_A_VOTE = ("verdict", "last-words", "prompt")
 
 
 def lights(view: dict) -> dict[int, str]:
@@ -46,8 +49,14 @@ def lights(view: dict) -> dict[int, str]:
     if mode == "calls" or view.get("phase") == "night":
         return {p["seat"]: "dark" for p in players}
     out = {p["seat"]: "off" for p in players}
+    if view.get("buttons") not in BUTTON_MODES:
+        return out
+    if mode in AFTER_A_VOTE:  # the last to press sees his LED lit too
+        for seat in _voted_today(view):
+            out[seat] = "recorded"
+        return out
     vote = view.get("vote")
-    if view.get("buttons") not in BUTTON_MODES or mode != "ballot" or not vote:
+    if mode != "ballot" or not vote:
         return out
     for seat in vote.get("voted") or []:
         out[seat] = "recorded"
@@ -55,6 +64,19 @@ def lights(view: dict) -> dict[int, str]:
         for seat in vote.get("waiting") or []:
             out[seat] = "waiting"
     return out
+
+
+def _voted_today(view: dict) -> list[int]:
+    """Who voted in today's last closed vote (the public tally), if that vote
+    is the latest news: its LEDs stay solid while the result is announced."""
+    if view.get("phase") != "day":
+        return []
+    tally = next((a for a in reversed(view.get("announcements") or [])
+                  if a.get("kind") == "tally"), None)
+    if tally is None or tally.get("time") != f"day {view.get('n')}":
+        return []
+    return [int(seat) for seat, target in (tally.get("votes") or {}).items()
+            if target is not None]
 
 
 class SeatBridge:

@@ -124,6 +124,19 @@ def builtin_default() -> PinMap:
     return PinMap(seats=seats, source="the built-in default map")
 
 
+# hardware/pinmap-18.toml, built in (a test checks they agree): seats 1-6 as
+# above, seats 7-12 keep their buttons and move their LEDs to mcp0:0-5, seats
+# 13-18 take the freed GPIOs for buttons and mcp0:6-11 for LEDs.
+EIGHTEEN_BUTTONS = (4, 14, 15, 22, 24, 25, 8, 7, 5, 6, 16, 26, 11, 12, 13, 19, 20, 21)
+
+
+def builtin_18() -> PinMap:
+    seats = tuple(Seat(n, b, DEFAULT_SEATS[n - 1][1] if n <= 6 else ExpanderPin(0, n - 7))
+                  for n, b in enumerate(EIGHTEEN_BUTTONS, 1))
+    return PinMap(seats=seats, display=Display(), brightness=0.3, expanders=(0x20,),
+                  source="the built-in 18-seat map")
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 

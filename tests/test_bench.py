@@ -43,3 +43,18 @@ def test_bench_hub_prints_one_json_object_of_figures(capsys) -> None:
     assert figures["p99_ms"] >= figures["p50_ms"]
     assert figures["actions"] == 25 and figures["streams"] == 22
     assert figures["machine"]["python"] and figures["quick"] is True
+
+
+PRESS_FIGURES = {"presses", "lost", "duplicates", "p50_ms", "p99_ms"}
+
+
+def test_bench_presses_prints_one_json_object_of_figures(capsys) -> None:
+    """`werewolf bench presses --quick` [issue 7]: 18 mock seat boxes pressed
+    together, 20 rounds, through the table to the LEDs; every press counted
+    once (a count, not a time: it would fail if presses were lost or doubled)."""
+    assert main(["bench", "presses", "--quick"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    figures = json.loads(last)
+    assert PRESS_FIGURES <= set(figures)
+    assert figures["presses"] == 18 * 20
+    assert figures["lost"] == 0 and figures["duplicates"] == 0

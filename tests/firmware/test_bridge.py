@@ -92,6 +92,20 @@ def test_lights_come_from_the_public_view_only():
     assert set(lights(talk).values()) == {"off"}
 
 
+
+def test_leds_stay_lit_while_the_days_result_is_announced():
+    """[issue 7] solid = your vote is recorded: the last voter's press closes the
+    vote, and his LED still lights during the verdict (today's tally only)."""
+    players = [{"seat": i} for i in range(3)]
+    tally = {"kind": "tally", "time": "day 2", "votes": {"0": 2, "1": None, "2": 0}}
+    verdict = {"phase": "day", "n": 2, "players": players, "buttons": "lock-in",
+               "pace": {"mode": "verdict"}, "announcements": [tally]}
+    assert lights(verdict) == {0: "recorded", 1: "off", 2: "recorded"}
+    dawn = {**verdict, "n": 3, "pace": {"mode": "last-words"}}  # yesterday's tally
+    assert set(lights(dawn).values()) == {"off"}
+    assert set(lights({**verdict, "buttons": "phones"}).values()) == {"off"}
+
+
 def test_lockin_press_lights_the_led_only_after_the_vote_is_in_the_log(rig):
     """[issue 7] the LED confirms a vote only after it is durably in the log:
     when seat 1's LED goes solid, a fresh read of the SQLite file has the vote."""

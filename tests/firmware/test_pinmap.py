@@ -57,6 +57,15 @@ def test_default_map_file_and_builtin_twin_agree():
     assert pinmap.default().seats == pm.seats
 
 
+def test_18_seat_map_file_and_builtin_twin_agree():
+    """[issue 7]: `werewolf bench presses` uses the 18-seat map built in, so an
+    installed copy measures the same wiring as hardware/pinmap-18.toml."""
+    pm = pinmap.load(HARDWARE / "pinmap-18.toml")
+    builtin = pinmap.builtin_18()
+    assert (pm.seats, pm.display, pm.brightness, pm.expanders) == (
+        builtin.seats, builtin.display, builtin.brightness, builtin.expanders)
+
+
 def test_18_seat_map_keeps_buttons_on_gpio_and_leds_on_the_expander():
     """[issue 7]: 13-18 seats keep buttons on GPIO and drive LEDs through an
     MCP23017; seats 1-12 keep the 12-seat map's buttons, seats 1-6 its LEDs."""

@@ -87,8 +87,11 @@ def test_eight_seats_vote_by_clicking_their_seat_boxes(hub_factory, new_context,
             arg=before, timeout=WAIT)
         tally = hub.api("GET", "/api/gm")["last_tally"]
         assert tally["counts"] == {"0": 8}
-        width = page.evaluate("document.querySelector('[data-test=display]').naturalWidth")
-        assert width == 128
-        for n in range(1, 9):
-            expect(led(page, n)).not_to_have_attribute("data-led", "waiting", timeout=WAIT)
+        page.wait_for_function(  # a 128x64 frame, shown at 3x
+            "() => { const i = document.querySelector('[data-test=display]');"
+            " return i.complete && i.naturalWidth === 128 && i.naturalHeight === 64; }",
+            timeout=WAIT)
+        expect(led(page, 8)).to_have_attribute("data-led", "recorded", timeout=WAIT)
+        for n in range(1, 9):  # then the night falls
+            expect(led(page, n)).to_have_attribute("data-led", "dark", timeout=WAIT)
         shot(page, "virtual-after")
