@@ -1,7 +1,7 @@
 """The seat boxes on the table [issue 7]: presses in, LEDs out.
 
     buttons ─► SeatBoxes queue ─► consumer thread ─► Table.act_presses ─► engine, one commit
-    Table's public stream ─► lights(view) ─► each SeatBox's LED language
+    each new public view (Table.public_hooks) ─► lights(view) ─► each SeatBox's LED
 
 - `lights(view)`: what every seat's LED shows, computed from the **public**
   view alone (its pace, who has voted, who may still vote, the game's button
@@ -12,9 +12,10 @@
 - `SeatBridge(table, boxes)`: one consumer thread drains the presses (the
   gpiozero callbacks only timestamp and enqueue) and hands each batch to
   `Table.act_presses`, which commits the votes in one transaction before it
-  publishes; a refused press gets three quick blinks. A second thread follows
-  the public stream and sets every LED from `lights`: an LED goes solid only
-  after the commit, because nothing is published before it.
+  publishes; a refused press gets three quick blinks. Every LED is set from
+  `lights` by a hook the table calls with each new public view, right after
+  the commit and before it builds the other audiences' views: an LED goes
+  solid only once the vote is durable, and at once.
 
 Seat boxes are numbered from 1 (the pin map's clockwise order); the game's
 seats from 0: box n is seat n - 1.
@@ -22,9 +23,7 @@ seats from 0: box n is seat n - 1.
 
 from __future__ import annotations
 
-import json
 import logging
-import queue
 import threading
 import time
 from collections.abc import Callable
@@ -90,31 +89,26 @@ class SeatBridge:
         self.boxes = boxes
         self.on_outcome = on_outcome
         self._stop = threading.Event()
-        self._threads: list[threading.Thread] = []
-        self._listener: Any = None
+        self._thread: threading.Thread | None = None
         self.batches = 0
 
     def start(self) -> SeatBridge:
-        listener, first = self.table.listen("public")
-        self._listener = listener
-        self._show(json.loads(first))
-        for name, target, args in (("seat-presses", self._consume, ()),
-                                   ("seat-lights", self._follow, (listener,))):
-            thread = threading.Thread(target=target, args=args, name=name, daemon=True)
-            self._threads.append(thread)
-            thread.start()
+        with self.table.lock:
+            self.table.public_hooks.append(self._hook)
+            self._show(self.table.public())
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._consume, name="seat-presses", daemon=True)
+        self._thread.start()
         return self
 
     def stop(self, timeout: float = 2.0) -> None:
         self._stop.set()
-        if self._listener is not None:
-            self._listener.push("")  # wakes the lights thread
-        for thread in self._threads:
-            thread.join(timeout)
-        self._threads.clear()
-        if self._listener is not None:
-            self.table.unlisten(self._listener)
-            self._listener = None
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+        with self.table.lock:
+            if self._hook in self.table.public_hooks:
+                self.table.public_hooks.remove(self._hook)
 
     # -- presses in ------------------------------------------------------------------
 
@@ -144,20 +138,11 @@ class SeatBridge:
 
     # -- LEDs out --------------------------------------------------------------------
 
-    def _follow(self, listener: Any) -> None:
-        while not self._stop.is_set():
-            try:
-                message = listener.queue.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            if not message:
-                if listener.closed:
-                    return
-                continue
-            try:
-                self._show(json.loads(message))
-            except Exception:  # a bad view must not leave the LEDs frozen for good
-                log.exception("seat LEDs: could not show a view")
+    def _hook(self, view: dict) -> None:
+        try:
+            self._show(view)
+        except Exception:  # the table has committed: an LED fault must not undo that
+            log.exception("seat LEDs: could not show a view")
 
     def _show(self, view: dict) -> None:
         states = lights(view)

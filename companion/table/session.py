@@ -138,6 +138,9 @@ class Table:
         #: raises ValueError (one clear message) when the seat boxes cannot
         #: seat this many players; None: no seat boxes wired [issue 7]
         self.seat_check: Callable[[int], None] | None = None
+        #: called with each new public view right after its commit, under the
+        #: lock, before the other views are built (the seat boxes' LEDs)
+        self.public_hooks: list[Callable[[dict], None]] = []
 
     # --- games ----------------------------------------------------------------
 
@@ -885,8 +888,9 @@ class Table:
             self._refresh(audience)
         return self._message(self._audiences[audience])
 
-    def _refresh(self, audience: str) -> bool:
-        """Rebuild one audience's view; bump its version if it changed."""
+    def _refresh(self, audience: str) -> dict | None:
+        """Rebuild one audience's view; bump its version and return the view
+        (without seq) if it changed, else None."""
         state = self.state
         assert state is not None
         view = self._build(audience)
@@ -894,7 +898,7 @@ class Table:
         body = json.dumps(view, ensure_ascii=False, sort_keys=True)
         aud = self._audiences.get(audience)
         if aud is not None and aud.body == body:
-            return False
+            return None
         if aud is None:
             aud = self._audiences[audience] = _Audience(version=self.boot * VERSION_BASE)
         aud.version += 1
@@ -903,7 +907,7 @@ class Table:
         if len(aud.steps) > 256:
             aud.steps.pop(next(iter(aud.steps)))
         aud.seq = state.acts if audience == "gm" else aud.version
-        return True
+        return view
 
     def _message(self, aud: _Audience) -> str:
         """The view as sent: its JSON object with `seq`, and `now`, the hub's
@@ -922,9 +926,14 @@ class Table:
         """After a commit: every audience whose view changed gets one message."""
         state = self.state
         assert state is not None
-        audiences = ["gm", "public"] + [f"seat:{i}" for i in range(state.size)]
+        # the public view first: the seat boxes' LEDs follow it (public_hooks)
+        audiences = ["public", "gm"] + [f"seat:{i}" for i in range(state.size)]
         for audience in audiences:
-            if self._refresh(audience):
+            view = self._refresh(audience)
+            if view is not None:
+                if audience == "public":
+                    for hook in self.public_hooks:
+                        hook(view)
                 message = self._message(self._audiences[audience])
                 for listener in self._listeners:
                     if listener.audience == audience:
