@@ -108,3 +108,43 @@ def test_serve_refuses_a_port_in_use_with_a_message(tmp_path):
             capture_output=True, text=True, env=env, timeout=30)
     assert out.returncode == 2
     assert "cannot listen" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_serve_runs_the_simulated_table_and_says_so(tmp_path):
+    """[issue 7] without a Pi, `werewolf serve` runs the seat boxes on
+    gpiozero's MockFactory and the display on luma's dummy device, says so,
+    and the virtual table's API answers with every box and a display frame."""
+    proc, port = _serve(tmp_path, "--gm-token", "tok")
+    try:
+        lines = _lines_until(proc, "Virtual table")
+        table_line = next(line for line in lines if line.startswith("Table: "))
+        assert "12 seat boxes simulated" in table_line and "display simulated" in table_line
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/hardware",
+                                     headers={"Authorization": "Bearer tok"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            hw = json.loads(r.read())
+        assert [b["seat"] for b in hw["leds"]] == list(range(1, 13))
+        assert hw["frames"] >= 1  # the boot frame: the GM's QR code
+    finally:
+        _stop(proc)
+
+
+def test_serve_refuses_to_resume_a_button_game_the_pin_map_cannot_seat(tmp_path):
+    """[issue 7] fewer seats than the game's players is one clear message, exit
+    2: a 14-player roll-call game in progress, and the 12-seat default map."""
+    from companion.store import Store
+    from companion.table import Table
+
+    names = [f"P{i}" for i in range(14)]
+    table = Table(Store(tmp_path / "games.sqlite3"))
+    table.create({"ruleset": "millers-hollow", "players": names, "seed": 1,
+                  "buttons": "roll-call"})
+    table.store.close()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
+         "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path)],
+        capture_output=True, text=True, env=env, timeout=30)
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "12 seats, but the game has 14 players: seats 13-14 have no button box" in out.stderr
+    assert "Traceback" not in out.stderr
