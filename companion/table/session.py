@@ -141,6 +141,7 @@ class Table:
         #: called with each new public view right after its commit, under the
         #: lock, before the other views are built (the seat boxes' LEDs)
         self.public_hooks: list[Callable[[dict], None]] = []
+        self._rollcall_shown: int | None = None  # the roll-call index last published
 
     # --- games ----------------------------------------------------------------
 
@@ -380,11 +381,14 @@ class Table:
             if self.state is None:
                 return
             self._advance_and_commit(self.clock() if now is None else now,
-                                     start=len(self.state.log))
+                                     start=len(self.state.log), quiet=True)
 
-    def _advance_and_commit(self, now: float, start: int) -> None:
+    def _advance_and_commit(self, now: float, start: int, quiet: bool = False) -> None:
         """Advance pacing (applying timeouts), commit new events and the pace in
-        one transaction, then publish. Before the commit nothing is told."""
+        one transaction, then publish. Before the commit nothing is told.
+        `quiet` (the clock's tick): publish only if something moved — new
+        events, the pace, or the roll-call's candidate — so an idle table does
+        not rebuild every view four times a second."""
         state = self.state
         assert state is not None and self.game is not None
         before = self.store_pace
@@ -405,6 +409,10 @@ class Table:
             self.pace = Pace.from_dict(before)
             raise
         self.store_pace = pace
+        rollcall = self.pace.rollcall(now, self.settings.rollcall_s)
+        if quiet and not new and pace == before and rollcall == self._rollcall_shown:
+            return
+        self._rollcall_shown = rollcall
         self._publish()
 
     # --- pacing ---------------------------------------------------------------
