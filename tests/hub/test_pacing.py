@@ -360,3 +360,21 @@ def test_a_refused_gm_action_leaves_the_pacing_as_it_was(table, clock):
         table.act_gm({"actor": "A", "do": "vote", "target": "A"})  # no self-vote in jp [004]
     assert (table.pace.to_dict(), table.state.log) == before
     assert table.pace.mode == "discussion"
+
+
+def test_an_idle_tick_publishes_nothing(table, clock):
+    """[issue 7] (a press waits for the table's lock): the clock's tick sends no
+    message while nothing moves — views carry deadlines, not a time left."""
+    table.create(jp9())
+    while table.pace.mode != "discussion":
+        if pending(table.state)["kind"] in ("night", "wolves"):
+            table.act_gm({"do": "timeout"})
+        clock.advance(1)
+        table.tick()
+    listener, _ = table.listen("public")
+    for _ in range(20):
+        clock.advance(0.25)
+        table.tick()
+    assert listener.queue.empty()
+    table.timer("skip")  # something moves: one message
+    assert not listener.queue.empty()
