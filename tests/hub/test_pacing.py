@@ -362,9 +362,10 @@ def test_a_refused_gm_action_leaves_the_pacing_as_it_was(table, clock):
     assert table.pace.mode == "discussion"
 
 
-def test_an_idle_tick_publishes_nothing(table, clock):
-    """[issue 7] (a press waits for the table's lock): the clock's tick sends no
-    message while nothing moves — views carry deadlines, not a time left."""
+def test_an_idle_tick_builds_no_view(table, clock, monkeypatch):
+    """[issue 7] (a press waits for the table's lock): while nothing moves, the
+    clock's tick neither sends a message nor rebuilds any view (views carry
+    deadlines, not a time left); once something moves, it does both."""
     table.create(jp9())
     while table.pace.mode != "discussion":
         if pending(table.state)["kind"] in ("night", "wolves"):
@@ -372,9 +373,12 @@ def test_an_idle_tick_publishes_nothing(table, clock):
         clock.advance(1)
         table.tick()
     listener, _ = table.listen("public")
+    built: list[str] = []
+    real = table._build
+    monkeypatch.setattr(table, "_build", lambda audience: built.append(audience) or real(audience))
     for _ in range(20):
         clock.advance(0.25)
         table.tick()
-    assert listener.queue.empty()
-    table.timer("skip")  # something moves: one message
-    assert not listener.queue.empty()
+    assert listener.queue.empty() and built == []
+    table.timer("skip")  # something moves: the views are rebuilt, one message
+    assert not listener.queue.empty() and "public" in built
