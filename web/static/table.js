@@ -119,6 +119,10 @@
     if (!line && v.pace && v.pace.mode === "last-words" && v.pace.seat !== null && v.pace.seat !== undefined) {
       line = t("{name}: last words", {name: name(v.pace.seat)});
     }
+    if (v.rollcall && !lobby) {  // roll-call by seat buttons [issue 7]
+      line = t("Vote for {name}? Press your button now ({i} of {n})",
+        {name: name(v.rollcall.candidate), i: v.rollcall.index + 1, n: v.rollcall.of});
+    }
     $("line").textContent = lobby ? t("Open a seat's link to join") : line;
     $("deaths").replaceChildren(...(lobby || night ? [] : news(v).map(([when, lines], i) =>
       el("li", i === 0 ? "latest" : "", el("span", "when", when), ...lines.map((s) => el("span", "what", s))))));
