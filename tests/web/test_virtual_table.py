@@ -68,6 +68,9 @@ def test_eight_seats_vote_by_clicking_their_seat_boxes(hub_factory, new_context,
         assert hub.table.pace.order[0] == 0
         for n in range(1, 9):
             expect(led(page, n)).to_have_attribute("data-led", "waiting", timeout=WAIT)
+        gm = new_context(hub, **TABLET).new_page()  # the GM's tablet says it too
+        gm.goto(f"{hub.base}/gm?token={hub.token}")
+        expect(gm.locator("[data-test=line]")).to_contain_text("Vote for A?", timeout=WAIT)
         screen = new_context(hub, viewport={"width": 1920, "height": 1080}).new_page()
         screen.goto(f"{hub.base}/table")  # the table screen names the candidate too
         expect(screen.locator("[data-test=line]")).to_contain_text(

@@ -525,7 +525,10 @@
       && isNight(v) && v.pending.step !== (v.pace || {}).call ? " · " + stepName(v.pending.step) : "";
     $("step").textContent = whenText(v) + (doing ? " · " + doing : "") + engine;
     const line = v.script && v.script.line;
-    $("line").textContent = line || doing
+    const rollcall = v.rollcall  // roll-call by seat buttons [issue 7]: say whom the table votes on
+      ? t("Vote for {name}? Press your button now ({i} of {n})",
+        { name: nameOf(v.rollcall.candidate), i: v.rollcall.index + 1, n: v.rollcall.of }) : "";
+    $("line").textContent = rollcall || line || doing
       || (v.phase === "over" ? t("{side} win", { side: teamName(v.winner) }) : whenText(v));
     document.querySelector("#running .clock").hidden = v.phase === "over";
     const waiting = (v.pending && v.pending.waiting) || [];
