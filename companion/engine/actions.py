@@ -21,6 +21,7 @@ ACTION_IDS = frozenset({
 })
 #: Actions that name a set of players (`targets`), whatever its size.
 MULTI = frozenset({"link", "charm", "allow", "silence"})
+_set = object.__setattr__  # how a frozen dataclass sets its fields
 SPY_MODES = ("discreet", "bold")
 SPY_OUTCOMES = ("wolf", "caught", "nothing")
 
@@ -38,6 +39,23 @@ class Action:
     card: int | None = None
     mode: str | None = None
     outcome: str | None = None
+
+    # the dataclass's own __init__, written out: one Action is built per action
+    # played, and the generated one (frozen: a setattr by attribute lookup per
+    # field) took twice as long
+    def __init__(self, actor: int | None, do: str, target: int | None = None,
+                 targets: tuple[int, ...] = (), heal: bool = False, poison: int | None = None,
+                 card: int | None = None, mode: str | None = None,
+                 outcome: str | None = None) -> None:
+        _set(self, "actor", actor)
+        _set(self, "do", do)
+        _set(self, "target", target)
+        _set(self, "targets", targets)
+        _set(self, "heal", heal)
+        _set(self, "poison", poison)
+        _set(self, "card", card)
+        _set(self, "mode", mode)
+        _set(self, "outcome", outcome)
 
     def to_dict(self) -> dict:
         out: dict = {"actor": self.actor, "do": self.do}
@@ -97,6 +115,9 @@ class Action:
         return action
 
 
+#: Actions that may come as a seat naming at most one seat (check_shape's fast path).
+_ONE_SEAT = ACTION_IDS - {"spy", "timeout"}
+
 _FIELDS = frozenset({"actor", "do", "target", "targets", "heal", "poison", "card", "mode",
                      "outcome"})
 
@@ -119,6 +140,17 @@ class Choice:
     cards: tuple[int, ...] = ()
     modes: tuple[str, ...] = ()
     info: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def __init__(self, do: str, targets: tuple[int, ...] = (), count: tuple[int, int] = (0, 0),
+                 heal: bool = False, cards: tuple[int, ...] = (), modes: tuple[str, ...] = (),
+                 info: dict | None = None) -> None:  # written out, as Action's
+        _set(self, "do", do)
+        _set(self, "targets", targets)
+        _set(self, "count", count)
+        _set(self, "heal", heal)
+        _set(self, "cards", cards)
+        _set(self, "modes", modes)
+        _set(self, "info", {} if info is None else info)
 
     def allows(self, a: Action) -> bool:
         if a.do != self.do:
@@ -159,6 +191,8 @@ class Choice:
     def sample(self, actor: int, rng: Random) -> Action:
         """One of this family's actions, each equally likely."""
         do = self.do
+        if self.count == (1, 1) and do not in MULTI:  # one seat among targets: most choices
+            return Action(actor, do, rng.choice(self.targets))
         if do == "potion":
             heal = self.heal and rng.random() < 0.5
             poison = rng.choice(self.targets + (None,)) if self.targets else None
@@ -202,6 +236,10 @@ def sample_uniform(choices: list[Choice], actor: int, rng: Random) -> Action:
 
 def check_shape(a: Action) -> None:
     """Reject actions whose fields do not fit their kind, before any rule is asked."""
+    if (type(a.actor) is int and (a.target is None or type(a.target) is int)
+            and a.poison is None and a.card is None and a.targets == () and a.mode is None
+            and a.outcome is None and type(a.do) is str and a.do in _ONE_SEAT):
+        return  # the usual shape: a seat naming at most one seat
     if not isinstance(a.do, str) or a.do not in ACTION_IDS:
         raise IllegalAction(f"unknown action {a.do!r}")
     if a.do == "timeout":

@@ -1,27 +1,30 @@
 """Random legal play: a random waiting seat picks uniformly among all its legal
 actions (the seer's eight inspections and her pass are nine equal chances).
-Used by `werewolf bench engine` and the tests."""
+Used by `werewolf bench engine`, `werewolf simulate` and the tests."""
 
 from __future__ import annotations
 
 from random import Random
 
 from .actions import sample_uniform
-from .rules import act, legal_actions, waiting_for
+from .rules import _choices, _waiting, act
 from .state import State
 
 MAX_ACTIONS = 5000
 
 
 def play_random(state: State, rng: Random, max_actions: int = MAX_ACTIONS) -> State:
-    """Play `state` to its end with random legal actions (at most `max_actions`)."""
+    """Play `state` to its end with random legal actions (at most `max_actions`).
+
+    It asks what the hub asks (`waiting_for`, `legal_actions`, then `act`, which
+    checks the action again), through their cached answers without the copies
+    the public functions hand out."""
     for _ in range(max_actions):
         if state.phase == "over":
             return state
-        seats = waiting_for(state)
+        seats = _waiting(state)
         if not seats:
             raise RuntimeError(f"stuck: nobody to act at {state.step!r}")
         seat = rng.choice(seats)
-        act(state, sample_uniform(legal_actions(state, seat), seat, rng))
+        act(state, sample_uniform(_choices(state, seat), seat, rng))
     raise RuntimeError(f"no end after {max_actions} actions")
-

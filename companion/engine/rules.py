@@ -91,10 +91,20 @@ def living(state: State) -> tuple[int, ...]:
 
 def holder(state: State, role: str) -> int | None:
     """The living player holding `role` (single cards only)."""
-    for i, r in enumerate(state.roles):
-        if r == role and state.alive[i]:
+    alive = state.alive
+    for i in _seats_by_card(state).get(role, ()):
+        if alive[i]:
             return i
     return None
+
+
+def _seats_by_card(state: State) -> dict[str, list[int]]:
+    """The seats holding each card, living or not (cached until a card changes hands)."""
+    got = state.memo_cards
+    if not got:
+        for i, r in enumerate(state.roles):
+            got.setdefault(r, []).append(i)
+    return got
 
 
 def _powered(state: State, seat: int) -> bool:
@@ -127,7 +137,12 @@ def right_of(state: State, seat: int) -> int | None:
 
 
 def _wolves(state: State) -> list[int]:
-    return [i for i in living(state) if ROLES[state.roles[i]].wolf]
+    """The living wolves (cached for the open step: nobody dies inside a step)."""
+    got = state.memo_step.get("wolves")
+    if got is None:
+        roles = state.roles
+        got = state.memo_step["wolves"] = [i for i in state.up if ROLES[roles[i]].wolf]
+    return got
 
 
 def _attack_tonight(state: State) -> bool:
@@ -148,11 +163,16 @@ def legal_actions(state: State, seat: int) -> list[Choice]:
 
     Answers are cached until the next event: the phone, the seat box and
     `act`'s own check often ask the same question about the same state."""
+    return list(_choices(state, seat))
+
+
+def _choices(state: State, seat: int) -> list[Choice]:
+    """`legal_actions` without the copy: the cached list itself (never mutate it)."""
     memo = state.memo if state.memo_at == len(state.log) else fresh_memo(state)
     got = memo.get(seat)
     if got is None:
         got = memo[seat] = _legal_actions(state, seat)
-    return list(got)
+    return got
 
 
 def fresh_memo(state: State) -> dict:
@@ -172,8 +192,13 @@ def _legal_actions(state: State, seat: int) -> list[Choice]:
     if not state.alive[seat]:
         return []
     if step in VOTES:
-        targets = _vote_targets(state, seat)
-        return [Choice("vote", targets, (1, 1))] if targets else []
+        # a ballot changes nobody's choices: each voter's are built once per vote
+        cached = state.memo_step
+        got = cached.get(seat)
+        if got is None:
+            targets = _vote_targets(state, seat)
+            got = cached[seat] = [Choice("vote", targets, (1, 1))] if targets else []
+        return got
     if step == "wolves":
         return _wolves_choices(state, seat)
     return _night_choices(state, seat, step)
@@ -232,8 +257,13 @@ def _wolves_choices(state: State, seat: int) -> list[Choice]:
     if state.opts["wolf_attack"] == "any-wolf" and _wolves_closed(state):
         return []  # the first wolf's choice stands [004]
     # unanimous: a wolf may change his pick while the step is open [000]
-    prey = tuple(i for i in living(state) if not ROLES[state.roles[i]].wolf)
-    return [Choice("attack", prey, (1, 1)), Choice("pass")] if prey else []
+    got = state.memo_step.get("pack")  # the same for every wolf, all step long
+    if got is None:
+        roles = state.roles
+        prey = tuple(i for i in state.up if not ROLES[roles[i]].wolf)
+        got = state.memo_step["pack"] = [Choice("attack", prey, (1, 1)), Choice("pass")] \
+            if prey else []
+    return got
 
 
 def _wolves_closed(state: State) -> bool:
@@ -253,27 +283,40 @@ def _vote_targets(state: State, seat: int) -> tuple[int, ...]:
     election = state.step == "election"
     if not election and state.allowed is not None and seat not in state.allowed:
         return ()
-    pool = state.candidates if state.candidates is not None else living(state)
+    out = tuple(state.candidates if state.candidates is not None else state.up)
     if election:
-        return tuple(pool)
-    lover = lover_of(state, seat)
-    self_ok = state.opts["self_vote"]
-    return tuple(i for i in pool if i != lover and (self_ok or i != seat))
+        return out
+    # nobody votes against his lover; himself only with self_vote
+    for gone in (lover_of(state, seat), None if state.opts["self_vote"] else seat):
+        if gone is not None and gone in out:
+            k = out.index(gone)
+            out = out[:k] + out[k + 1:]
+    return out
 
 
 def _unvoted(state: State) -> list[int]:
-    """Voters who have not voted yet: those with a non-empty `_vote_targets`,
-    found without building each one (votes are the engine's hot path)."""
+    """Voters who have not voted yet (votes are the engine's hot path)."""
     votes = state.votes
+    return [i for i in _voters(state) if i not in votes]
+
+
+def _voters(state: State) -> list[int]:
+    """Who may vote in the open vote: those with a non-empty `_vote_targets`,
+    found without building each one, once per vote."""
+    got = state.memo_step.get("voters")
+    if got is not None:
+        return got
     pool = state.candidates if state.candidates is not None else state.up
     if state.step == "vote" and len(pool) <= 2:  # his lover and himself may be all there is
-        return [i for i in state.up if i not in votes and _vote_targets(state, i)]
-    if not pool:
-        return []
-    revealed = state.revealed
-    allowed = state.allowed if state.step == "vote" else None
-    return [i for i in state.up if i not in votes and i not in revealed
-            and (allowed is None or i in allowed)]
+        got = [i for i in state.up if _vote_targets(state, i)]
+    elif not pool:
+        got = []
+    else:
+        revealed = state.revealed
+        allowed = state.allowed if state.step == "vote" else None
+        got = [i for i in state.up if i not in revealed and (allowed is None or i in allowed)]
+    state.memo_step["voters"] = got
+    return got
 
 
 def _prompt_choices(state: State, seat: int) -> list[Choice]:
@@ -287,11 +330,16 @@ def _prompt_choices(state: State, seat: int) -> list[Choice]:
 
 def waiting_for(state: State) -> list[int]:
     """Seats whose action the current step still waits for."""
+    return list(_waiting(state))
+
+
+def _waiting(state: State) -> list[int]:
+    """`waiting_for` without the copy: the cached list itself (never mutate it)."""
     memo = state.memo if state.memo_at == len(state.log) else fresh_memo(state)
     got = memo.get("waiting")
     if got is None:
         got = memo["waiting"] = _waiting_for(state)
-    return list(got)
+    return got
 
 
 def _waiting_for(state: State) -> list[int]:
@@ -306,12 +354,14 @@ def _waiting_for(state: State) -> list[int]:
     if step == "wolves":
         wolves = _wolves(state)
         prey = len(wolves) < len(state.up)  # someone is left to attack
-        out = wolves if prey and not _wolves_closed(state) else []
+        out = list(wolves) if prey and not _wolves_closed(state) else []
         girl = holder(state, "little-girl")
         if girl is not None and _wolves_choices(state, girl):
             out.append(girl)
         return out
-    return [i for i in living(state) if legal_actions(state, i)]
+    # a night step: only the living holder of its card may act
+    seat = holder(state, step)
+    return [seat] if seat is not None and _choices(state, seat) else []
 
 
 # --- acting --------------------------------------------------------------------
@@ -337,9 +387,10 @@ def act(state: State, action: Action, expect: int | None = None) -> list[dict]:
     seat = action.actor
     if not isinstance(seat, int) or not 0 <= seat < state.size:
         raise IllegalAction(f"no player at seat {seat!r}")
-    choices = legal_actions(state, seat)
+    choices = _choices(state, seat)
+    do = action.do
     for choice in choices:
-        if choice.do == action.do:
+        if choice.do == do:
             break
     else:
         name = state.names[seat]
@@ -379,6 +430,12 @@ def _why_not(state: State, choice: Choice, a: Action) -> str:
 
 def _perform(state: State, a: Action) -> None:
     step, seat = state.step, a.actor
+    if a.do == "vote":  # the hot path: most actions are ballots
+        _emit(state, {"e": "act", "actor": seat, "do": "vote", "target": a.target})
+        waiting = fresh_memo(state)["waiting"] = _unvoted(state)  # what _waiting would find
+        if not waiting:
+            _close_vote(state)
+        return
     event = {"e": "act", **a.to_dict()}
     if a.do == "inspect":
         assert a.target is not None  # Choice.allows: an inspection names a seat
@@ -391,11 +448,8 @@ def _perform(state: State, a: Action) -> None:
         _emit(state, {"e": "card", "seat": seat, "role": "villager"})
     if step in PROMPTS:
         _after_prompt(state, a)
-    elif step in VOTES:
-        if not waiting_for(state):
-            _close_vote(state)
     elif step == "wolves":
-        if not waiting_for(state):
+        if not _waiting(state):
             _close_wolves(state)
     else:
         _next_night_step(state)
@@ -477,7 +531,7 @@ def _next_night_step(state: State) -> None:
             continue  # [002]: not called on a night the wolves or the witch kill him
         if step == "wolves":
             _emit(state, {"e": "step", "step": step})
-            if waiting_for(state):
+            if _waiting(state):
                 return
             _close_wolves(state)
             return
@@ -615,7 +669,7 @@ def _begin_day(state: State) -> None:
     _emit(state, {"e": "day", "n": state.n})
     if state.opts["sheriff"] and not state.elected and state.n == 1:
         _emit(state, {"e": "step", "step": "election", "round": 1, "candidates": None})
-        if waiting_for(state):
+        if _waiting(state):
             return
         _emit(state, {"e": "sheriff", "seat": None, "how": "none"})
     _open_vote(state, 1, None)
@@ -623,7 +677,7 @@ def _begin_day(state: State) -> None:
 
 def _open_vote(state: State, round_: int, candidates: list[int] | None) -> None:
     _emit(state, {"e": "step", "step": "vote", "round": round_, "candidates": candidates})
-    if not waiting_for(state):
+    if not _waiting(state):
         _close_vote(state)
 
 
@@ -690,7 +744,7 @@ def _close_election(state: State, tied: list[int]) -> None:
         _emit(state, {"e": "sheriff", "seat": None, "how": "none"})
     elif state.round == 1:
         _emit(state, {"e": "step", "step": "election", "round": 2, "candidates": tied})
-        if waiting_for(state):
+        if _waiting(state):
             return
         return _close_election(state, [])  # nobody can vote in the re-vote: draw
     else:

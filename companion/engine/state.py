@@ -68,6 +68,12 @@ class State:
     # answers of legal_actions for the state at log length `memo_at` (a pure cache)
     memo: dict = field(default_factory=dict, repr=False, compare=False)
     memo_at: int = -1
+    # pure caches that outlive one event (every memo* field is a cache, never state):
+    # answers that stay true while the open step only gathers ballots or the
+    # pack's picks (cleared by every other event, see `apply`), and the seats
+    # holding each card (cleared when a card changes hands)
+    memo_step: dict = field(default_factory=dict, repr=False, compare=False)
+    memo_cards: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def size(self) -> int:
@@ -152,10 +158,12 @@ def _act(s: State, e: dict) -> None:
         _note(s, b, {"e": "lover", "partner": a})
     elif do == "swap":
         s.roles[seat], s.center[e["card"]] = s.center[e["card"]], s.roles[seat]
+        s.memo_cards.clear()
 
 
 def _card(s: State, e: dict) -> None:
     s.roles[e["seat"]] = e["role"]
+    s.memo_cards.clear()
 
 
 def _attack(s: State, e: dict) -> None:
@@ -232,9 +240,17 @@ APPLY = {
 }
 
 
+#: "act" events after which `State.memo_step` still holds: a ballot or a pick
+#: changes who has still to act, never what anyone may choose.
+STEP_KEEPS = frozenset({"vote", "attack", "spy", "pass", "timeout"})
+
+
 def apply(state: State, event: dict) -> State:
     """Fold one event into the state (in place) and return it."""
-    APPLY[event["e"]](state, event)
+    kind = event["e"]
+    APPLY[kind](state, event)
+    if kind != "act" or event["do"] not in STEP_KEEPS:
+        state.memo_step.clear()
     state.acts = event.get("a", state.acts)
     if "draw" in event:
         state.draws += 1
