@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 
 from .engine import SetupError, recommended_deal
@@ -17,16 +19,19 @@ def _replay(args: argparse.Namespace) -> int:
     try:
         if args.file == "-":
             stdin = getattr(sys.stdin, "buffer", None)
-            text = stdin.read().decode("utf-8") if stdin else sys.stdin.read()
+            # utf-8-sig: a leading byte order mark, as some editors save it, is skipped
+            text = stdin.read().decode("utf-8-sig") if stdin else sys.stdin.read()
         else:
-            with open(args.file, encoding="utf-8") as fh:
+            with open(args.file, encoding="utf-8-sig") as fh:
                 text = fh.read()
     except OSError as err:
         return _fail(f"cannot read {args.file}: {err.strerror}")
     except UnicodeDecodeError:
         return _fail(f"{args.file} is not UTF-8 text")
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=_json_int)
+    except _LongNumber as err:
+        return _fail(str(err))
     except json.JSONDecodeError as err:
         return _fail(f"malformed JSON at line {err.lineno} column {err.colno}: {err.msg}")
     except RecursionError:
@@ -34,8 +39,24 @@ def _replay(args: argparse.Namespace) -> int:
     except ValueError as err:  # e.g. an integer past Python's digit limit
         return _fail(f"malformed JSON: {err}")
     out, status = run_replay(doc)
-    print(json.dumps(out, ensure_ascii=False))
+    try:
+        print(json.dumps(out, ensure_ascii=False))
+    except UnicodeEncodeError:  # a lone surrogate, or a terminal that is not UTF-8
+        print(json.dumps(out))
     return status
+
+
+class _LongNumber(ValueError):
+    """A JSON integer longer than Python reads (sys.get_int_max_str_digits)."""
+
+
+def _json_int(text: str) -> int:
+    limit = sys.get_int_max_str_digits()
+    digits = len(text.lstrip("-"))
+    if limit and digits > limit:
+        raise _LongNumber(f"a number in the input has {digits} digits; "
+                          f"a number (the seed too) may have at most {limit} digits")
+    return int(text)
 
 
 def _fail(message: str) -> int:
@@ -46,6 +67,11 @@ def _fail(message: str) -> int:
 
 
 def _roles(args: argparse.Namespace) -> int:
+    if "villager" in args.add:  # [issue 9]: it used to be dropped without a word
+        print("werewolf roles: --add villager changes nothing: each added role takes the "
+              "place of a villager card; add a special role, or raise --players",
+              file=sys.stderr)
+        return 2
     try:
         deal = recommended_deal(args.ruleset, args.players, args.add)
     except SetupError as err:
@@ -145,7 +171,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        status = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+    except BrokenPipeError:
+        # the reader went away (`werewolf replay game.json | head`): stop quietly with
+        # the status a shell gives a Unix tool killed by SIGPIPE (128 + 13)
+        with contextlib.suppress(OSError, ValueError):  # no file descriptor under pytest
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    return status
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ it does no I/O, so the CLI, the hub and the tests share it.
 
 from __future__ import annotations
 
+import unicodedata
+
 from .engine import Action, EngineError, IllegalAction, SetupError, State, act, new_game, step_label
 from .engine.actions import ACTION_IDS
 
@@ -13,6 +15,35 @@ GAME_FIELDS = frozenset({"ruleset", "options", "players", "deal", "center", "pro
                          "seed", "actions", "note"})
 ACTION_FIELDS = frozenset({"actor", "do", "target", "targets", "heal", "poison", "card", "mode",
                            "outcome", "power", "building"})
+
+#: Unicode categories that draw nothing on their own: spaces, separators,
+#: format characters (U+200B zero width space, U+2060 word joiner, U+FEFF),
+#: combining marks, unassigned and private-use code points.
+_INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cn", "Co", "Cs", "Mn", "Me"})
+#: Letters and symbols that are drawn blank (Hangul fillers, the empty braille cell).
+_BLANK_CHARACTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def check_names(players: list[str]) -> None:
+    """[issue 9] input problems: every name is one line of visible text, and no
+    two names are the same text written with different Unicode code points
+    (equal after NFC normalisation). Identical names are left to the engine's
+    own duplicate check. Raises SetupError naming the first bad name."""
+    seen: dict[str, int] = {}
+    for number, name in enumerate(players, 1):
+        where = f"name {number} in 'players' ({name!r})"
+        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
+            raise SetupError(f"{where} holds a line break or another control character")
+        if any(unicodedata.category(c) == "Cs" for c in name):
+            raise SetupError(f"{where} is not valid Unicode text (a lone surrogate)")
+        if all(unicodedata.category(c) in _INVISIBLE_CATEGORIES or c in _BLANK_CHARACTERS
+               for c in name):
+            raise SetupError(f"{where} has nothing visible in it")
+        key = unicodedata.normalize("NFC", name)
+        first = seen.setdefault(key, number)
+        if first != number and players[first - 1] != name:
+            raise SetupError(f"names {first} and {number} in 'players' are the same name "
+                             f"{key!r} written with different Unicode characters")
 
 
 def setup_game(doc: object) -> State:
@@ -25,6 +56,7 @@ def setup_game(doc: object) -> State:
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise SetupError("'players' must be a list of names")
+    check_names(players)
     if "ruleset" not in doc or not isinstance(doc["ruleset"], str):
         raise SetupError("'ruleset' must name a ruleset")
     options = doc.get("options", {})
