@@ -744,8 +744,10 @@ def _random_setup(ruleset: str, n: int, seed: int) -> Setup:
 @pytest.mark.parametrize("ruleset,players", EVERY_COUNT)
 def test_thousands_of_random_games_end_well(ruleset, players):
     """[issue 2] property: 100 random games per ruleset and player count (3,100
-    in all), every waiting seat choosing uniformly among its legal actions
-    (only the step clock times out endless wolf disagreements): each ends with
+    in all), each step a random waiting seat picking one of its legal Choices
+    at random, then an action within it (`next_action`: not uniform over all
+    its actions; a seer with 7 players to inspect passes half the time, not 1
+    in 8; only the step clock times out endless wolf disagreements): each ends with
     a valid outcome (RULES.md §7) within MAX_ACTIONS, the dead never act
     (§1/§6), and each potion is used at most once (§5 witch)."""
     outcomes = set()
