@@ -142,6 +142,7 @@ class Table:
         #: lock, before the other views are built (the seat boxes' LEDs)
         self.public_hooks: list[Callable[[dict], None]] = []
         self._rollcall_shown: int | None = None  # the roll-call index last published
+        self._ann: tuple[State, int, list[dict]] | None = None
 
     # --- games ----------------------------------------------------------------
 
@@ -762,6 +763,14 @@ class Table:
             self._held = (hold, rebuild(state.log[:hold]))
         return self._held[1]
 
+    def _announcements(self, state: State) -> list[dict]:
+        """`engine.announcements`, folded once per state and log length (the
+        table and the GM share it when nothing is held); read-only."""
+        got = self._ann  # holds the state itself: a log only grows in place
+        if got is None or got[0] is not state or got[1] != len(state.log):
+            got = self._ann = (state, len(state.log), announcements(state))
+        return got[2]
+
     def _pace_view(self) -> dict:
         """The pace as every audience sees it. No "time left": it would change
         the view at every tick; clients count down to `deadline` using the
@@ -821,7 +830,7 @@ class Table:
     def _public_now(self) -> dict:
         src = self._view_state()
         view = self._overlay(public_view(src))
-        view["announcements"] = announcements(src)
+        view["announcements"] = self._announcements(src)
         view["game"], view["language"] = self.game, self.language
         view["line"] = public_line(view, self.language)  # from the public view alone
         return view
@@ -871,7 +880,7 @@ class Table:
         rollcall = self._rollcall_view()
         if rollcall is not None:
             view["rollcall"] = rollcall
-        view["announcements"] = announcements(state)
+        view["announcements"] = self._announcements(state)
         view["script"] = {"line": gm_line(view, self.language, view["announcements"])}
         view["seats"] = self.seats_info()["seats"]
         return view
