@@ -6,6 +6,7 @@ actions through the hub's one path is the consumer's job (not in this module).
 - `SeatBox(seat, ...)`: one seat's gpiozero `Button` (pulled up, pressed =
   pin to GND) and its LED: a `DimmedLED` (gpiozero's PWMLED whose "on" is
   the map's brightness) on a GPIO, or an `expander.ExpanderLED` (on/off only).
+  Blinking is timed by one shared `Blinker` thread, not a thread per LED.
   The LED language of [issue 7]:
     `off()`      off;
     `waiting()`  slow blink (1 s on / 1 s off): waiting for you;
@@ -64,14 +65,62 @@ class Timing:
     def refusal(self) -> float:
         return self.refuse_blinks * (self.refuse_on + self.refuse_off)
 
+    @property
+    def resolution(self) -> float:
+        """How often the blinker looks at a blinking LED: a quarter of the
+        shortest phase, within 2-50 ms."""
+        shortest = min(self.wait_on, self.wait_off, self.refuse_on, self.refuse_off)
+        return min(0.05, max(0.002, shortest / 4))
+
+
+class Blinker:
+    """One thread blinks every seat box that blinks. gpiozero's blink() runs a
+    thread per LED, and every change of a blinking LED joins that thread: 18
+    joins, ~6 ms, when a vote closes, under the table's lock. Here a blinking
+    box is only looked at every `resolution` seconds and its LED switched
+    when its pattern says so; a change of state costs nothing but a set."""
+
+    def __init__(self) -> None:
+        self._boxes: set[SeatBox] = set()
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def add(self, box: SeatBox) -> None:
+        with self._lock:
+            self._boxes.add(box)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="seat-blinker",
+                                                daemon=True)
+                self._thread.start()
+        self._wake.set()
+
+    def remove(self, box: SeatBox) -> None:
+        with self._lock:
+            self._boxes.discard(box)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                boxes = list(self._boxes)
+            if not boxes:
+                self._wake.wait(1.0)
+                self._wake.clear()
+                continue
+            now = time.monotonic()
+            for box in boxes:
+                box._tick(now)
+            time.sleep(min(box.timing.resolution for box in boxes))
+
+
+BLINKER = Blinker()  # shared by every seat box of the process
+
 
 class Led(Protocol):
     """What a seat box needs of its LED: gpiozero's LED/PWMLED or an ExpanderLED."""
 
     def on(self) -> None: ...
     def off(self) -> None: ...
-    def blink(self, on_time: float = ..., off_time: float = ..., *, n: int | None = ...,
-              background: bool = ...) -> None: ...
     def close(self) -> None: ...
 
 
@@ -107,7 +156,7 @@ class SeatBox:
 
     def __init__(self, seat: Seat, *, brightness: float = DEFAULT_BRIGHTNESS,
                  pin_factory: Any = None, expanders: Expanders | None = None,
-                 timing: Timing = Timing()) -> None:
+                 timing: Timing = Timing(), blinker: Blinker = BLINKER) -> None:
         self.seat = seat
         self.number = seat.number
         self.timing = timing
@@ -115,8 +164,10 @@ class SeatBox:
         self.is_dark = False
         self.changed_ns = 0  # time.monotonic_ns() when the state was last set
         self._lock = threading.RLock()
-        self._refusal: threading.Timer | None = None
-        self._generation = 0  # bumped by every change: a late refusal end is ignored
+        self._blinker = blinker
+        self._since = 0.0  # monotonic start of the slow blink
+        self._refusal_from: float | None = None  # monotonic start of a refusal
+        self._lit = False
         self.button = Button(seat.button, pull_up=True, bounce_time=None,
                              pin_factory=pin_factory)
         try:
@@ -143,15 +194,10 @@ class SeatBox:
         """Three quick blinks, then back to the state before [issue 7]. Nothing
         at night: the LEDs stay dark."""
         with self._lock:
-            self._cancel_refusal()
             if self.is_dark:
                 return
-            t = self.timing
-            self.led.blink(t.refuse_on, t.refuse_off, n=t.refuse_blinks, background=True)
-            timer = threading.Timer(t.refusal, self._refusal_over, args=(self._generation,))
-            timer.daemon = True
-            self._refusal = timer
-            timer.start()
+            self._refusal_from = time.monotonic()
+            self._show()
 
     def dark(self, dark: bool = True) -> None:
         """The night [issue 7]: the LED stays off whatever else is asked
@@ -159,44 +205,63 @@ class SeatBox:
         state again."""
         with self._lock:
             self.is_dark = dark
-            self._cancel_refusal()
+            self._refusal_from = None
             self._show()
 
     @property
     def refusing(self) -> bool:
-        return self._refusal is not None
+        return self._refusal_from is not None
 
     def _set(self, state: str) -> None:
         with self._lock:
+            if state == "waiting" and self.state != "waiting":
+                self._since = time.monotonic()  # the blink starts with its on phase
             self.state = state
-            self._cancel_refusal()
+            self._refusal_from = None
             self._show()
             self.changed_ns = time.monotonic_ns()
 
-    def _show(self) -> None:
+    def _lit_at(self, now: float) -> bool:
+        """What the LED shows at `now`: the refusal's blinks, else the state."""
+        t = self.timing
+        if self._refusal_from is not None:
+            into = now - self._refusal_from
+            if into < t.refusal:
+                return into % (t.refuse_on + t.refuse_off) < t.refuse_on
+            self._refusal_from = None  # over: back to the state
+            if self.state == "waiting":
+                self._since = now
         if self.is_dark or self.state == "off":
-            self.led.off()
-        elif self.state == "waiting":
-            self.led.blink(self.timing.wait_on, self.timing.wait_off, n=None, background=True)
+            return False
+        if self.state == "waiting":
+            return (now - self._since) % (t.wait_on + t.wait_off) < t.wait_on
+        return True
+
+    def _show(self, now: float | None = None) -> None:
+        """Switch the LED to what it should show now; blinking boxes are
+        watched by the blinker, steady ones are not."""
+        now = time.monotonic() if now is None else now
+        lit = self._lit_at(now)
+        if lit != self._lit:
+            if lit:
+                self.led.on()
+            else:
+                self.led.off()
+            self._lit = lit
+        blinking = not self.is_dark and (self._refusal_from is not None
+                                         or self.state == "waiting")
+        if blinking:
+            self._blinker.add(self)
         else:
-            self.led.on()
+            self._blinker.remove(self)
 
-    def _cancel_refusal(self) -> None:
-        self._generation += 1
-        if self._refusal is not None:
-            self._refusal.cancel()
-            self._refusal = None
-
-    def _refusal_over(self, generation: int) -> None:
+    def _tick(self, now: float) -> None:
         with self._lock:
-            if generation != self._generation:  # something changed meanwhile: it showed
-                return
-            self._refusal = None
-            self._show()
+            self._show(now)
 
     def close(self) -> None:
         with self._lock:
-            self._cancel_refusal()
+            self._blinker.remove(self)
             self.led.close()
             self.button.close()
 
