@@ -3,7 +3,16 @@
 
 Every figure comes from random legal games (a random waiting seat picks
 uniformly among all its legal actions), measured with `time.perf_counter` on
-one core.
+one core:
+
+- `games_per_s`: complete 9-player jp-standard games per second (the figure
+  ../shared/bench/aiwolf/compare.sh sets beside AIWolf's);
+- `games_per_s_mh12`: 12-player Millers Hollow games with witch, hunter, cupid
+  and little girl;
+- `games_per_s_views`: the games of `games_per_s`, building after every action
+  the acting seat's `view_for` and the `public_view`, as the hub does [issue 8];
+- `apply_us_median`, `apply_us_p99`: one `act` call, in microseconds;
+- `replay_200_ms`: rebuilding an 18-player game from its first 200 events.
 """
 
 from __future__ import annotations
@@ -13,7 +22,17 @@ import statistics
 import time
 from random import Random
 
-from .engine import State, act, legal_actions, new_game, rebuild, recommended_deal, waiting_for
+from .engine import (
+    State,
+    act,
+    legal_actions,
+    new_game,
+    public_view,
+    rebuild,
+    recommended_deal,
+    view_for,
+    waiting_for,
+)
 from .engine.actions import sample_uniform
 from .engine.play import play_random
 
@@ -32,12 +51,23 @@ def _shuffled_game(ruleset: str, deal: list[str], seed: int) -> tuple[State, Ran
     return new_game(ruleset, [f"P{i}" for i in range(len(cards))], cards, seed=seed), rng
 
 
-def _games_per_s(ruleset: str, players: int, add: tuple[str, ...], seconds: float) -> float:
+def _views(state: State, seat: int) -> None:
+    """What the hub builds after an action: the acting seat's view and the table's."""
+    view_for(state, seat)
+    public_view(state)
+
+
+def _games_per_s(ruleset: str, players: int, add: tuple[str, ...], seconds: float,
+                 views: bool = False) -> float:
+    """Complete random games per second; with `views`, building after every
+    action the acting seat's `view_for` and the `public_view`, as the hub does."""
     deal = _deal(ruleset, players, add)
+    after = _views if views else None
     games, seed = 0, 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds or games < 20:
-        play_random(*_shuffled_game(ruleset, deal, seed))
+        state, rng = _shuffled_game(ruleset, deal, seed)
+        play_random(state, rng, after=after)
         games += 1
         seed += 1
     return games / elapsed
@@ -66,7 +96,11 @@ def _replay_ms(events: int, repeats: int) -> tuple[float, int]:
     deal = _deal("millers-hollow", 18, ("witch", "hunter", "cupid", "little-girl", "defender"))
     seed = 0
     while True:  # a long 18-player game, cut to the first `events` events
-        state = play_random(*_shuffled_game("millers-hollow", deal, seed))
+        state, rng = _shuffled_game("millers-hollow", deal, seed)
+        try:
+            play_random(state, rng)
+        except RuntimeError:
+            pass  # four wolves picking at random may take thousands of picks to agree
         if len(state.log) >= events:
             break
         seed += 1
@@ -97,6 +131,7 @@ def run(what: str, quick: bool = False) -> dict:
         "replay_events": replay_events,
         "games_per_s": round(_games_per_s("jp-standard", 9, (), seconds), 1),
         "games_per_s_mh12": round(_games_per_s("millers-hollow", 12, MH12_ADD, seconds), 1),
+        "games_per_s_views": round(_games_per_s("jp-standard", 9, (), seconds, views=True), 1),
         "python": platform.python_version(),
         "machine": platform.machine(),
         "quick": quick,

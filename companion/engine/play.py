@@ -4,6 +4,7 @@ Used by `werewolf bench engine`, `werewolf simulate` and the tests."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 
 from .actions import sample_uniform
@@ -13,8 +14,10 @@ from .state import State
 MAX_ACTIONS = 5000
 
 
-def play_random(state: State, rng: Random, max_actions: int = MAX_ACTIONS) -> State:
-    """Play `state` to its end with random legal actions (at most `max_actions`).
+def play_random(state: State, rng: Random, max_actions: int = MAX_ACTIONS,
+                after: Callable[[State, int], object] | None = None) -> State:
+    """Play `state` to its end with random legal actions (at most `max_actions`);
+    `after(state, seat)` is called after each action of `seat`.
 
     It asks what the hub asks (`waiting_for`, `legal_actions`, then `act`, which
     checks the action again), through their cached answers without the copies
@@ -25,6 +28,8 @@ def play_random(state: State, rng: Random, max_actions: int = MAX_ACTIONS) -> St
         seats = _waiting(state)
         if not seats:
             raise RuntimeError(f"stuck: nobody to act at {state.step!r}")
-        seat = rng.choice(seats)
+        seat = seats[int(rng.random() * len(seats))] if len(seats) > 1 else seats[0]  # pick()
         act(state, sample_uniform(_choices(state, seat), seat, rng))
+        if after is not None:
+            after(state, seat)
     raise RuntimeError(f"no end after {max_actions} actions")

@@ -1,8 +1,11 @@
 """Roles as data: one row per card (RULES.md §5).
 
-A role's behaviour lives in the rules module; this table only says what the
-card *is*: its team, how the seer reads it, whether it wakes with the pack,
-which night step calls it and what its holder knows about others.
+A row says what the card *is*: its team, how the seer reads it under
+seer_sees=team, the night step that calls it, where that step comes in the
+night and on which nights, and which other players its holder is shown. The
+night's calling order (`NIGHT_STEPS`) is derived from the rows. What a card
+*does* beyond the common rules is its hooks in `powers.py`, one section per
+role (docs/rules.md, "Where each rule lives").
 """
 
 from __future__ import annotations
@@ -15,8 +18,11 @@ class Role:
     id: str
     team: str  # village | werewolves | white-werewolf | piper | fox
     wolf: bool = False  # holds a wolf card: wakes with the pack, is attacked by nobody
-    reads: str = "human"  # the seer's answer under seer_sees=team
+    reads: str = "human"  # the seer's answer under seer_sees=team (and the medium's)
     step: str | None = None  # night step that calls this card
+    night: int | None = None  # its own step's place in the night (lower is called first)
+    nights: str = "every"  # when its own step is called: every | first | even | attack
+    knows: tuple[str, ...] = ()  # what the holder is shown: pack, freemasons, charmed, potions
     village_power: bool = False  # lost when the elder is killed by the village [003]
     copies: int | None = 1  # cards of this role in one game (None: any number)
     names: tuple[str, str, str] = ("", "", "")  # en, ja, zh
@@ -27,36 +33,42 @@ ROLES: dict[str, Role] = {
     for r in (
         Role("villager", "village", copies=None, names=("Villager", "村人", "村民")),
         Role("werewolf", "werewolves", wolf=True, copies=None, reads="wolf", step="wolves",
-             names=("Werewolf", "人狼", "狼人")),
-        Role("seer", "village", step="seer", village_power=True,
+             night=80, nights="attack", knows=("pack",), names=("Werewolf", "人狼", "狼人")),
+        Role("seer", "village", step="seer", night=40, village_power=True,
              names=("Seer", "占い師", "预言家")),
-        Role("witch", "village", step="witch", village_power=True,
+        Role("witch", "village", step="witch", night=100, knows=("potions",), village_power=True,
              names=("Witch", "魔女", "女巫")),
         Role("hunter", "village", village_power=True, names=("Hunter", "ハンター", "猎人")),
-        Role("cupid", "village", step="cupid", village_power=True,
+        Role("cupid", "village", step="cupid", night=20, nights="first", village_power=True,
              names=("Cupid", "キューピッド", "丘比特")),
         Role("little-girl", "village", step="wolves", village_power=True,
              names=("Little girl", "少女", "小女孩")),
-        Role("thief", "village", step="thief", village_power=True,
+        Role("thief", "village", step="thief", night=10, nights="first", village_power=True,
              names=("Thief", "盗賊", "盗贼")),
-        Role("defender", "village", step="defender", village_power=True,
+        Role("defender", "village", step="defender", night=30, nights="attack",
+             village_power=True,
              names=("Defender", "守護者", "守卫")),
         Role("village-idiot", "village", village_power=True,
              names=("Village idiot", "村のバカ", "白痴")),
         Role("elder", "village", village_power=True, names=("Elder", "長老", "长老")),
         Role("scapegoat", "village", village_power=True,
              names=("Scapegoat", "スケープゴート", "替罪羊")),
-        Role("piper", "piper", step="piper", names=("Piper", "笛吹き", "吹笛者")),
-        Role("white-werewolf", "white-werewolf", wolf=True, reads="wolf", step="wolves",
+        Role("piper", "piper", step="piper", night=110, knows=("charmed",),
+             names=("Piper", "笛吹き", "吹笛者")),
+        # wakes with the pack (a wolf card), and on even nights alone in his own step
+        Role("white-werewolf", "white-werewolf", wolf=True, reads="wolf", step="white-werewolf",
+             night=90, nights="even", knows=("pack",),
              names=("White werewolf", "白い人狼", "白狼")),
-        Role("pyromaniac", "village", step="pyromaniac", village_power=True,
+        Role("pyromaniac", "village", step="pyromaniac", night=50, village_power=True,
              names=("Pyromaniac", "放火魔", "纵火犯")),
-        Role("rumormonger", "village", step="rumormonger", village_power=True,
+        Role("rumormonger", "village", step="rumormonger", night=60, village_power=True,
              names=("Rumormonger", "噂好き", "造谣者")),
         Role("madman", "werewolves", names=("Madman", "狂人", "狂人")),
         Role("medium", "village", names=("Medium", "霊能者", "灵媒")),
-        Role("knight", "village", step="knight", names=("Knight", "騎士", "骑士")),
-        Role("freemason", "village", copies=2, names=("Freemason", "共有者", "共有者")),
+        Role("knight", "village", step="knight", night=70, nights="attack",
+             names=("Knight", "騎士", "骑士")),
+        Role("freemason", "village", copies=2, knows=("freemasons",),
+             names=("Freemason", "共有者", "共有者")),
         Role("fox", "fox", names=("Fox", "妖狐", "妖狐")),
     )
 }
@@ -64,11 +76,21 @@ ROLES: dict[str, Role] = {
 #: Roles the engine plays today; The Village night roles (§8) come later.
 NOT_YET = frozenset({"pyromaniac", "rumormonger"})
 
-#: Night steps in calling order (RULES.md §4). First-night-only steps are marked.
-NIGHT_STEPS: tuple[str, ...] = (
-    "thief", "cupid", "defender", "seer", "knight", "wolves", "white-werewolf", "witch", "piper",
-)
-FIRST_NIGHT_ONLY = frozenset({"thief", "cupid"})
+_CALLED = sorted((r.night, r.step) for r in ROLES.values()
+                 if r.night is not None and r.step and r.id not in NOT_YET)
+#: Night steps in calling order (RULES.md §4), from the rows' `night`.
+NIGHT_STEPS: tuple[str, ...] = tuple(step for _, step in _CALLED)
+#: On which nights each step is called (the rows' `nights`).
+STEP_NIGHTS: dict[str, str] = {r.step: r.nights for r in ROLES.values()
+                               if r.night is not None and r.step}
+FIRST_NIGHT_ONLY = frozenset(s for s, when in STEP_NIGHTS.items() if when == "first")
+
+
+def called_tonight(step: str, n: int, attack: bool) -> bool:
+    """Whether `step` is played on night `n` (`attack`: the wolves attack tonight)."""
+    when = STEP_NIGHTS[step]
+    return (when == "every" or (when == "first" and n == 1) or (when == "even" and n % 2 == 0)
+            or (when == "attack" and attack))
 
 
 def is_wolf(role: str) -> bool:

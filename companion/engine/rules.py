@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from random import Random
 
-from .actions import SPY_MODES, Action, Choice, check_shape
+from .actions import Action, Choice, check_shape
 from .errors import IllegalAction, SetupError, StaleAction
-from .roles import FIRST_NIGHT_ONLY, NIGHT_STEPS, ROLES
+from .roles import NIGHT_STEPS, ROLES, called_tonight
 from .rulesets import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -23,7 +23,7 @@ from .rulesets import (
     recommended_deal,
     resolve_options,
 )
-from .state import State, apply, rebuild
+from .state import APPLY, STEP_KEEPS, State, rebuild
 
 PROMPTS = ("hunter", "appoint", "allow")
 VOTES = ("election", "vote")
@@ -76,8 +76,15 @@ def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
 # --- helpers -------------------------------------------------------------------
 
 def _emit(state: State, event: dict) -> None:
+    """Apply `event` and log it: `state.apply` written out, as this runs for
+    every event of every game (keep the two in step)."""
+    kind = event["e"]
     event["a"] = state.acts
-    apply(state, event)
+    APPLY[kind](state, event)
+    if kind != "act" or event["do"] not in STEP_KEEPS:
+        state.memo_step.clear()
+    if "draw" in event:
+        state.draws += 1
     state.log.append(event)
 
 
@@ -92,7 +99,7 @@ def living(state: State) -> tuple[int, ...]:
 def holder(state: State, role: str) -> int | None:
     """The living player holding `role` (single cards only)."""
     alive = state.alive
-    for i in _seats_by_card(state).get(role, ()):
+    for i in (state.memo_cards or _seats_by_card(state)).get(role, ()):
         if alive[i]:
             return i
     return None
@@ -153,7 +160,8 @@ def mixed_lovers(state: State) -> bool:
     if not state.lovers:
         return False
     a, b = (state.roles[i] for i in state.lovers)
-    return ROLES[a].wolf != ROLES[b].wolf or (a == "piper") != (b == "piper")
+    return ROLES[a].wolf != ROLES[b].wolf or (ROLES[a].team == "piper") != (
+        ROLES[b].team == "piper")
 
 
 # --- legal actions -------------------------------------------------------------
@@ -185,7 +193,7 @@ def fresh_memo(state: State) -> dict:
 
 def _legal_actions(state: State, seat: int) -> list[Choice]:
     step = state.step
-    if state.phase == "over" or not 0 <= seat < state.size:
+    if state.phase == "over" or not 0 <= seat < len(state.names):
         return []
     if step in PROMPTS:
         return _prompt_choices(state, seat) if seat == state.actor else []
@@ -205,55 +213,18 @@ def _legal_actions(state: State, seat: int) -> list[Choice]:
 
 
 def _night_choices(state: State, seat: int, step: str) -> list[Choice]:
-    """A night step's choices for a living seat (none unless it holds the card)."""
+    """A night step's choices for a living seat (none unless it holds the card):
+    the card's own `night` power (powers.py)."""
     if state.roles[seat] != step or not _powered(state, seat):
         return []
-    up = living(state)
-    others = tuple(i for i in up if i != seat)
-    out: list[Choice] = []
-    if step == "thief":
-        both_wolves = all(ROLES[c].wolf for c in state.center)
-        out.append(Choice("swap", cards=(0, 1)))
-        if not both_wolves:
-            out.append(Choice("pass"))
-        return out
-    if step == "cupid":
-        out.append(Choice("link", tuple(up), (2, 2)))
-    elif step == "defender":
-        out.append(Choice("protect", tuple(i for i in up if i != state.last_protected), (1, 1)))
-    elif step == "seer":
-        out.append(Choice("inspect", others, (1, 1)))
-    elif step == "knight":
-        out.append(Choice("guard", others, (1, 1)))
-    elif step == "white-werewolf":
-        prey = tuple(i for i in others if state.roles[i] == "werewolf")
-        if prey:
-            out.append(Choice("devour", prey, (1, 1)))
-    elif step == "witch":
-        victim = _shown_victim(state)
-        heal = state.potions["heal"] and victim is not None and (
-            victim != seat or state.opts["witch_self_heal"])
-        poison = up if state.potions["poison"] else ()  # herself too [003]
-        if heal or poison:
-            out.append(Choice("potion", poison, (0, 1), heal=heal, info={"victim": victim}))
-    elif step == "piper":
-        free = tuple(i for i in others if i not in state.charmed)
-        if free:
-            k = min(2, len(free))
-            out.append(Choice("charm", free, (k, k)))
-    if out:
-        out.append(Choice("pass"))
-    return out
+    return powers.NIGHT[step](state, seat)
 
 
 def _wolves_choices(state: State, seat: int) -> list[Choice]:
     role = state.roles[seat]
-    if role == "little-girl":
-        if state.spied or not _powered(state, seat):
-            return []
-        return [Choice("spy", modes=SPY_MODES), Choice("pass")]
     if not ROLES[role].wolf:
-        return []
+        pack = powers.PACK.get(role)  # a card that acts in the pack's step (the little girl)
+        return pack(state, seat) if pack is not None else []
     if state.opts["wolf_attack"] == "any-wolf" and _wolves_closed(state):
         return []  # the first wolf's choice stands [004]
     # unanimous: a wolf may change his pick while the step is open [000]
@@ -283,11 +254,12 @@ def _vote_targets(state: State, seat: int) -> tuple[int, ...]:
     election = state.step == "election"
     if not election and state.allowed is not None and seat not in state.allowed:
         return ()
-    out = tuple(state.candidates if state.candidates is not None else state.up)
+    out: tuple[int, ...] = state.candidates if state.candidates is not None else state.up
     if election:
         return out
     # nobody votes against his lover; himself only with self_vote
-    for gone in (lover_of(state, seat), None if state.opts["self_vote"] else seat):
+    lover = lover_of(state, seat) if state.lovers else None
+    for gone in (lover, None if state.opts["self_vote"] else seat):
         if gone is not None and gone in out:
             k = out.index(gone)
             out = out[:k] + out[k + 1:]
@@ -355,9 +327,10 @@ def _waiting_for(state: State) -> list[int]:
         wolves = _wolves(state)
         prey = len(wolves) < len(state.up)  # someone is left to attack
         out = list(wolves) if prey and not _wolves_closed(state) else []
-        girl = holder(state, "little-girl")
-        if girl is not None and _wolves_choices(state, girl):
-            out.append(girl)
+        for role in powers.PACK:  # the little girl
+            seat = holder(state, role)
+            if seat is not None and _wolves_choices(state, seat):
+                out.append(seat)
         return out
     # a night step: only the living holder of its card may act
     seat = holder(state, step)
@@ -385,7 +358,7 @@ def act(state: State, action: Action, expect: int | None = None) -> list[dict]:
         _timeout(state)
         return state.log[start:]
     seat = action.actor
-    if not isinstance(seat, int) or not 0 <= seat < state.size:
+    if not isinstance(seat, int) or not 0 <= seat < len(state.names):
         raise IllegalAction(f"no player at seat {seat!r}")
     choices = _choices(state, seat)
     do = action.do
@@ -431,21 +404,26 @@ def _why_not(state: State, choice: Choice, a: Action) -> str:
 def _perform(state: State, a: Action) -> None:
     step, seat = state.step, a.actor
     if a.do == "vote":  # the hot path: most actions are ballots
+        before = _waiting(state)
         _emit(state, {"e": "act", "actor": seat, "do": "vote", "target": a.target})
-        waiting = fresh_memo(state)["waiting"] = _unvoted(state)  # what _waiting would find
+        waiting = before
+        if seat in before:  # what _unvoted would find now (a voter may change his vote)
+            waiting = before.copy()
+            waiting.remove(seat)
+        fresh_memo(state)["waiting"] = waiting
         if not waiting:
             _close_vote(state)
         return
     event = {"e": "act", **a.to_dict()}
-    if a.do == "inspect":
-        assert a.target is not None  # Choice.allows: an inspection names a seat
-        card = state.roles[a.target]
-        event["result"] = card if state.opts["seer_sees"] == "role" else ROLES[card].reads
-    elif a.do == "spy":
-        event.update(_spy(state, a))
+    assert seat is not None  # act: only a timeout has no actor
+    role = state.roles[seat]
+    hook = powers.ACTS.get(role)
+    if hook is not None:
+        hook(state, a, event)  # the seer's result, the little girl's chance
     _emit(state, event)
-    if step == "thief" and a.do == "pass":
-        _emit(state, {"e": "card", "seat": seat, "role": "villager"})
+    after = powers.ACTED.get(role)
+    if after is not None and step == role:
+        after(state, a)  # the thief who keeps his card
     if step in PROMPTS:
         _after_prompt(state, a)
     elif step == "wolves":
@@ -455,23 +433,6 @@ def _perform(state: State, a: Action) -> None:
         _next_night_step(state)
 
 
-def _spy(state: State, a: Action) -> dict:
-    outcome = a.outcome
-    out: dict = {}
-    rng = None
-    if outcome is None:
-        assert a.mode is not None  # check_shape: spying has a mode
-        rng = _rng(state)
-        wolf_p, caught_p = SPY_ODDS[a.mode]
-        x = rng.random()
-        outcome = "wolf" if x < wolf_p else "caught" if x < wolf_p + caught_p else "nothing"
-        out["draw"] = True
-    out["outcome"] = outcome
-    if outcome == "wolf":
-        wolves = _wolves(state)
-        out["wolf"] = (rng or _rng(state)).choice(wolves)
-        out["draw"] = True
-    return out
 
 
 def _timeout(state: State) -> None:
@@ -495,13 +456,10 @@ def _timeout(state: State) -> None:
     elif step in PROMPTS:
         _run_queue(state)
     else:
-        thief = holder(state, "thief")
-        if step == "thief" and thief is not None:
-            if all(ROLES[c].wolf for c in state.center):
-                _emit(state, {"e": "act", "do": "swap", "actor": thief, "card": 0,
-                              "default": True})
-            else:
-                _emit(state, {"e": "card", "seat": thief, "role": "villager"})
+        hook = powers.TIMEOUT.get(step)
+        seat = holder(state, step)
+        if hook is not None and seat is not None:
+            hook(state, seat)  # the thief's default
         _next_night_step(state)
 
 
@@ -509,26 +467,23 @@ def _timeout(state: State) -> None:
 
 def _begin_night(state: State, n: int) -> None:
     _emit(state, {"e": "night", "n": n})
-    medium = holder(state, "medium")
-    if medium is not None and state.executed is not None:
-        card = state.roles[state.executed]
-        _emit(state, {"e": "medium", "seat": medium, "target": state.executed,
-                      "result": ROLES[card].reads})
+    for role, hook in powers.NIGHTFALL.items():  # the medium's result
+        seat = holder(state, role)
+        if seat is not None:
+            hook(state, seat)
     _next_night_step(state)
 
 
 def _next_night_step(state: State) -> None:
+    """Open the next night step that has something to do, else dawn. Steps
+    come in NIGHT_STEPS order (roles.py), each on its nights; a step whose
+    card is absent, dead or without a choice is passed over."""
     order = NIGHT_STEPS
     start = order.index(state.step) + 1 if state.step in order else 0
+    attack = _attack_tonight(state)
     for step in order[start:]:
-        if step in FIRST_NIGHT_ONLY and state.n != 1:
-            continue
-        if step == "white-werewolf" and state.n % 2:
-            continue
-        if step in ("wolves", "defender", "knight") and not _attack_tonight(state):
-            continue  # no attack tonight: the wolves only meet, protectors are not called
-        if step == "piper" and _dies_tonight(state, holder(state, "piper")):
-            continue  # [002]: not called on a night the wolves or the witch kill him
+        if not called_tonight(step, state.n, attack):
+            continue  # e.g. no attack tonight: the wolves only meet, protectors are not called
         if step == "wolves":
             _emit(state, {"e": "step", "step": step})
             if _waiting(state):
@@ -536,12 +491,16 @@ def _next_night_step(state: State) -> None:
             _close_wolves(state)
             return
         actor = holder(state, step)
-        if actor is None or not _night_choices(state, actor, step):
+        if actor is None:
             continue
-        if step == "thief":
-            _emit(state, {"e": "centre", "seat": actor, "cards": list(state.center)})
-        if step == "witch":
-            _emit(state, {"e": "shown", "seat": actor, "victim": _shown_victim(state)})
+        skips = powers.SKIPS.get(step)
+        if skips is not None and skips(state, actor):
+            continue  # the piper on a night he is killed
+        if not _night_choices(state, actor, step):
+            continue
+        called = powers.CALLED.get(step)
+        if called is not None:
+            called(state, actor)  # what the thief and the witch are shown
         _emit(state, {"e": "step", "step": step})
         return
     _dawn(state)
@@ -555,8 +514,8 @@ def _close_wolves(state: State) -> None:
         target = next((t for t in state.picks.values() if t is not None), None)
     elif picks and len(picks) == len(wolves) and len(set(picks)) == 1:
         target = picks[0]
-    if state.caught:
-        target = holder(state, "little-girl")
+    if state.caught:  # the one caught spying in the pack's step is the victim [000]
+        target = next(s for s in (holder(state, role) for role in powers.PACK) if s is not None)
     _emit(state, {"e": "attack", "target": target, "caught": state.caught})
     _next_night_step(state)
 
@@ -564,16 +523,18 @@ def _close_wolves(state: State) -> None:
 def _shown_victim(state: State) -> int | None:
     """The victim the witch is shown: none when the defender held [002]."""
     v = state.attack
-    if v is None or (v == state.protected and state.roles[v] != "little-girl"):
+    if v is None or (v == state.protected and state.roles[v] not in powers.UNPROTECTABLE):
         return None
     return v
 
 
 def _attack_kills(state: State, seat: int) -> bool:
     """The wolves' attack tonight lands on `seat` and kills him: not protected,
-    not healed, not the fox [004], not an elder with his spare life [003]."""
-    return seat == _shown_victim(state) and not state.healed and state.roles[seat] != "fox" \
-        and not (state.roles[seat] == "elder" and seat not in state.wounded)
+    not healed, not spared by his card (the fox [004], the elder's spare life [003])."""
+    if seat != _shown_victim(state) or state.healed:
+        return False
+    spared = powers.SPARED.get(state.roles[seat])
+    return spared is None or not spared(state, seat)
 
 
 def _dies_tonight(state: State, seat: int | None) -> bool:
@@ -584,17 +545,10 @@ def _dawn(state: State) -> None:
     time = state.time()
     dead: list[tuple[int, str]] = []
     victim = _shown_victim(state)
-    if victim is not None:
-        if state.roles[victim] == "elder" and victim not in state.wounded:
-            _emit(state, {"e": "wounded", "seat": victim})  # healed or not [003]
-        elif _attack_kills(state, victim):
-            dead.append((victim, "werewolves"))
-    if state.devoured is not None:
-        dead.append((state.devoured, "white-werewolf"))
-    if state.poisoned is not None:
-        dead.append((state.poisoned, "poison"))
-    if state.inspected is not None and state.roles[state.inspected] == "fox":
-        dead.append((state.inspected, "seer"))  # 呪殺 [004]
+    if victim is not None and _attack_kills(state, victim):
+        dead.append((victim, "werewolves"))
+    for hook in powers.DAWN.values():  # devoured, poisoned, the inspected fox; the elder's wound
+        hook(state, dead)
     _emit(state, {"e": "resolve", "then": "day"})
     seen: set[int] = set()
     for seat, cause in dead:
@@ -631,15 +585,9 @@ def _run_queue(state: State) -> None:
         if lover is not None and state.alive[lover]:
             _kill(state, lover, "heartbreak", time)
         cause = next(c for s, c, _ in state.deaths if s == seat)
-        if state.roles[seat] == "elder" and cause in ("poison", "hunter", "execution") \
-                and not state.powers_lost:
-            # [003]; in death order, so a hunter who died before him still shoots
-            _emit(state, {"e": "powers-lost", "seat": seat})
-        prompts = []  # each is skipped above if nobody is left to name
-        if state.roles[seat] == "hunter" and _powered(state, seat):
-            prompts.append(("hunter", seat))
-        if cause == "scapegoat":
-            prompts.append(("allow", seat))
+        dies = powers.DIES.get(state.roles[seat])
+        # each prompt is skipped above if nobody is left to name
+        prompts = [(kind, seat) for kind in dies(state, seat, cause)] if dies else []
         if state.sheriff == seat:
             prompts.append(("appoint", seat))
         _emit(state, {"e": "triggers", "seat": seat, "prompts": [list(p) for p in prompts]})
@@ -706,9 +654,9 @@ def _close_vote(state: State) -> None:
         return _execute(state, tied[0])
     if not tied:
         return _execute(state, None)
-    scapegoat = holder(state, "scapegoat")
-    if scapegoat is not None and _powered(state, scapegoat):
-        return _execute(state, scapegoat, cause="scapegoat")  # overrides every policy [002][003]
+    for tie in powers.TIE.values():  # the scapegoat overrides every policy [002][003]
+        if tie(state):
+            return None
     policy = state.opts["tie"]
     rounds = len(state.ties)
     if policy == "scapegoat-sheriff-none":
@@ -731,7 +679,8 @@ def _draw(state: State, among: list[int]) -> int:
 
 def _half_power_play(state: State) -> bool:
     up = living(state)
-    wolfish = sum(1 for i in up if ROLES[state.roles[i]].wolf or state.roles[i] == "madman")
+    wolfish = sum(1 for i in up if ROLES[state.roles[i]].wolf
+                  or ROLES[state.roles[i]].team == "werewolves")  # the madman too
     return len(up) % 2 == 0 and 2 * wolfish == len(up)
 
 
@@ -757,10 +706,8 @@ def _close_election(state: State, tied: list[int]) -> None:
 def _execute(state: State, seat: int | None, cause: str = "execution") -> None:
     _emit(state, {"e": "resolve", "then": "night"})
     if seat is not None:
-        if (cause == "execution" and state.roles[seat] == "village-idiot"
-                and seat not in state.revealed and _powered(state, seat)):
-            _emit(state, {"e": "revealed", "seat": seat})  # [002][003]
-        else:
+        saved = powers.EXECUTED.get(state.roles[seat]) if cause == "execution" else None
+        if saved is None or not saved(state, seat):  # the village idiot lives on
             _kill(state, seat, cause, state.time())
     _run_queue(state)
 
@@ -775,19 +722,21 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
     mixed = state.lovers if mixed_lovers(state) else None  # the mixed pair, if any
     if mixed and sorted(up) == sorted(mixed):
         return "lovers", sorted(mixed)
-    piper = holder(state, "piper")
-    if piper is not None and not (mixed and piper in mixed) \
-            and all(i in state.charmed for i in up if i != piper):
-        return "piper", _side(state, "piper")
+    for role, wins in powers.WINS.items():  # a solo card's own win: the piper, the white werewolf
+        seat = holder(state, role)
+        if seat is not None and wins(state, seat, mixed):
+            team = ROLES[role].team
+            return team, _side(state, team)
     wolves = [i for i in up if ROLES[roles[i]].wolf]
-    if len(up) == 1 and roles[up[0]] == "white-werewolf":
-        return "white-werewolf", _side(state, "white-werewolf")
-    fox = [i for i in up if roles[i] == "fox"]
+    # a living card that takes the win of whichever side wins (the fox [004])
+    thief = next((roles[i] for i in up if roles[i] in powers.STEALS), None)
     if not wolves:
-        return ("fox", _side(state, "fox")) if fox else ("village", _side(state, "village"))
-    humans = [i for i in up if not ROLES[roles[i]].wolf and roles[i] != "fox"]
-    if any(roles[i] == "white-werewolf" for i in wolves):
-        return None  # beside other wolves (RULES.md §7 Decision), or alone: his win is §7.4
+        team = ROLES[thief].team if thief else "village"
+        return team, _side(state, team)
+    humans = [i for i in up if not ROLES[roles[i]].wolf and roles[i] not in powers.STEALS]
+    if any(roles[i] in powers.LONE for i in wolves):
+        return None  # the white werewolf: beside other wolves (RULES.md §7 Decision), the
+        # pack cannot win; alone, his win is his own (above)
     if mixed:
         a, b = mixed
         if all(state.alive[i] for i in (a, b)) and (ROLES[roles[a]].wolf or ROLES[roles[b]].wolf):
@@ -795,7 +744,8 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
     won = not humans if state.opts["wolves_win"] == "all-dead" else len(wolves) >= len(humans)
     if not won:
         return None
-    return ("fox", _side(state, "fox")) if fox else ("werewolves", _side(state, "werewolves"))
+    team = ROLES[thief].team if thief else "werewolves"
+    return team, _side(state, team)
 
 
 def _side(state: State, team: str) -> list[int]:
@@ -823,3 +773,6 @@ def undo(state: State) -> State:
         raise IllegalAction("nothing to undo")
     last = state.acts
     return rebuild([e for e in state.log if e["a"] < last])
+
+
+from . import powers  # noqa: E402  (its hooks call back into this module)

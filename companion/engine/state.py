@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .roles import ROLES
+
 
 @dataclass(slots=True)
 class State:
@@ -74,6 +76,10 @@ class State:
     # holding each card (cleared when a card changes hands)
     memo_step: dict = field(default_factory=dict, repr=False, compare=False)
     memo_cards: dict = field(default_factory=dict, repr=False, compare=False)
+    # the public view's parts (views._public_view) and, for it, (events read,
+    # index of the last "tally" among them)
+    memo_views: dict = field(default_factory=dict, repr=False, compare=False)
+    memo_tally: tuple[int, int | None] = field(default=(0, None), repr=False, compare=False)
 
     @property
     def size(self) -> int:
@@ -129,10 +135,10 @@ def _act(s: State, e: dict) -> None:
     elif do == "attack":
         s.picks[seat] = e["target"]
     elif do == "pass" and s.step == "wolves":
-        if s.roles[seat] == "little-girl":
-            s.spied = True
+        if ROLES[s.roles[seat]].wolf:
+            s.picks[seat] = None  # a wolf's pick of nobody
         else:
-            s.picks[seat] = None
+            s.spied = True  # the one who may spy in the pack's step declined
     elif do == "spy":
         s.spied = True
         s.caught = e["outcome"] == "caught"

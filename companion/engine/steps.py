@@ -8,13 +8,11 @@ read no clock (the hub owns the timers).
 
 from __future__ import annotations
 
-from .roles import FIRST_NIGHT_ONLY, NIGHT_STEPS, NOT_YET, ROLES
+from . import powers
+from .roles import NIGHT_STEPS, NOT_YET, ROLES, called_tonight
 from .rules import PROMPTS, VOTES, waiting_for
 from .rulesets import RULESETS
 from .state import State
-
-#: Steps whose holders are protectors: called only on nights with an attack.
-_PROTECTORS = ("defender", "knight")
 
 
 def night_calls(state: State) -> list[str]:
@@ -24,28 +22,19 @@ def night_calls(state: State) -> list[str]:
 
     It depends only on the ruleset's roles (minus roles.NOT_YET), the night
     number `state.n` and the public option `first_night_attack`: never on the
-    deal, who is alive, potions or anything else secret. In NIGHT_STEPS order:
-    a step is called when a role of the ruleset is called by it (its id or its
-    Role.step); thief and cupid on night 1 only; the white werewolf on even
-    nights; defender and knight on nights with an attack (night > 1 or
-    `first_night_attack`); "wolves" always (without an attack they only meet).
+    deal, who is alive, potions or anything else secret. In NIGHT_STEPS order
+    (roles.py): a step is called when a role of the ruleset is called by it
+    (Role.step), on the nights its row says (Role.nights: thief and cupid on
+    night 1 only; the white werewolf on even nights; defender and knight on
+    nights with an attack, night > 1 or `first_night_attack`); "wolves" is
+    called every night (without an attack they only meet).
     """
     n = state.n
     roles = RULESETS[state.ruleset]["roles"] - NOT_YET
-    called = set(roles) | {ROLES[r].step for r in roles}
+    called = {ROLES[r].step for r in roles}
     attack = n > 1 or bool(state.opts["first_night_attack"])
-    out = []
-    for step in NIGHT_STEPS:
-        if step != "wolves" and step not in called:
-            continue
-        if step in FIRST_NIGHT_ONLY and n != 1:
-            continue
-        if step == "white-werewolf" and n % 2:
-            continue
-        if step in _PROTECTORS and not attack:
-            continue
-        out.append(step)
-    return out
+    return [step for step in NIGHT_STEPS if step == "wolves" or (
+        step in called and called_tonight(step, n, attack))]
 
 
 def pending(state: State) -> dict:
@@ -122,9 +111,8 @@ def _on_timeout(state: State, kind: str) -> str | None:
         return "close"
     if step == "appoint":
         return "left-neighbour"
-    if step == "thief":
-        return "swap-0" if all(ROLES[c].wolf for c in state.center) else "villager"
-    return "nothing"
+    default = powers.DEFAULT.get(step)  # the thief's
+    return default(state) if default is not None else "nothing"
 
 
 def _opened_at(log: list[dict]) -> int:

@@ -44,29 +44,38 @@ def public_view(state: State) -> dict:
 
 
 def _public_view(state: State) -> dict:
+    """The table's view, never handed out (public_view copies it): its parts
+    that did not change since the last event are reused (`State.memo_views`)."""
     over = state.phase == "over"
-    players = []
-    for i, name in enumerate(state.names):
-        dead_shown = not state.alive[i] and state.opts["reveal_on_death"]
-        shown = over or i in state.revealed or dead_shown
-        players.append({
-            "seat": i, "name": name, "alive": state.alive[i], "sheriff": state.sheriff == i,
-            "role": state.roles[i] if shown else None,
-            "can_vote": state.alive[i] and i not in state.revealed and (
-                state.allowed is None or i in state.allowed),
-        })
+    cached = state.memo_views
+    # the players' public facts change only with these
+    key = (len(state.deaths), state.sheriff, len(state.revealed), state.allowed, over)
+    players = cached.get(key)
+    if players is None:
+        reveal, roles, revealed = state.opts["reveal_on_death"], state.roles, state.revealed
+        sheriff, allowed = state.sheriff, state.allowed
+        players = [{
+            "seat": i, "name": name, "alive": alive, "sheriff": sheriff == i,
+            "role": roles[i] if over or i in revealed or (reveal and not alive) else None,
+            "can_vote": alive and i not in revealed and (allowed is None or i in allowed),
+        } for i, (name, alive) in enumerate(zip(state.names, state.alive))]
+        cached.clear()  # one generation only
+        cached[key] = players
+    deaths = cached.get("deaths")
+    if deaths is None:
+        deaths = cached["deaths"] = _public_deaths(state)
     view = {
         "seq": state.acts,  # the `expect` for an action chosen on this view
         "ruleset": state.ruleset, "phase": state.phase, "n": state.n,
         "step": _public_step(state), "players": players, "sheriff": state.sheriff,
-        "deaths": _public_deaths(state),
-        "options": dict(state.opts),
+        "deaths": deaths,
+        "options": state.opts,
     }
     if state.phase == "day" and state.step in VOTES:
         view["vote"] = {"kind": state.step, "round": state.round,
                         "candidates": list(state.candidates) if state.candidates else None,
                         "voted": sorted(state.votes), "waiting": waiting_for(state)}
-    last = next((e for e in reversed(state.log) if e["e"] == "tally"), None)
+    last = _last_tally(state)
     if last is not None:
         tally = {k: last[k] for k in ("step", "round", "votes", "counts", "top")}
         tally["tie"] = last.get("tie")
@@ -74,6 +83,20 @@ def _public_view(state: State) -> dict:
     if over:
         view["winner"], view["winners"] = state.winner, list(state.winners)
     return view
+
+
+def _last_tally(state: State) -> dict | None:
+    """The log's last "tally" event, found by reading only the events logged
+    since the last call (`State.memo_tally` holds how far it read)."""
+    log = state.log
+    seen, last = state.memo_tally
+    if seen > len(log) or (last is not None and log[last]["e"] != "tally"):
+        seen, last = 0, None  # another log than the one read: read it again
+    for i in range(seen, len(log)):
+        if log[i]["e"] == "tally":
+            last = i
+    state.memo_tally = (len(log), last)
+    return None if last is None else log[last]
 
 
 def view_for(state: State, seat: int | None) -> dict:
@@ -95,15 +118,13 @@ def view_for(state: State, seat: int | None) -> dict:
     if state.phase == "night" and view["actions"]:
         view["step"] = step_label(state)  # his own turn, on his own phone
     groups = _groups(state, seat)
-    known = _known(state, seat, groups)
-    for p in view["players"]:
-        j = p["seat"]
-        if j in known and p["role"] is None:
-            p["role"] = known[j]
-        if j == seat:
-            p["role"] = role
+    players = view["players"]  # by seat
+    for j, card in _known(state, seat, groups).items():
+        if players[j]["role"] is None:
+            players[j]["role"] = card
+    players[seat]["role"] = role
     view["knows"] = {k: v for k, v in groups.items() if v}
-    if role == "witch":
+    if "potions" in ROLES[role].knows:
         view["potions"] = dict(state.potions)
     if ROLES[role].wolf and state.phase == "night" and state.step == "wolves":
         # the pack wakes together and must agree: each wolf sees the others' picks
@@ -169,7 +190,7 @@ def _known(state: State, seat: int, groups: dict[str, list[int]]) -> dict[int, s
     """Cards this seat has been shown by a rule: his pack, his fellow
     freemason, his own seer results."""
     known = {j: "werewolf" for j in groups["pack"]}  # the white werewolf passes for one [000]
-    known.update((j, "freemason") for j in groups["freemasons"])
+    known.update((j, state.roles[j]) for j in groups["freemasons"])  # each other's card
     for note in state.notes[seat]:
         if note["e"] == "act" and note["do"] == "inspect" and note["result"] in ROLES:
             known[note["target"]] = note["result"]
@@ -177,12 +198,15 @@ def _known(state: State, seat: int, groups: dict[str, list[int]]) -> dict[int, s
 
 
 def _groups(state: State, seat: int) -> dict[str, list[int]]:
+    """Whom this seat is shown: what his card knows (Role.knows), his lover,
+    and the charmed players once he is one of them."""
     role = state.roles[seat]
-    pack = [j for j, r in enumerate(state.roles) if ROLES[r].wolf] if ROLES[role].wolf else []
-    masons = ([j for j, r in enumerate(state.roles) if r == "freemason"]
-              if role == "freemason" else [])
+    knows = ROLES[role].knows
+    pack = [j for j, r in enumerate(state.roles) if ROLES[r].wolf] if "pack" in knows else []
+    masons = ([j for j, r in enumerate(state.roles) if r == role]
+              if "freemasons" in knows else [])
     lover = lover_of(state, seat)
-    charmed = sorted(state.charmed) if (seat in state.charmed or role == "piper") else []
+    charmed = sorted(state.charmed) if (seat in state.charmed or "charmed" in knows) else []
     return {"pack": pack, "freemasons": masons, "lover": [lover] if lover is not None else [],
             "charmed": charmed}
 

@@ -1,0 +1,112 @@
+"""The speed work of issue 8 keeps answers across events (State.memo_step: each
+voter's choices and the pack's for the open step; memo_cards: the seats of each
+card; memo_views: the public view's parts). A cache is only right if it never
+answers differently from a state that has none: these tests play random games
+of every ruleset, timeouts included, and after every action compare the cached
+answers with those of `rebuild(state.log)`, a state with empty caches."""
+
+from __future__ import annotations
+
+import dataclasses
+from random import Random
+
+import pytest
+
+from companion.engine import (
+    Action,
+    act,
+    legal_actions,
+    new_game,
+    pending,
+    public_view,
+    rebuild,
+    recommended_deal,
+    view_for,
+    waiting_for,
+)
+from companion.engine.actions import sample_uniform
+
+EXTRAS = ("witch", "hunter", "cupid", "little-girl", "thief", "defender", "village-idiot",
+          "elder", "scapegoat", "piper", "white-werewolf")
+
+
+def random_game(seed: int):
+    rng = Random(seed)
+    ruleset = ("millers-hollow", "bga", "jp-standard")[seed % 3]
+    if ruleset == "jp-standard":
+        players, add = rng.randint(7, 15), []
+    else:
+        players, add = rng.randint(8, 14), rng.sample(EXTRAS, rng.randint(1, 5))
+    counts = recommended_deal(ruleset, players, add)
+    cards = [r for r, c in sorted(counts.items()) for _ in range(c)]
+    rng.shuffle(cards)
+    center = []
+    if "thief" in cards:
+        center = cards[-2:] if "thief" not in cards[-2:] else cards[:2]
+        for card in center:
+            cards.remove(card)
+        assert "thief" in cards
+    options = {"sheriff": rng.random() < 0.5, "self_vote": rng.random() < 0.5}
+    return new_game(ruleset, [f"P{i}" for i in range(len(cards))], cards, options, center,
+                    seed=seed), rng
+
+
+def answers(state) -> tuple:
+    seats = range(state.size)
+    return (waiting_for(state), [legal_actions(state, s) for s in seats], public_view(state),
+            [view_for(state, s) for s in seats], view_for(state, None), pending(state))
+
+
+@pytest.mark.parametrize("seed", range(36))
+def test_cached_answers_equal_those_of_a_state_without_caches_issue_8(seed: int) -> None:
+    state, rng = random_game(seed)
+    for _ in range(600):
+        if state.phase == "over":
+            break
+        before = answers(state)  # fills the caches, then asks again below
+        assert answers(state) == before
+        assert answers(rebuild(state.log)) == before
+        if rng.random() < 0.05:
+            act(state, Action(None, "timeout"))
+        else:
+            seat = rng.choice(waiting_for(state))
+            act(state, sample_uniform(legal_actions(state, seat), seat, rng))
+    assert answers(rebuild(state.log)) == answers(state)
+
+
+def test_answers_are_copies_a_caller_may_change_issue_8() -> None:
+    """The hub fills a view in: what it changes must not reach the next caller,
+    even where the engine now reuses a view's parts from one event to the next."""
+    state, rng = random_game(1)
+    view = public_view(state)
+    view["players"][0]["role"] = "mangled"
+    view["deaths"].append({"seat": 0})
+    view["options"]["sheriff"] = "mangled"
+    seat = waiting_for(state)[0]
+    legal_actions(state, seat).clear()
+    waiting_for(state).clear()
+    assert public_view(state)["players"][0]["role"] != "mangled"
+    assert legal_actions(state, seat) and waiting_for(state)
+    act(state, sample_uniform(legal_actions(state, seat), seat, rng))
+    fresh = public_view(state)
+    assert fresh["players"][0]["role"] != "mangled" and {"seat": 0} not in fresh["deaths"]
+    assert fresh["options"]["sheriff"] != "mangled"
+
+
+def test_caches_are_no_part_of_the_state_issue_8() -> None:
+    """Every cache field is named memo*, never compared, so a rebuilt state
+    equals the played one (test_properties compares all other fields)."""
+    for f in dataclasses.fields(new_game("jp-standard", [f"P{i}" for i in range(9)])):
+        if f.name.startswith("memo") and f.name != "memo_at":  # memo_at: the memo's log length
+            assert f.compare is False and f.repr is False, f.name
+
+
+def test_actions_stay_frozen_and_hashable_issue_8() -> None:
+    """Action and Choice got written-out constructors for speed: still frozen
+    dataclasses, equal and hashed by value."""
+    a = Action(1, "vote", target=2)
+    assert a == Action(1, "vote", 2) and hash(a) == hash(Action(1, "vote", target=2))
+    assert a.to_dict() == {"actor": 1, "do": "vote", "target": 2}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.target = 3  # type: ignore[misc]
+    assert repr(a).startswith("Action(actor=1, do='vote', target=2, targets=()")
