@@ -81,6 +81,26 @@ def _roles(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    from . import simulate
+
+    if "villager" in args.add:
+        print("werewolf simulate: --add villager changes nothing: each added role takes the "
+              "place of a villager card", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print(f"werewolf simulate: --games must be at least 1, not {args.games}", file=sys.stderr)
+        return 2
+    try:
+        figures = simulate.run(args.ruleset, args.players, args.add, args.games, args.seed,
+                               progress=sys.stderr)
+    except SetupError as err:
+        print(f"werewolf simulate: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps(figures))
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     if args.what == "presses":
         from . import bench_presses
@@ -161,6 +181,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--add", action="append", default=[], metavar="ROLE", choices=sorted(ROLES),
                    help="add a special role in place of a villager (repeatable)")
     p.set_defaults(run=_roles)
+
+    p = sub.add_parser(
+        "simulate", help="play many random games of a deal; print each side's share of wins",
+        description="Play K random games of the recommended deal (each seat picks uniformly "
+        "among its legal actions, as `werewolf bench engine` plays), with a progress bar on "
+        "standard error, and print one JSON object: each side's share of the wins with its "
+        "95 % interval, the mean number of days and games/s. Random play says little about "
+        "balance between good players: it is a baseline for players who know nothing, not a "
+        "verdict on the deal.")
+    p.add_argument("--ruleset", required=True, choices=sorted(RULESETS))
+    p.add_argument("--players", required=True, type=int)
+    p.add_argument("--add", action="append", default=[], metavar="ROLE", choices=sorted(ROLES),
+                   help="add a special role in place of a villager (repeatable)")
+    p.add_argument("--games", type=int, default=10_000, metavar="K",
+                   help="games to play (default 10000)")
+    p.add_argument("--seed", type=int, default=0, help="first seed (default 0): the same "
+                   "seed plays the same games")
+    p.set_defaults(run=_simulate)
 
     p = sub.add_parser("bench", help="measure; prints one JSON object of figures")
     p.add_argument("what", choices=["engine", "hub", "presses"])
