@@ -15,8 +15,8 @@ injectable `bus` (smbus2.SMBus on a Pi), so tests record the register writes.
   makes the seats' expander pins outputs (unused pins stay inputs),
   `set(ExpanderPin, on)`, `all_off()`, `led(ExpanderPin)`.
 - `ExpanderLED`: one expander pin with the small interface of a gpiozero LED
-  that `seats.SeatBox` uses: `on()`, `off()`, `blink(on_time, off_time, n,
-  background)`, `is_lit`, `close()`; blinking runs in a small thread of its own.
+  that `seats.SeatBox` uses: `on()`, `off()`, `is_lit`, `close()` (the seat
+  boxes' shared blinker times its blinks).
 """
 
 from __future__ import annotations
@@ -129,13 +129,12 @@ class Expanders:
 
 class ExpanderLED:
     """An LED on an expander pin, with the part of gpiozero's LED interface
-    that a seat box uses [issue 7]. On/off only: no brightness."""
+    that a seat box uses [issue 7]: on(), off(), close(). On/off only: no
+    brightness; the seat boxes' blinker times its blinks."""
 
     def __init__(self, expanders: Expanders, pin: ExpanderPin) -> None:
         self.expanders = expanders
         self.pin = pin
-        self._blink_thread: threading.Thread | None = None
-        self._stopping = threading.Event()
         self._closed = False
 
     @property
@@ -147,55 +146,16 @@ class ExpanderLED:
         return 1.0 if self.is_lit else 0.0
 
     def on(self) -> None:
-        self._stop_blink()
         self.expanders.set(self.pin, True)
 
     def off(self) -> None:
-        self._stop_blink()
         self.expanders.set(self.pin, False)
 
-    def blink(self, on_time: float = 1, off_time: float = 1, n: int | None = None,
-              background: bool = True) -> None:
-        """On for `on_time`, off for `off_time`, `n` times (None: until
-        stopped by on(), off(), another blink() or close()), as gpiozero's
-        LED.blink does; it ends off."""
-        self._stop_blink()
-        self._stopping = threading.Event()
-        thread = threading.Thread(target=self._blink, args=(on_time, off_time, n, self._stopping),
-                                  name=f"blink {self.pin}", daemon=True)
-        self._blink_thread = thread
-        thread.start()
-        if not background:
-            thread.join()
-
-    def _blink(self, on_time: float, off_time: float, n: int | None,
-               stopping: threading.Event) -> None:
-        done = 0
-        try:
-            while n is None or done < n:
-                self.expanders.set(self.pin, True)
-                if stopping.wait(on_time):
-                    return
-                self.expanders.set(self.pin, False)
-                if stopping.wait(off_time):
-                    return
-                done += 1
-        except OSError as err:  # the expander stopped answering: stop blinking, say so
-            log.warning("LED %s: blinking stopped: %s", self.pin, err)
-
-    def _stop_blink(self) -> None:
-        thread, self._blink_thread = self._blink_thread, None
-        if thread is not None:
-            self._stopping.set()
-            if thread is not threading.current_thread():
-                thread.join()
-
     def close(self) -> None:
-        """Stop blinking and switch off (quietly if the chip is gone)."""
+        """Switch off (quietly if the chip is gone)."""
         if self._closed:
             return
         self._closed = True
-        self._stop_blink()
         try:
             self.expanders.set(self.pin, False)
         except OSError:

