@@ -325,3 +325,28 @@ def test_pins_without_pwm_still_speak_the_language():
     finally:
         factory.reset()
         factory.close()
+
+
+def test_one_blinker_thread_blinks_every_box_and_outlives_a_broken_led(factory):
+    """[issue 7] the slow blink of many boxes is timed by one shared thread (no
+    thread per LED); an LED whose expander stops answering stops, the others
+    go on blinking."""
+    blinker = seats.Blinker()
+    good = seats.SeatBox(SEAT, pin_factory=factory, timing=FAST, blinker=blinker)
+    bad = seats.SeatBox(Seat(2, 14, 18), pin_factory=factory, timing=FAST, blinker=blinker)
+    before = threading.active_count()
+    good.waiting()
+    bad.waiting()
+    assert threading.active_count() <= before + 1  # the blinker, once
+
+    def broken() -> None:
+        raise OSError(121, "Remote I/O error")
+
+    bad.led.on = broken  # type: ignore[method-assign]
+    bad.led.off = broken  # type: ignore[method-assign]
+    led = factory.pin(17)
+    led.clear_states()
+    time.sleep(0.35)
+    assert len(_duties(led)) >= 4  # still blinking
+    good.close()
+    bad.close()
