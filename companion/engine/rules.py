@@ -200,13 +200,9 @@ def _legal_actions(state: State, seat: int) -> list[Choice]:
     if not state.alive[seat]:
         return []
     if step in VOTES:
-        # a ballot changes nobody's choices: each voter's are built once per vote
-        cached = state.memo_step
-        got = cached.get(seat)
-        if got is None:
-            targets = _vote_targets(state, seat)
-            got = cached[seat] = [Choice("vote", targets, (1, 1))] if targets else []
-        return got
+        # a ballot changes nobody's choices: every voter's are built once per vote
+        got = state.memo_step.get(seat)
+        return got if got is not None else _ballots(state).get(seat, [])
     if step == "wolves":
         return _wolves_choices(state, seat)
     return _night_choices(state, seat, step)
@@ -249,21 +245,44 @@ def _wolves_closed(state: State) -> bool:
 
 
 def _vote_targets(state: State, seat: int) -> tuple[int, ...]:
-    if seat in state.revealed:
-        return ()
+    """Whom `seat` may vote for in the open vote (empty: he has no vote)."""
+    choices = _ballots(state).get(seat)
+    return choices[0].targets if choices else ()
+
+
+def _ballots(state: State) -> dict:
+    """Every living seat's choices in the open vote, built in one pass and kept
+    in `state.memo_step` until the vote closes (ballots change no one's choices).
+    A revealed idiot has no vote [002][003]; outside the election only the
+    scapegoat's chosen voters vote; nobody votes against his lover, nor for
+    himself without `self_vote`; a runoff is among its candidates."""
+    cached = state.memo_step
+    if "ballots" in cached:
+        return cached
+    cached["ballots"] = True
+    pool = state.candidates if state.candidates is not None else state.up
     election = state.step == "election"
-    if not election and state.allowed is not None and seat not in state.allowed:
-        return ()
-    out: tuple[int, ...] = state.candidates if state.candidates is not None else state.up
-    if election:
-        return out
-    # nobody votes against his lover; himself only with self_vote
-    lover = lover_of(state, seat) if state.lovers else None
-    for gone in (lover, None if state.opts["self_vote"] else seat):
-        if gone is not None and gone in out:
-            k = out.index(gone)
+    self_ok = election or state.opts["self_vote"]
+    lovers = None if election else state.lovers
+    allowed = None if election else state.allowed
+    revealed = state.revealed
+    shared = [Choice("vote", pool, (1, 1))] if pool else []  # for all who may name anyone
+    for seat in state.up:
+        if seat in revealed or (allowed is not None and seat not in allowed):
+            cached[seat] = []
+            continue
+        out = pool
+        if not self_ok and seat in out:
+            k = out.index(seat)
             out = out[:k] + out[k + 1:]
-    return out
+        if lovers and seat in lovers:
+            lover = lovers[1] if seat == lovers[0] else lovers[0]
+            if lover in out:
+                k = out.index(lover)
+                out = out[:k] + out[k + 1:]
+        cached[seat] = shared if out is pool else [Choice("vote", out, (1, 1))] if out else []
+    return cached
+
 
 
 def _unvoted(state: State) -> list[int]:

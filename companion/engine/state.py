@@ -126,6 +126,9 @@ def _step(s: State, e: dict) -> None:
 
 def _act(s: State, e: dict) -> None:
     do, seat = e["do"], e.get("actor")
+    if do == "vote" and seat is not None:  # a ballot: the commonest event by far
+        s.votes[seat] = e.get("target")
+        return
     if s.step in ("hunter", "appoint", "allow") and s.prompts:
         s.prompts.pop(0)
     if seat is None:
