@@ -78,7 +78,10 @@ def _or_pass(choices: list[Choice]) -> list[Choice]:
 
 
 def _others(state: State, seat: int) -> tuple[int, ...]:
-    return tuple(i for i in state.up if i != seat)
+    """The living players but `seat` (living), in seat order."""
+    up = state.up
+    k = up.index(seat)
+    return up[:k] + up[k + 1:]
 
 
 # --- thief [000][002][003] ------------------------------------------------------

@@ -746,13 +746,19 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
         if seat is not None and wins(state, seat, mixed):
             team = ROLES[role].team
             return team, _side(state, team)
-    wolves = [i for i in up if ROLES[roles[i]].wolf]
-    # a living card that takes the win of whichever side wins (the fox [004])
-    thief = next((roles[i] for i in up if roles[i] in powers.STEALS), None)
+    wolves, humans = [], []
+    thief = None  # a living card that takes the win of whichever side wins (the fox [004])
+    for i in up:
+        role = roles[i]
+        if ROLES[role].wolf:
+            wolves.append(i)
+        elif role in powers.STEALS:
+            thief = thief or role
+        else:
+            humans.append(i)
     if not wolves:
         team = ROLES[thief].team if thief else "village"
         return team, _side(state, team)
-    humans = [i for i in up if not ROLES[roles[i]].wolf and roles[i] not in powers.STEALS]
     if any(roles[i] in powers.LONE for i in wolves):
         return None  # the white werewolf: beside other wolves (RULES.md §7 Decision), the
         # pack cannot win; alone, his win is his own (above)

@@ -182,7 +182,9 @@ def _attack(s: State, e: dict) -> None:
 def _died(s: State, e: dict) -> None:
     seat = e["seat"]
     s.alive[seat] = False
-    s.up = tuple(i for i in s.up if i != seat)
+    if seat in s.up:
+        k = s.up.index(seat)
+        s.up = s.up[:k] + s.up[k + 1:]
     s.deaths.append((seat, e["cause"], e["time"]))
     s.queue.append(seat)
     if e["cause"] == "execution":
