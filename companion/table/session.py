@@ -610,8 +610,9 @@ class Table:
         state, pc = self.state, self.pace
         assert state is not None
         p = pending(state)
-        if pc.mode == "calls" and pc.live and pc.calls[pc.cursor] == p["step"]:
-            return
+        if (pc.mode == "calls" and pc.live and pc.night == state.n
+                and pc.cursor < len(pc.calls) and pc.calls[pc.cursor] == p["step"]):
+            return  # (an undo to the same step of an earlier night is not "already there")
         if pc.mode in ("ballot", "prompt", "over") and pc.step_id == p["id"]:
             return
         pc.words, pc.seat, pc.hold, pc.paused = [], None, None, None

@@ -382,3 +382,29 @@ def test_an_idle_tick_builds_no_view(table, clock, monkeypatch):
     assert listener.queue.empty() and built == []
     table.timer("skip")  # something moves: the views are rebuilt, one message
     assert not listener.queue.empty() and "public" in built
+
+
+def test_undo_from_a_night_to_the_same_step_of_an_earlier_night(table, clock):
+    """[issue 5] undo: the GM rewinds from night 2's seer call to night 1's seer
+    step; the table calls night 1 again (it once kept night 2's calls and
+    failed with a 500, found by the API fuzz test)."""
+    table.create(jp9())
+    table.act_gm({"actor": "A", "do": "inspect", "target": "B"})  # night 1, action 1
+    for _ in range(2000):
+        p = pending(table.state)
+        if p["phase"] == "night" and p["n"] == 2 and p["step"] == "seer":
+            if table.pace.mode == "calls" and table.pace.live:
+                break
+            clock.advance(1)  # the calls before the seer's run out
+            table.tick()
+        elif p["kind"] in ("night", "wolves", "prompt"):
+            table.act_gm({"do": "timeout"})
+        else:
+            clock.advance(5)
+            table.tick()
+    assert table.pace.mode == "calls" and table.pace.night == 2 and table.pace.live
+    table.undo(to=1)
+    assert pending(table.state)["step"] == "seer" and table.state.n == 1
+    assert table.pace.mode == "calls" and table.pace.night == 1
+    clock.advance(30)
+    table.tick()  # and the night goes on
