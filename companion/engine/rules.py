@@ -254,8 +254,9 @@ def _ballots(state: State) -> dict:
     """Every living seat's choices in the open vote, built in one pass and kept
     in `state.memo_step` until the vote closes (ballots change no one's choices).
     A revealed idiot has no vote [002][003]; outside the election only the
-    scapegoat's chosen voters vote; nobody votes against his lover, nor for
-    himself without `self_vote`; a runoff is among its candidates."""
+    scapegoat's chosen voters vote; nobody votes for his lover, in any vote
+    (the election too), nor for himself without `self_vote` (the election
+    allows it); a runoff is among its candidates."""
     cached = state.memo_step
     if "ballots" in cached:
         return cached
@@ -263,7 +264,7 @@ def _ballots(state: State) -> dict:
     pool = state.candidates if state.candidates is not None else state.up
     election = state.step == "election"
     self_ok = election or state.opts["self_vote"]
-    lovers = None if election else state.lovers
+    lovers = state.lovers  # in every vote, the election too (RULES.md §5 Cupid [000][003])
     allowed = None if election else state.allowed
     revealed = state.revealed
     shared = [Choice("vote", pool, (1, 1))] if pool else []  # for all who may name anyone
@@ -298,7 +299,7 @@ def _voters(state: State) -> list[int]:
     if got is not None:
         return got
     pool = state.candidates if state.candidates is not None else state.up
-    if state.step == "vote" and len(pool) <= 2:  # his lover and himself may be all there is
+    if len(pool) <= 2:  # his lover and himself may be all there is
         got = [i for i in state.up if _vote_targets(state, i)]
     elif not pool:
         got = []

@@ -73,7 +73,8 @@ def test_sheriff_hunter_lover_heartbreak_then_shot_then_successor_rules_6_decisi
     — neither Hal nor Ann (dead by then) may receive the badge. All dated day 1."""
     night = [a("Dan", "link", targets=["Eve", "Hal"]), a("Cid", "inspect", "Ann"), *kill("Gus")]
     voters = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Hal"]
-    elect = [a(v, "vote", "Eve") for v in voters]
+    # Hal may not vote for his lover, in the election either (RULES.md §5 Cupid)
+    elect = [a(v, "vote", "Eve" if v != "Hal" else "Ann") for v in voters]
     day = votes("Ann>Eve", "Bob>Eve", "Cid>Eve", "Dan>Eve", "Eve>Ann", "Fay>Eve", "Hal>Ann")
     base = [*night, *elect, *day]
     state = game("millers-hollow", T8, base)

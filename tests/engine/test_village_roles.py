@@ -382,6 +382,21 @@ def test_lovers_may_not_vote_for_each_other__rules_s5_cupid_000_003():
     assert error_index(out) == len(script)
 
 
+def test_lovers_may_not_vote_for_each_other_in_the_sheriff_election__rules_s5_cupid_000_003():
+    """RULES.md §5 Cupid: lovers may not vote for each other in *any* vote, the
+    sheriff election included ([000] 恋人はお互いを投票できない; [003] 投票時…
+    不得把票投給另壹名情侶) [issue 9]; each may still vote for himself there."""
+    script = [a("Cid", "link", None, targets=["Dan", "Eve"])] + attack("Gus", "Ann", "Bob")
+    st = game(MH, CUPID_GAME, script)
+    assert st.step == "election"
+    dan = choices(st, "Dan")["vote"].targets
+    eve = choices(st, "Eve")["vote"].targets
+    assert S("Eve") not in dan and S("Dan") not in eve
+    assert S("Dan") in dan and S("Ann") in eve
+    out = play(MH, CUPID_GAME, script + [a("Eve", "vote", "Dan")])
+    assert error_index(out) == len(script)
+
+
 def test_mixed_lovers_win_as_last_two_alive_without_cupid__rules_s5_cupid_s7_000_003():
     """RULES.md §5 cupid / §7.2: mixed lovers are the only two alive → they (only) win;
     Cupid keeps his own goal [000], so he is not among the winners."""
