@@ -26,10 +26,15 @@ def gm() -> Response:
             response.set_cookie("gm", token, httponly=True, samesite="Strict",
                                 max_age=7 * 24 * 3600)
         return response
+    return _gm_page("gm.html")
+
+
+def _gm_page(template: str, **context: object) -> Response:
+    """A page for the game master only (401 page otherwise), never cached."""
     if not is_gm():
         page = render_template("taken.html", message="open the game master's URL with its token")
         return make_response(page, 401)
-    response = make_response(render_template("gm.html"))
+    response = make_response(render_template(template, **context))
     response.headers.update(PRIVATE)
     return response
 
@@ -38,31 +43,23 @@ def gm() -> Response:
 def gm_sheet() -> Response:
     """The printable sheet of every seat's name and link as a QR code [issue 6]:
     cut it into slips and hand them round. GM only, never cached."""
+    from flask import current_app
+
     from .common import table
 
     if not is_gm():
-        page = render_template("taken.html", message="open the game master's URL with its token")
-        return make_response(page, 401)
-    from flask import current_app
-
+        return _gm_page("gm_sheet.html")  # the 401 page: nothing of the game is read
     tbl = table()
     seats = tbl.seats_info()["seats"] if tbl.state is not None else []
     base = str(current_app.config.get("BASE_URL") or request.host_url).rstrip("/")
-    response = make_response(render_template("gm_sheet.html", seats=seats, base=base))
-    response.headers.update(PRIVATE)
-    return response
+    return _gm_page("gm_sheet.html", seats=seats, base=base)
 
 
 @bp.get("/gm/table")
 def virtual_table() -> Response:
     """The virtual table [issue 7]: the seat boxes (click = press) with their
     LEDs and the display's frame. GM only: its presses vote for any seat."""
-    if not is_gm():
-        page = render_template("taken.html", message="open the game master's URL with its token")
-        return make_response(page, 401)
-    response = make_response(render_template("gm_table.html"))
-    response.headers.update(PRIVATE)
-    return response
+    return _gm_page("gm_table.html")
 
 
 @bp.get("/table")
