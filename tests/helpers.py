@@ -62,3 +62,29 @@ def votes(*pairs: str) -> list[dict]:
 
 def deaths(out: dict) -> list[tuple[str, str, str]]:
     return [(d["player"], d["cause"], d["time"]) for d in out["deaths"]]
+
+
+#: docs/replay.md "A complete example".
+DOC_EXAMPLE = {
+    "ruleset": "millers-hollow",
+    "options": {"sheriff": False},
+    "players": ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay"],
+    "deal": {"Ann": "werewolf", "Bob": "werewolf", "Cid": "seer",
+             "Dan": "witch", "Eve": "hunter", "Fay": "villager"},
+    "seed": 7,
+    "actions": [
+        {"actor": "Cid", "do": "inspect", "target": "Ann"},
+        {"actor": "Ann", "do": "attack", "target": "Fay"},
+        {"actor": "Bob", "do": "attack", "target": "Fay"},
+        {"actor": "Dan", "do": "potion", "heal": False, "poison": None},
+        {"actor": "Ann", "do": "vote", "target": "Eve"},
+        {"actor": "Bob", "do": "vote", "target": "Eve"},
+        {"actor": "Cid", "do": "vote", "target": "Ann"},
+        {"actor": "Dan", "do": "vote", "target": "Eve"},
+        {"actor": "Eve", "do": "vote", "target": "Ann"},
+        {"actor": "Eve", "do": "shoot", "target": "Ann"},
+        {"actor": "Cid", "do": "inspect", "target": "Bob"},
+        {"actor": "Bob", "do": "attack", "target": "Dan"},
+        {"actor": "Dan", "do": "potion", "heal": True, "poison": "Bob"},
+    ],
+}

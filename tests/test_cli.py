@@ -20,6 +20,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from helpers import DOC_EXAMPLE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -270,30 +271,6 @@ def test_console_script_is_installed():
 
 # --- werewolf replay: success -------------------------------------------------------
 
-#: docs/replay.md "A complete example".
-DOC_EXAMPLE = {
-    "ruleset": "millers-hollow",
-    "options": {"sheriff": False},
-    "players": ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay"],
-    "deal": {"Ann": "werewolf", "Bob": "werewolf", "Cid": "seer",
-             "Dan": "witch", "Eve": "hunter", "Fay": "villager"},
-    "seed": 7,
-    "actions": [
-        {"actor": "Cid", "do": "inspect", "target": "Ann"},
-        {"actor": "Ann", "do": "attack", "target": "Fay"},
-        {"actor": "Bob", "do": "attack", "target": "Fay"},
-        {"actor": "Dan", "do": "potion", "heal": False, "poison": None},
-        {"actor": "Ann", "do": "vote", "target": "Eve"},
-        {"actor": "Bob", "do": "vote", "target": "Eve"},
-        {"actor": "Cid", "do": "vote", "target": "Ann"},
-        {"actor": "Dan", "do": "vote", "target": "Eve"},
-        {"actor": "Eve", "do": "vote", "target": "Ann"},
-        {"actor": "Eve", "do": "shoot", "target": "Ann"},
-        {"actor": "Cid", "do": "inspect", "target": "Bob"},
-        {"actor": "Bob", "do": "attack", "target": "Dan"},
-        {"actor": "Dan", "do": "potion", "heal": True, "poison": "Bob"},
-    ],
-}
 DOC_DEATHS = [
     {"player": "Fay", "cause": "werewolves", "time": "night 1"},
     {"player": "Eve", "cause": "execution", "time": "day 1"},

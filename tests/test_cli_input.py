@@ -18,27 +18,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import DOC_EXAMPLE
 
 from companion.engine import EngineError
 from companion.replay import setup_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: docs/replay.md "A complete example" (six players, a fixed deal).
-GAME = {
-    "ruleset": "millers-hollow",
-    "options": {"sheriff": False},
-    "players": ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay"],
-    "deal": {"Ann": "werewolf", "Bob": "werewolf", "Cid": "seer",
-             "Dan": "witch", "Eve": "hunter", "Fay": "villager"},
-    "seed": 7,
-    "actions": [
-        {"actor": "Cid", "do": "inspect", "target": "Ann"},
-        {"actor": "Ann", "do": "attack", "target": "Fay"},
-        {"actor": "Bob", "do": "attack", "target": "Fay"},
-        {"actor": "Dan", "do": "potion", "heal": False, "poison": None},
-    ],
-}
+#: docs/replay.md "A complete example" (six players, a fixed deal), its first night.
+GAME = {**DOC_EXAMPLE, "actions": DOC_EXAMPLE["actions"][:4]}
 
 
 def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
