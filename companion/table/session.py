@@ -321,9 +321,8 @@ class Table:
         if self.buttons == "phones":
             return "this game votes on the phones"
         p = pending(state)
-        if p["id"] != opened or pc.mode != "ballot" or p["id"] != pc.step_id:
-            return "no vote is open"
-        if p["kind"] not in VOTE_KINDS:
+        if (p["id"] != opened or pc.mode != "ballot" or p["id"] != pc.step_id
+                or p["kind"] not in VOTE_KINDS):
             return "no vote is open"
         if pc.paused is not None:
             return "the vote is paused"
@@ -789,11 +788,12 @@ class Table:
         return out
 
     def _rollcall_view(self) -> dict | None:
-        """Roll-call: the candidate called now, which of how many, and when
-        the window ends (None when paused) [issue 7]."""
-        pc, w = self.pace, self.settings.rollcall_s
-        index = pc.rollcall(self.clock(), w)
-        if index is None:
+        """Roll-call: the candidate called at the last commit (so every
+        audience of one publish names the same one; the clock's tick
+        publishes when the window changes), which of how many, and when the
+        window ends (None when paused) [issue 7]."""
+        pc, w, index = self.pace, self.settings.rollcall_s, self._rollcall_shown
+        if index is None or pc.mode != "ballot" or index >= len(pc.order):
             return None
         ends = None
         if pc.paused is None and pc.deadline is not None:
