@@ -26,7 +26,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
 from typing import Any
 
 from .seats import Press, SeatBoxes
@@ -81,13 +80,9 @@ def _voted_today(view: dict) -> list[int]:
 class SeatBridge:
     """Presses to the table, the table's public view to the LEDs [issue 7]."""
 
-    def __init__(self, table: Any, boxes: SeatBoxes,
-                 on_outcome: Callable[[list[Press], list[str]], None] | None = None) -> None:
-        """`on_outcome(batch, outcomes)`, if given, is called after each batch
-        (the benchmark's and the virtual table's ear)."""
+    def __init__(self, table: Any, boxes: SeatBoxes) -> None:
         self.table = table
         self.boxes = boxes
-        self.on_outcome = on_outcome
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.batches = 0
@@ -132,8 +127,6 @@ class SeatBridge:
         for press, outcome in zip(batch, outcomes):
             if outcome != "recorded" and press.seat in self.boxes.boxes:
                 self.boxes[press.seat].refused()
-        if self.on_outcome is not None:
-            self.on_outcome(batch, outcomes)
         return outcomes
 
     # -- LEDs out --------------------------------------------------------------------
