@@ -116,6 +116,7 @@ class Blinker:
                 except Exception:  # an expander gone quiet: that LED stops, the others go on
                     log.exception("seat %s: its LED stopped blinking", box.number)
                     self.remove(box)
+                    box._blinking = False  # a later change of state may try again
             time.sleep(min(box.timing.resolution for box in boxes))
 
 
@@ -174,6 +175,7 @@ class SeatBox:
         self._since = 0.0  # monotonic start of the slow blink
         self._refusal_from: float | None = None  # monotonic start of a refusal
         self._lit = False
+        self._blinking = False  # in the blinker's set
         self.button = Button(seat.button, pull_up=True, bounce_time=None,
                              pin_factory=pin_factory)
         try:
@@ -256,10 +258,12 @@ class SeatBox:
             self._lit = lit
         blinking = not self.is_dark and (self._refusal_from is not None
                                          or self.state == "waiting")
-        if blinking:
-            self._blinker.add(self)
-        else:
-            self._blinker.remove(self)
+        if blinking != self._blinking:  # the blinker's set changes only when this does
+            self._blinking = blinking
+            if blinking:
+                self._blinker.add(self)
+            else:
+                self._blinker.remove(self)
 
     def _tick(self, now: float) -> None:
         with self._lock:
@@ -268,6 +272,7 @@ class SeatBox:
     def close(self) -> None:
         with self._lock:
             self._blinker.remove(self)
+            self._blinking = False
             self.led.close()
             self.button.close()
 
