@@ -44,13 +44,26 @@ class Action:
 
     # the dataclass's own __init__, written out: one Action is built per action
     # played, and the generated one (frozen: one object.__setattr__ per field)
-    # took three times as long
+    # took six times as long. A field left at its default is not stored: the
+    # class attribute the dataclass keeps for each default answers for it.
     def __init__(self, actor: int | None, do: str, target: int | None = None,
                  targets: tuple[int, ...] = (), heal: bool = False, poison: int | None = None,
                  card: int | None = None, mode: str | None = None,
                  outcome: str | None = None) -> None:
-        self.__dict__.update(actor=actor, do=do, target=target, targets=targets, heal=heal,
-                             poison=poison, card=card, mode=mode, outcome=outcome)
+        d = self.__dict__
+        d["actor"], d["do"], d["target"] = actor, do, target
+        if targets != ():
+            d["targets"] = targets
+        if heal is not False:
+            d["heal"] = heal
+        if poison is not None:
+            d["poison"] = poison
+        if card is not None:
+            d["card"] = card
+        if mode is not None:
+            d["mode"] = mode
+        if outcome is not None:
+            d["outcome"] = outcome
 
     def to_dict(self) -> dict:
         out: dict = {"actor": self.actor, "do": self.do}
@@ -139,8 +152,18 @@ class Choice:
     def __init__(self, do: str, targets: tuple[int, ...] = (), count: tuple[int, int] = (0, 0),
                  heal: bool = False, cards: tuple[int, ...] = (), modes: tuple[str, ...] = (),
                  info: dict | None = None) -> None:  # written out, as Action's
-        self.__dict__.update(do=do, targets=targets, count=count, heal=heal, cards=cards,
-                             modes=modes, info={} if info is None else info)
+        d = self.__dict__  # a field left at its default is not stored (Action.__init__)
+        d["do"], d["info"] = do, {} if info is None else info
+        if targets != ():
+            d["targets"] = targets
+        if count != (0, 0):
+            d["count"] = count
+        if heal is not False:
+            d["heal"] = heal
+        if cards != ():
+            d["cards"] = cards
+        if modes != ():
+            d["modes"] = modes
 
     def allows(self, a: Action) -> bool:
         do = self.do
@@ -228,8 +251,23 @@ def pick(seq: Sequence[T], rng: Random) -> T:
 def sample_uniform(choices: list[Choice], actor: int, rng: Random) -> Action:
     """One of all the actions the choices hold, each equally likely."""
     if len(choices) == 1:
-        return choices[0].sample(actor, rng)
-    choice = rng.choices(choices, weights=[c.size for c in choices])[0]
+        one = choices[0]
+        if one.count == (1, 1) and one.do not in MULTI:  # a ballot: Choice.sample's first case
+            targets = one.targets
+            return Action(actor, one.do, targets[int(rng.random() * len(targets))])
+        return one.sample(actor, rng)
+    # one draw among all the actions; a Choice naming one seat takes its target
+    # from the same draw (uniform within the Choice, as the Choice is over all)
+    sizes = [c.size for c in choices]
+    k = int(rng.random() * sum(sizes))
+    for choice, size in zip(choices, sizes):
+        if k < size:
+            break
+        k -= size
+    if choice.count == (1, 1) and choice.do not in MULTI:
+        return Action(actor, choice.do, choice.targets[k])
+    if choice.do == "pass":
+        return Action(actor, "pass")
     return choice.sample(actor, rng)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from random import Random
+from typing import TypeVar
 
 from .actions import Action, Choice, check_shape
 from .errors import IllegalAction, SetupError, StaleAction
@@ -28,6 +29,7 @@ from .state import APPLY, STEP_KEEPS, State, rebuild
 PROMPTS = ("hunter", "appoint", "allow")
 VOTES = ("election", "vote")
 SPY_ODDS = {"discreet": (0.2, 0.2), "bold": (0.4, 0.4)}  # (learns a wolf, caught) [000]
+T = TypeVar("T")
 PUBLIC_CAUSES = frozenset({"execution", "hunter", "scapegoat", "barber"})
 
 
@@ -114,6 +116,29 @@ def _seats_by_card(state: State) -> dict[str, list[int]]:
     return got
 
 
+def _in_play(state: State, table: dict[str, T]) -> dict[str, T]:
+    """`table` (a powers.py hook table: card -> hook) less the cards no seat
+    holds, living or dead: an absent card's hook has nothing to do. Cached
+    until a card changes hands."""
+    got = state.memo_play.get(id(table))
+    if got is None:
+        cards = _seats_by_card(state)
+        got = state.memo_play[id(table)] = {c: h for c, h in table.items() if c in cards}
+    return got
+
+
+def _night_order(state: State) -> tuple[str, ...]:
+    """NIGHT_STEPS less the steps of cards no seat holds, living or dead (the
+    pack's step stays); cached as `_in_play`. What the table *calls* at night
+    is steps.night_calls, every step."""
+    got = state.memo_play.get("order")
+    if got is None:
+        cards = _seats_by_card(state)
+        got = state.memo_play["order"] = tuple(
+            s for s in NIGHT_STEPS if s == "wolves" or s in cards)
+    return got
+
+
 def _powered(state: State, seat: int) -> bool:
     return not (state.powers_lost and ROLES[state.roles[seat]].village_power)
 
@@ -176,6 +201,9 @@ def legal_actions(state: State, seat: int) -> list[Choice]:
 
 def _choices(state: State, seat: int) -> list[Choice]:
     """`legal_actions` without the copy: the cached list itself (never mutate it)."""
+    got = state.memo_step.get(seat)  # a voter's ballot choices, built once per vote (_ballots)
+    if got is not None:
+        return got
     memo = state.memo if state.memo_at == len(state.log) else fresh_memo(state)
     got = memo.get(seat)
     if got is None:
@@ -347,7 +375,7 @@ def _waiting_for(state: State) -> list[int]:
         wolves = _wolves(state)
         prey = len(wolves) < len(state.up)  # someone is left to attack
         out = list(wolves) if prey and not _wolves_closed(state) else []
-        for role in powers.PACK:  # the little girl
+        for role in _in_play(state, powers.PACK):  # the little girl
             seat = holder(state, role)
             if seat is not None and _wolves_choices(state, seat):
                 out.append(seat)
@@ -369,6 +397,15 @@ def act(state: State, action: Action, expect: int | None = None) -> list[dict]:
     if expect is not None and (type(expect) is not int or expect != state.acts):
         raise StaleAction(f"the game has moved on (you saw action {expect!r}, "
                           f"it is now at {state.acts})")
+    seat, target = action.actor, action.target
+    if (action.do == "vote" and type(seat) is int and type(target) is int
+            and len(action.__dict__) == 3):  # nothing else set (Action stores no default)
+        ballot = state.memo_step.get(seat)  # the voter's choices, once _ballots has run
+        if ballot and target in ballot[0].targets:  # Choice.allows for a ballot
+            state.acts += 1
+            start = len(state.log)
+            _cast(state, seat, target)
+            return state.log[start:]
     check_shape(action)
     if state.phase == "over":
         raise IllegalAction("the game is over")
@@ -377,7 +414,6 @@ def act(state: State, action: Action, expect: int | None = None) -> list[dict]:
         state.acts += 1
         _timeout(state)
         return state.log[start:]
-    seat = action.actor
     if not isinstance(seat, int) or not 0 <= seat < len(state.names):
         raise IllegalAction(f"no player at seat {seat!r}")
     choices = _choices(state, seat)
@@ -423,19 +459,10 @@ def _why_not(state: State, choice: Choice, a: Action) -> str:
 
 def _perform(state: State, a: Action) -> None:
     step, seat = state.step, a.actor
-    if a.do == "vote":  # the hot path: most actions are ballots
-        before = _waiting(state)
-        _emit(state, {"e": "act", "actor": seat, "do": "vote", "target": a.target})
-        waiting = before
-        if seat in before:  # what _unvoted would find now (a voter may change his vote)
-            waiting = before.copy()
-            waiting.remove(seat)
-        fresh_memo(state)["waiting"] = waiting
-        if not waiting:
-            _close_vote(state)
-        return
-    event = {"e": "act", **a.to_dict()}
     assert seat is not None  # act: only a timeout has no actor
+    if a.do == "vote":
+        return _cast(state, seat, a.target)
+    event = {"e": "act", **a.to_dict()}
     role = state.roles[seat]
     hook = powers.ACTS.get(role)
     if hook is not None:
@@ -453,6 +480,25 @@ def _perform(state: State, a: Action) -> None:
         _next_night_step(state)
 
 
+
+
+def _cast(state: State, seat: int, target: int | None) -> None:
+    """A legal ballot: its event, emitted and applied as `_emit` and the fold's
+    `_act` would (a ballot keeps `memo_step`, draws nothing; keep them in step),
+    and who is still to vote; the last ballot closes the vote."""
+    before = _waiting(state)
+    state.votes[seat] = target
+    state.log.append({"e": "act", "actor": seat, "do": "vote", "target": target, "a": state.acts})
+    waiting = before
+    if seat in before:  # what _unvoted would find now (a voter may change his vote)
+        waiting = before.copy()
+        waiting.remove(seat)
+    memo = state.memo
+    memo.clear()
+    memo["waiting"] = waiting
+    state.memo_at = len(state.log)
+    if not waiting:
+        _close_vote(state)
 
 
 def _timeout(state: State) -> None:
@@ -487,7 +533,7 @@ def _timeout(state: State) -> None:
 
 def _begin_night(state: State, n: int) -> None:
     _emit(state, {"e": "night", "n": n})
-    for role, hook in powers.NIGHTFALL.items():  # the medium's result
+    for role, hook in _in_play(state, powers.NIGHTFALL).items():  # the medium's result
         seat = holder(state, role)
         if seat is not None:
             hook(state, seat)
@@ -498,11 +544,19 @@ def _next_night_step(state: State) -> None:
     """Open the next night step that has something to do, else dawn. Steps
     come in NIGHT_STEPS order (roles.py), each on its nights; a step whose
     card is absent, dead or without a choice is passed over."""
-    order = NIGHT_STEPS
-    start = order.index(state.step) + 1 if state.step in order else 0
+    order = _night_order(state)
+    step = state.step
+    if step in order:
+        start = order.index(step) + 1
+    elif step in NIGHT_STEPS:  # its card just left play (the thief's swap): the steps after it
+        at = NIGHT_STEPS.index(step)
+        start = sum(1 for s in order if NIGHT_STEPS.index(s) < at)
+    else:
+        start = 0  # the night begins
     attack = _attack_tonight(state)
+    n = state.n
     for step in order[start:]:
-        if not called_tonight(step, state.n, attack):
+        if not called_tonight(step, n, attack):
             continue  # e.g. no attack tonight: the wolves only meet, protectors are not called
         if step == "wolves":
             _emit(state, {"e": "step", "step": step})
@@ -567,7 +621,8 @@ def _dawn(state: State) -> None:
     victim = _shown_victim(state)
     if victim is not None and _attack_kills(state, victim):
         dead.append((victim, "werewolves"))
-    for hook in powers.DAWN.values():  # devoured, poisoned, the inspected fox; the elder's wound
+    # devoured, poisoned, the inspected fox; the elder's wound
+    for hook in _in_play(state, powers.DAWN).values():
         hook(state, dead)
     _emit(state, {"e": "resolve", "then": "day"})
     seen: set[int] = set()
@@ -651,12 +706,16 @@ def _open_vote(state: State, round_: int, candidates: list[int] | None) -> None:
 
 def _tally(state: State) -> tuple[dict[int, int], list[int], int]:
     counts: dict[int, int] = {}
-    double = state.step == "vote"
+    double = state.sheriff if state.step == "vote" else None  # his ballot counts twice
     for voter, target in state.votes.items():
         if target is not None:
-            counts[target] = counts.get(target, 0) + (2 if double and voter == state.sheriff else 1)
-    top = max(counts.values(), default=0)
-    tied = sorted(t for t, c in counts.items() if c == top) if top else []
+            counts[target] = counts.get(target, 0) + (2 if voter == double else 1)
+    if not counts:
+        return counts, [], 0
+    top = max(counts.values())
+    tied = [t for t, c in counts.items() if c == top]
+    if len(tied) > 1:
+        tied.sort()
     return counts, tied, top
 
 
@@ -674,7 +733,8 @@ def _close_vote(state: State) -> None:
         return _execute(state, tied[0])
     if not tied:
         return _execute(state, None)
-    for tie in powers.TIE.values():  # the scapegoat overrides every policy [002][003]
+    # the scapegoat overrides every policy [002][003]
+    for tie in _in_play(state, powers.TIE).values():
         if tie(state):
             return None
     policy = state.opts["tie"]
@@ -742,7 +802,8 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
     mixed = state.lovers if mixed_lovers(state) else None  # the mixed pair, if any
     if mixed and sorted(up) == sorted(mixed):
         return "lovers", sorted(mixed)
-    for role, wins in powers.WINS.items():  # a solo card's own win: the piper, the white werewolf
+    # a solo card's own win: the piper, the white werewolf
+    for role, wins in _in_play(state, powers.WINS).items():
         seat = holder(state, role)
         if seat is not None and wins(state, seat, mixed):
             team = ROLES[role].team

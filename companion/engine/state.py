@@ -76,6 +76,9 @@ class State:
     # holding each card (cleared when a card changes hands)
     memo_step: dict = field(default_factory=dict, repr=False, compare=False)
     memo_cards: dict = field(default_factory=dict, repr=False, compare=False)
+    # the night order and powers.py's hook tables less the cards no seat holds
+    # (rules._in_play; cleared with memo_cards)
+    memo_play: dict = field(default_factory=dict, repr=False, compare=False)
     # the public view's parts (views._public_view) and, for it, (events read,
     # index of the last "tally" among them)
     memo_views: dict = field(default_factory=dict, repr=False, compare=False)
@@ -168,11 +171,13 @@ def _act(s: State, e: dict) -> None:
     elif do == "swap":
         s.roles[seat], s.center[e["card"]] = s.center[e["card"]], s.roles[seat]
         s.memo_cards.clear()
+        s.memo_play.clear()
 
 
 def _card(s: State, e: dict) -> None:
     s.roles[e["seat"]] = e["role"]
     s.memo_cards.clear()
+    s.memo_play.clear()
 
 
 def _attack(s: State, e: dict) -> None:
