@@ -486,17 +486,19 @@ def _cast(state: State, seat: int, target: int | None) -> None:
     """A legal ballot: its event, emitted and applied as `_emit` and the fold's
     `_act` would (a ballot keeps `memo_step`, draws nothing; keep them in step),
     and who is still to vote; the last ballot closes the vote."""
-    before = _waiting(state)
+    log, memo = state.log, state.memo
+    before = memo.get("waiting") if state.memo_at == len(log) else None
+    if before is None:
+        before = _waiting(state)
     state.votes[seat] = target
-    state.log.append({"e": "act", "actor": seat, "do": "vote", "target": target, "a": state.acts})
+    log.append({"e": "act", "actor": seat, "do": "vote", "target": target, "a": state.acts})
     waiting = before
     if seat in before:  # what _unvoted would find now (a voter may change his vote)
         waiting = before.copy()
         waiting.remove(seat)
-    memo = state.memo
     memo.clear()
     memo["waiting"] = waiting
-    state.memo_at = len(state.log)
+    state.memo_at = len(log)
     if not waiting:
         _close_vote(state)
 
