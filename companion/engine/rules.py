@@ -46,8 +46,8 @@ def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
         raise SetupError(f"a game seats {MIN_PLAYERS}–{MAX_PLAYERS} players, not {len(players)}")
     if any(not isinstance(p, str) or not p.strip() for p in players):
         raise SetupError("player names must be non-empty strings")
-    dupes = sorted({p for p in players if players.count(p) > 1})
-    if dupes:
+    if len(set(players)) != len(players):
+        dupes = sorted({p for p in players if players.count(p) > 1})
         raise SetupError(f"duplicate player names: {', '.join(dupes)}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise SetupError(f"seed must be an integer, not {seed!r}")
@@ -67,7 +67,7 @@ def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
             raise SetupError("there is only one thief card")
     elif center:
         raise SetupError("centre cards are only used when the thief is dealt")
-    check_copies(Counter(deal) + Counter(center))
+    check_copies(Counter(deal + center))
     state = State()
     _emit(state, {"e": "setup", "ruleset": ruleset, "options": opts, "players": players,
                   "deal": list(deal), "center": center, "seed": seed})
@@ -572,12 +572,15 @@ def _next_night_step(state: State) -> None:
         skips = powers.SKIPS.get(step)
         if skips is not None and skips(state, actor):
             continue  # the piper on a night he is killed
-        if not _night_choices(state, actor, step):
+        choices = _night_choices(state, actor, step)
+        if not choices:
             continue
         called = powers.CALLED.get(step)
         if called is not None:
             called(state, actor)  # what the thief and the witch are shown
         _emit(state, {"e": "step", "step": step})
+        memo = fresh_memo(state)  # what _waiting and _choices would find now
+        memo[actor], memo["waiting"] = choices, [actor]
         return
     _dawn(state)
 
