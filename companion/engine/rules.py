@@ -265,11 +265,12 @@ def _wolves_closed(state: State) -> bool:
     """The wolves' own part of their step is settled (RULES.md §5 werewolf)."""
     wolves = _wolves(state)
     picks = state.picks
+    if len(picks) < len(wolves) or not picks.keys() >= set(wolves):  # someone has not picked
+        return state.opts["wolf_attack"] == "any-wolf" and any(
+            t is not None for t in picks.values())  # the first wolf's choice stands [004]
     if state.opts["wolf_attack"] == "any-wolf":
-        return any(t is not None for t in picks.values()) or all(w in picks for w in wolves)
-    if not all(w in picks for w in wolves):
-        return False
-    return len({picks[w] for w in wolves}) == 1
+        return True
+    return len({picks[w] for w in wolves}) == 1  # unanimous [000]
 
 
 def _vote_targets(state: State, seat: int) -> tuple[int, ...]:
