@@ -465,6 +465,7 @@ def _perform(state: State, a: Action) -> None:
         return _cast(state, seat, a.target)
     event = {"e": "act", **a.to_dict()}
     role = state.roles[seat]
+    before = state.memo.get("waiting") if state.memo_at == len(state.log) else None
     hook = powers.ACTS.get(role)
     if hook is not None:
         hook(state, a, event)  # the seer's result, the little girl's chance
@@ -475,7 +476,10 @@ def _perform(state: State, a: Action) -> None:
     if step in PROMPTS:
         _after_prompt(state, a)
     elif step == "wolves":
-        if not _waiting(state):
+        if (before is not None and ROLES[role].wolf and state.opts["wolf_attack"] == "unanimous"
+                and not _wolves_closed(state)):
+            fresh_memo(state)["waiting"] = before  # no agreement yet: nobody's turn changed
+        elif not _waiting(state):
             _close_wolves(state)
     else:
         _next_night_step(state)
