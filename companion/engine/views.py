@@ -5,11 +5,14 @@ table (display, table page, LEDs).
 These are the only ways state leaves the engine towards people. A player
 learns another seat's card only where a rule grants it: his pack [000][003],
 his freemason partner [004], his own seer results, a death with
-`reveal_on_death`, a revealed village idiot, or the end of the game.
+`reveal_on_death`, a revealed village idiot, or the end of the game; with
+The Village (RULES.md §8), the card his confessor's visit showed him and the
+wolf his bakery found.
 """
 
 from __future__ import annotations
 
+from . import professions as village
 from .errors import IllegalAction
 from .roles import ROLES
 from .rules import (
@@ -37,7 +40,7 @@ def public_view(state: State) -> dict:
     view["players"] = [dict(p) for p in base["players"]]
     view["deaths"] = [dict(d) for d in base["deaths"]]
     view["options"] = dict(base["options"])
-    for key in ("vote", "last_tally"):
+    for key in ("vote", "last_tally", "village"):
         if key in base:
             view[key] = dict(base[key])
     return view
@@ -72,9 +75,16 @@ def _public_view(state: State) -> dict:
         "options": state.opts,
     }
     if state.phase == "day" and state.step in VOTES:
-        view["vote"] = {"kind": state.step, "round": state.round,
-                        "candidates": list(state.candidates) if state.candidates else None,
-                        "voted": sorted(state.votes), "waiting": waiting_for(state)}
+        vote: dict = {"kind": state.step, "round": state.round,
+                      "candidates": list(state.candidates) if state.candidates else None,
+                      "voted": sorted(state.votes), "waiting": waiting_for(state)}
+        if state.village:  # the tavern keeper's ballot is shown before the others vote
+            first = village.keeper(state) if state.step == "vote" else None
+            if first is not None and first in state.votes:
+                vote["first"] = {"seat": first, "target": state.votes[first]}
+        view["vote"] = vote
+    if state.village or state.burned or state.poster is not None:
+        view["village"] = _public_village(state)
     last = _last_tally(state)
     if last is not None:
         tally = {k: last[k] for k in ("step", "round", "votes", "counts", "top")}
@@ -83,6 +93,19 @@ def _public_view(state: State) -> dict:
     if over:
         view["winner"], view["winners"] = state.winner, list(state.winners)
     return view
+
+
+def _public_village(state: State) -> dict:
+    """The Village's public facts (RULES.md §8): the burned buildings (a fire is
+    seen by all) and, by day, the accusation posted on a building last night
+    and the schoolteacher's silenced voters (she names them aloud). Who owns
+    which standing building, and the powers' states, are not in it."""
+    day = state.phase in ("day", "over")
+    return {
+        "burned": [{"seat": s, "building": b} for s, b in state.burned],
+        "poster": state.poster if day else None,
+        "silenced": sorted(state.silenced) if day and state.silenced else [],
+    }
 
 
 def _last_tally(state: State) -> dict | None:
@@ -126,6 +149,12 @@ def view_for(state: State, seat: int | None) -> dict:
     view["knows"] = {k: v for k, v in groups.items() if v}
     if "potions" in ROLES[role].knows:
         view["potions"] = dict(state.potions)
+    if state.village:  # his own profession, building and power (RULES.md §8)
+        prof = state.prof[seat]
+        view["profession"] = {
+            "id": prof, "dealt": state.dealt_prof[seat],
+            "building": prof if village.PROFESSIONS[prof].building else None,
+            "power": village.power_state(state, seat)}
     if ROLES[role].wolf and state.phase == "night" and state.step == "wolves":
         # the pack wakes together and must agree: each wolf sees the others' picks
         view["pack_picks"] = {str(w): t for w, t in state.picks.items()}
@@ -149,12 +178,22 @@ def _gm_view(state: State) -> dict:
                   "healed": state.healed, "poisoned": state.poisoned},
         "votes": {str(k): v for k, v in state.votes.items()}, "actions_applied": state.acts,
     })
+    if state.village or state.burned or state.poster is not None:
+        view["village"] = {  # every building and power (RULES.md §8)
+            **view.get("village", {}), "professions": list(state.prof),
+            "dealt": list(state.dealt_prof), "vacant": sorted(state.vacant),
+            "powers": [village.power_state(state, i) for i in range(state.size)],
+            "spent": dict(state.spent), "burning": state.burning, "poster": state.poster,
+            "silenced": sorted(state.silenced or ()), "condemned": state.condemned,
+        }
     return view
 
 
 def _public_step(state: State) -> str:
     if state.phase == "night" and state.step not in PROMPTS:
         return f"night {state.n}"  # the night's steps are secret (RULES.md §4)
+    if state.step == "pardon":
+        return f"{state.time()} execution"  # a lord who lets it happen stays unknown
     if state.step == "hunter" and not state.opts["reveal_on_death"]:
         return f"{state.time()} last words"  # a hunter who passes stays unknown
     return step_label(state)
@@ -192,8 +231,11 @@ def _known(state: State, seat: int, groups: dict[str, list[int]]) -> dict[int, s
     known = {j: "werewolf" for j in groups["pack"]}  # the white werewolf passes for one [000]
     known.update((j, state.roles[j]) for j in groups["freemasons"])  # each other's card
     for note in state.notes[seat]:
-        if note["e"] == "act" and note["do"] == "inspect" and note["result"] in ROLES:
+        if note["e"] == "act" and note["do"] in ("inspect", "confess") \
+                and note["result"] in ROLES:
             known[note["target"]] = note["result"]
+        elif note["e"] == "baker" and note["wolf"] is not None:
+            known.setdefault(note["wolf"], "werewolf")  # a white werewolf passes for one
     return known
 
 
@@ -223,6 +265,10 @@ def _result_body(note: dict) -> dict:
     if kind == "act" and note["do"] == "spy":
         return {"kind": "spy", "mode": note["mode"], "outcome": note["outcome"],
                 "wolf": note.get("wolf")}
+    if kind == "act" and note["do"] == "confess":
+        return {"kind": "confess", "target": note["target"], "result": note["result"]}
+    if kind == "baker":
+        return {"kind": "baker", "wolf": note["wolf"]}
     if kind == "lover":
         return {"kind": "lover", "partner": note["partner"]}
     if kind == "medium":
