@@ -673,3 +673,21 @@ def test_replay_any_mangled_script_is_answered(text):
     else:
         assert "error" not in obj
         assert OUTPUT_FIELDS <= set(obj)
+
+
+def test_roles_lists_the_professions_too(capsys):
+    """RULES.md §8 Decision: `--professions` adds the tokens the `professions`
+    option deals: one of each of the nine buildings and drifters for the rest
+    (12 players: three drifters); fewer than nine players: a subset of the nine."""
+    status, out, err = run_main(capsys, "roles", "--ruleset", "millers-hollow", "--players",
+                                "12", "--add", "pyromaniac", "--professions")
+    assert status == 0 and err == ""
+    got = json.loads(out)
+    assert got["roles"] == {"werewolf": 3, "seer": 1, "villager": 7, "pyromaniac": 1}
+    assert got["professions"] == {"drifter": 3, **{p: 1 for p in (
+        "steward", "farmer", "schoolteacher", "baker", "tavern-keeper", "confessor", "barber",
+        "lord", "bonesetter")}}
+    status, out, _ = run_main(capsys, "roles", "--ruleset", "bga", "--players", "8",
+                              "--professions", "--seed", "3")
+    small = json.loads(out)["professions"]
+    assert sum(small.values()) == 8 and "drifter" not in small and set(small.values()) == {1}
