@@ -251,32 +251,33 @@ def ballots(state: State, cached: dict) -> None:
     execution = state.step == "vote"
     silenced = state.silenced if execution and state.silenced else frozenset()
     tavern = keeper(state) if execution else None
-    first = tavern if (tavern is not None and tavern not in state.votes
-                       and tavern not in silenced and cached.get(tavern)) else None
-    window = window_open(state)
-    for seat in state.up:
+    up = state.up
+    for seat in up:
         got = cached.get(seat, [])
         if seat in silenced:
             got = []
         elif tavern is not None and got:
             targets = tuple(t for t in got[0].targets if t != tavern)
             got = [Choice("vote", targets, (1, 1))] if targets else []
-        if first is not None and seat != first:
-            got = []  # she votes first: the others wait for her ballot
-        if window:
-            got = [*got, *day_choices(state, seat)]
         cached[seat] = got
+    first = tavern if tavern is not None and tavern not in state.votes and cached[tavern] \
+        else None
+    window = window_open(state)
+    for seat in up:
+        if first is not None and seat != first:
+            cached[seat] = []  # she votes first: the others wait for her ballot
+        if window:
+            cached[seat] = [*cached[seat], *day_choices(state, seat)]
 
 
 def voters(state: State, seats: list[int]) -> list[int]:
     """Who may vote now, amended as `ballots` amends their choices."""
     if state.step != "vote":
         return seats
+    first = first_voter(state)
+    if first is not None:
+        return [first]
     silenced = state.silenced or frozenset()
-    tavern = keeper(state)
-    if tavern is not None and tavern not in state.votes and tavern in seats \
-            and tavern not in silenced:
-        return [tavern]
     return [i for i in seats if i not in silenced and r._vote_targets(state, i)]
 
 

@@ -52,15 +52,18 @@ def _public_view(state: State) -> dict:
     over = state.phase == "over"
     cached = state.memo_views
     # the players' public facts change only with these
-    key = (len(state.deaths), state.sheriff, len(state.revealed), state.allowed, over)
+    key = (len(state.deaths), state.sheriff, len(state.revealed), state.allowed, over,
+           state.silenced)
     players = cached.get(key)
     if players is None:
         reveal, roles, revealed = state.opts["reveal_on_death"], state.roles, state.revealed
         sheriff, allowed = state.sheriff, state.allowed
+        silenced = state.silenced or ()  # The Village: the schoolteacher's, today
         players = [{
             "seat": i, "name": name, "alive": alive, "sheriff": sheriff == i,
             "role": roles[i] if over or i in revealed or (reveal and not alive) else None,
-            "can_vote": alive and i not in revealed and (allowed is None or i in allowed),
+            "can_vote": alive and i not in revealed and (allowed is None or i in allowed)
+            and i not in silenced,
         } for i, (name, alive) in enumerate(zip(state.names, state.alive))]
         cached.clear()  # one generation only
         cached[key] = players
@@ -280,6 +283,12 @@ def _result_body(note: dict) -> dict:
     return {"kind": kind}
 
 
+def _building_at(state: State, index: int, seat: int) -> str:
+    """The building that burned at log[index]: the one recorded in state.burned."""
+    k = sum(1 for e in state.log[:index] if e["e"] == "burned")
+    return state.burned[k][1] if k < len(state.burned) else state.prof[seat]
+
+
 def announcements(state: State) -> list[dict]:
     """The public announcements so far, in order (for the display and the table
     page), folded from the log. Each is JSON-ready with "kind" and "time"
@@ -299,6 +308,12 @@ def announcements(state: State) -> list[dict]:
     - "no-execution": a vote closed and nobody is executed.
     - "over": {"winner", "winners", "reveal"}: "reveal" is every card by seat.
 
+    The Village (RULES.md §8): a dawn also carries "burned" (the buildings
+    that burned that night, each {"seat", "name", "building"}) and "poster"
+    (the seat accused by the night's poster), when there are any; and
+    - "silence": {"seat", "name", "targets"}: the schoolteacher silences;
+    - "pardon": {"seat", "name", "condemned"}: the lord cancels an execution.
+
     It reveals exactly what `public_view` does, no more: nothing is announced
     during the night's secret steps (RULES.md §4), deaths are grouped and
     ordered as in `public_view(state)["deaths"]` (RULES.md §6)."""
@@ -308,6 +323,9 @@ def announcements(state: State) -> list[dict]:
     time = ""
     batch: list[dict] = []  # night deaths of undisclosed cause, not yet announced
     dawn: dict | None = None  # the dawn whose deaths are being gathered
+    fires: list[dict] = []  # The Village: tonight's burned buildings
+    poster: int | None = None  # and tonight's accusation
+    condemned: int | None = None
 
     def death(e: dict) -> dict:
         seat, cause = e["seat"], e["cause"]
@@ -331,11 +349,16 @@ def announcements(state: State) -> list[dict]:
         if kind in ("night", "day"):
             flush()
             time = f"{kind} {e['n']}"
+            fires, poster = ([], None) if kind == "night" else (fires, poster)
         elif kind == "resolve":
             if e["then"] == "day":
                 flush()
                 dawn = {"kind": "dawn", "time": time, "n": int(time.split()[1]),
                         "deaths": []}
+                if fires:
+                    dawn["burned"] = fires
+                if poster is not None:
+                    dawn["poster"] = poster
             elif i + 1 == len(log) or log[i + 1]["e"] not in ("died", "revealed"):
                 flush()
                 out.append({"kind": "no-execution", "time": time})
@@ -348,11 +371,27 @@ def announcements(state: State) -> list[dict]:
             out.append(entry)
         elif kind == "step":
             flush()
+            condemned = e.get("condemned", condemned)  # the lord's pardon prompt
         elif kind == "tally":
             flush()
             out.append({"kind": "tally", "time": time,
                         **{k: e[k] for k in ("step", "round", "votes", "counts", "top")},
                         "tie": e.get("tie")})
+        elif kind == "burned":
+            seat = e["seat"]
+            fires.append({"seat": seat, "name": state.names[seat],
+                          "building": _building_at(state, i, seat)})
+        elif kind == "act" and e["do"] == "post":
+            poster = e["target"]
+        elif kind == "act" and e["do"] in ("silence", "pardon"):
+            flush()
+            seat = e["actor"]
+            entry = {"kind": e["do"], "time": time, "seat": seat, "name": state.names[seat]}
+            if e["do"] == "silence":
+                entry["targets"] = list(e["targets"])
+            else:
+                entry["condemned"] = condemned
+            out.append(entry)
         elif kind == "revealed":
             flush()
             out.append({"kind": "revealed", "time": time, "seat": e["seat"],

@@ -556,3 +556,73 @@ def test_views_show_own_profession_gm_every_building__rules_s8():
     pv = public_view(st)
     assert "profession" not in pv and set(pv["village"]) == {"burned", "poster", "silenced"}
     assert all(PROFESSIONS[p].names[1] for p in PROFESSIONS)  # names in en/ja/zh
+
+
+def test_announcements_tell_fires_posters_silences_and_pardons__rules_s8():
+    """docs/rules.md §9 / RULES.md §8: the table is told the burned building and
+    the poster at dawn, the schoolteacher's silence and the lord's pardon as
+    they happen; nothing of them at night."""
+    from companion.engine import announcements
+
+    roles = [W, W, "pyromaniac", "rumormonger", V, V, V, V]
+    tokens = profs(Gus="schoolteacher", Fay="lord")
+    night = [a("Cid", "burn", "Dan"), a("Dan", "post", "Hal"), *attack("Eve", "Ann", "Bob")]
+    st = game(MH, roles, night[:2], NO_SHERIFF, professions=tokens)
+    assert announcements(st) == []  # still night: nothing
+    st = game(MH, roles, night + [a("Gus", "silence", targets=["Hal"])] + votes(
+        "Ann>Fay", "Bob>Fay", "Cid>Fay", "Dan>Fay", "Fay>Ann") + [a("Fay", "pardon")],
+        NO_SHERIFF, professions=tokens)
+    said = announcements(st)
+    dawn = next(x for x in said if x["kind"] == "dawn")
+    assert dawn["burned"] == [{"seat": S("Dan"), "name": "Dan", "building": F}]
+    assert dawn["poster"] == S("Hal")
+    silence = next(x for x in said if x["kind"] == "silence")
+    assert silence["seat"] == S("Gus") and silence["targets"] == [S("Hal")]
+    pardon = next(x for x in said if x["kind"] == "pardon")
+    assert pardon["seat"] == S("Fay") and pardon["condemned"] == S("Fay")
+    assert st.alive[S("Fay")] and said[-1]["kind"] == "no-execution"
+
+
+def test_a_timeout_while_waiting_for_the_tavern_keeper_opens_the_vote__docs_rules_10():
+    """docs/rules.md §10 (our decision): a timeout while the vote waits for the
+    tavern keeper applies her default ballot (`vote_timeout`), then the others
+    vote."""
+    st = game(BGA, ROLES8, NIGHT1 + [a(None, "timeout")], NO_SHERIFF, professions=TAVERN)
+    # bga: vote_timeout=right-neighbour: Bob sits at her right
+    assert st.votes == {S("Cid"): S("Bob")} and st.step == "vote"
+    assert S("Dan") in waiting_for(st) and S("Cid") not in waiting_for(st)
+
+
+def test_the_barbers_victims_triggers_run_then_the_vote_opens_again__rules_s8_s6():
+    """RULES.md §6 trigger queue, §8 barber: a shaved hunter shoots at once (the
+    barber, who shaved no wolf, dies with him); then the day's first vote
+    opens again, with its window (§8 Decision)."""
+    roles = [W, W, V, "hunter", V, V, V, V]
+    st = game(MH, roles, NIGHT1 + [a("Cid", "shave", "Dan")], NO_SHERIFF,
+              professions=profs(Cid="barber"))
+    assert st.step == "hunter" and st.actor == S("Dan")
+    act(st, Action(S("Dan"), "shoot", S("Ann")))
+    assert [(s, c) for s, c, _ in st.deaths] == [
+        (S("Hal"), "werewolves"), (S("Dan"), "barber"), (S("Cid"), "barber"),
+        (S("Ann"), "hunter")]
+    assert st.step == "vote" and st.round == 1 and not st.votes
+
+
+def test_silenced_players_cannot_vote_in_the_public_view__rules_s8():
+    """RULES.md §8 schoolteacher, docs/rules.md §9: the table sees who may vote
+    today (`can_vote`), the silenced excluded."""
+    st = game(MH, ROLES8, NIGHT1 + [a("Cid", "silence", targets=["Dan"])], NO_SHERIFF,
+              professions=profs(Cid="schoolteacher"))
+    can = {p["name"]: p["can_vote"] for p in public_view(st)["players"]}
+    assert not can["Cid"] and not can["Dan"] and can["Eve"]
+
+
+def test_a_dying_captains_timeout_gives_the_badge_to_the_nearest_farmer_left__docs_10():
+    """docs/rules.md §10 (our decision): the dying captain's timeout gives the
+    badge to the nearest living farmer to his left, not to his left neighbour."""
+    tokens = [D, D, F, D, F, D, D, F, D, D]  # Cid (2), Eve (4), Hal (7) farm
+    day1 = attack("Jon", "Ann", "Bob") + [a(None, "timeout")] + attack("Ivy", "Ann", "Bob")
+    elect = [a(n, "vote", "Cid") for n in NAMES[:8]]
+    execute_cid = [a(n, "vote", "Cid" if n != "Cid" else "Ann") for n in NAMES[:8]]
+    st = game(MH, FARM, day1 + elect + execute_cid + [a(None, "timeout")], professions=tokens)
+    assert st.sheriff == S("Eve")  # Dan (3) sits to his left, but is no farmer
