@@ -589,6 +589,78 @@ def audit_log(state: State) -> None:
     assert charmed == state.charmed, ("charmed players (§5 piper)", charmed, state.charmed)
 
 
+def audit_village(state: State) -> None:
+    """RULES.md §8, The Village, checked against the event log: drifters are
+    never named by the pyromaniac, rumormonger, barber or schoolteacher; the
+    pyromaniac burns once; a once-only power is used again only after the
+    bonesetter or the steward gave it back; the tavern keeper holding her power
+    is never attacked nor voted against; the silenced do not vote; day powers
+    come before the first ballot of the day's first execution vote; a `fire`
+    death is a wolf's."""
+    setup = state.log[0]
+    prof = list(setup.get("professions") or ["house"] * state.size)
+    alive = [True] * state.size
+    spent: dict[str, str] = {}
+    silenced: set[int] = set()
+    burns = 0
+    step, rnd, ballots = "", 0, 0
+
+    def keeper() -> int | None:
+        return next((i for i, p in enumerate(prof) if p == "tavern-keeper" and alive[i]
+                     and "tavern-keeper" not in spent), None)
+
+    for e in state.log:
+        kind = e["e"]
+        if kind == "day":
+            silenced = set()
+        elif kind == "step":
+            step = e["step"]
+            if "round" in e:
+                rnd, ballots = e["round"], 0
+        elif kind == "died":
+            alive[e["seat"]] = False
+            if e["cause"] == "fire":
+                assert is_wolf(state.roles[e["seat"]]), e
+        elif kind == "burned":
+            prof[e["seat"]] = "drifter"
+        elif kind == "spent":
+            spent[e["building"]] = e["power"]
+        elif kind == "attack" and e["target"] is not None:
+            assert e["target"] != keeper() or e["caught"], ("the tavern keeper attacked", e)
+        elif kind == "act":
+            do, actor = e["do"], e.get("actor")
+            named = [e["target"]] if e.get("target") is not None else list(e.get("targets", []))
+            if do in ("burn", "post", "shave", "silence"):
+                assert all(prof[t] != "drifter" for t in named), ("a drifter named", e)
+            if do in ("confess", "shave", "silence", "restore", "assign"):
+                assert step == "vote" and rnd == 1 and ballots == 0, ("outside the window", e)
+            if do == "vote" and actor is not None:
+                if step == "vote":
+                    ballots += 1
+                    assert actor not in silenced, ("a silenced voter votes", e)
+                    if e.get("target") is not None:
+                        assert e["target"] != keeper(), ("a vote against the tavern keeper", e)
+            elif do == "burn":
+                burns += 1
+                assert burns == 1, "the pyromaniac burns twice"
+            elif do in ("confess", "pardon", "restore") or (do == "shave" and not e["wolf"]):
+                building = {"confess": "confessor", "pardon": "lord", "restore": "bonesetter",
+                            "shave": "barber"}[do]
+                assert building not in spent, ("a once-only power used twice", e)
+                spent[building] = "used"
+                if do == "restore":
+                    assert spent.pop(e["power"]) == "used", e
+            elif do == "shave":
+                assert "barber" not in spent, e
+            elif do == "silence":
+                silenced = {actor, *e["targets"]}
+            elif do == "assign":
+                assert prof[e["target"]] == "drifter", e
+                prof[e["target"]] = e["building"]
+                spent.pop(e["building"], None)
+    assert prof == state.prof and spent == state.spent
+
+
 # --- the properties -------------------------------------------------------------
 
 @pytest.mark.parametrize("ruleset,players", EVERY_COUNT)
@@ -610,6 +682,7 @@ def test_random_games_end_with_a_valid_outcome(ruleset, players, data):
     check_potions(state)
     check_rebuild(state)
     audit_log(state)
+    audit_village(state)
 
 
 @settings(max_examples=120, **SETTINGS)
@@ -775,7 +848,8 @@ def test_thousands_of_random_games_end_well(ruleset, players):
     its actions; a seer with 7 players to inspect passes half the time, not 1
     in 8; only the step clock times out endless wolf disagreements): each ends with
     a valid outcome (RULES.md §7) within MAX_ACTIONS, the dead never act
-    (§1/§6), and each potion is used at most once (§5 witch)."""
+    (§1/§6), each potion is used at most once (§5 witch), and The Village's
+    rules hold where professions were dealt (§8, `audit_village`)."""
     outcomes = set()
     for k in range(GAMES_PER_COUNT):
         setup = _random_setup(ruleset, players, seed=players * 1000 + k)
@@ -783,5 +857,6 @@ def test_thousands_of_random_games_end_well(ruleset, players):
         check_outcome(state)
         check_dead_never_act(state)
         check_potions(state)
+        audit_village(state)
         outcomes.add(state.winner)
     assert len(outcomes) >= 2, outcomes  # both sides win some of 100 games
