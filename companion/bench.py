@@ -11,6 +11,10 @@ one core:
   and little girl;
 - `games_per_s_views`: the games of `games_per_s`, building after every action
   the acting seat's `view_for` and the `public_view`, as the hub does [issue 8];
+- `games_per_s_village`: the 12-player Millers Hollow games of
+  `games_per_s_mh12` with The Village (RULES.md §8): the pyromaniac and the
+  rumormonger in place of two more villagers, and professions dealt from the
+  seed (the nine buildings and three drifters) [issue 9];
 - `apply_us_median`, `apply_us_p99`: one `act` call, in microseconds;
 - `replay_200_ms`: rebuilding an 18-player game from its first 200 events.
 """
@@ -37,18 +41,21 @@ from .engine.actions import sample_uniform
 from .engine.play import play_random
 
 MH12_ADD = ("witch", "hunter", "cupid", "little-girl")
+VILLAGE_ADD = (*MH12_ADD, "pyromaniac", "rumormonger")
 
 
 def _deal(ruleset: str, players: int, add: tuple[str, ...] = ()) -> list[str]:
     return [r for r, c in sorted(recommended_deal(ruleset, players, add).items()) for _ in range(c)]
 
 
-def _shuffled_game(ruleset: str, deal: list[str], seed: int) -> tuple[State, Random]:
+def _shuffled_game(ruleset: str, deal: list[str], seed: int,
+                   options: dict | None = None) -> tuple[State, Random]:
     """A new game with `deal` shuffled from `seed`, and the RNG to play it with."""
     rng = Random(seed)
     cards = deal[:]
     rng.shuffle(cards)
-    return new_game(ruleset, [f"P{i}" for i in range(len(cards))], cards, seed=seed), rng
+    return new_game(ruleset, [f"P{i}" for i in range(len(cards))], cards, options,
+                    seed=seed), rng
 
 
 def _views(state: State, seat: int) -> None:
@@ -58,7 +65,7 @@ def _views(state: State, seat: int) -> None:
 
 
 def _games_per_s(ruleset: str, players: int, add: tuple[str, ...], seconds: float,
-                 views: bool = False) -> float:
+                 views: bool = False, options: dict | None = None) -> float:
     """Complete random games per second; with `views`, building after every
     action the acting seat's `view_for` and the `public_view`, as the hub does."""
     deal = _deal(ruleset, players, add)
@@ -66,7 +73,7 @@ def _games_per_s(ruleset: str, players: int, add: tuple[str, ...], seconds: floa
     games, seed = 0, 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds or games < 20:
-        state, rng = _shuffled_game(ruleset, deal, seed)
+        state, rng = _shuffled_game(ruleset, deal, seed, options)
         play_random(state, rng, after=after)
         games += 1
         seed += 1
@@ -132,6 +139,8 @@ def run(what: str, quick: bool = False) -> dict:
         "games_per_s": round(_games_per_s("jp-standard", 9, (), seconds), 1),
         "games_per_s_mh12": round(_games_per_s("millers-hollow", 12, MH12_ADD, seconds), 1),
         "games_per_s_views": round(_games_per_s("jp-standard", 9, (), seconds, views=True), 1),
+        "games_per_s_village": round(_games_per_s("millers-hollow", 12, VILLAGE_ADD, seconds,
+                                                  options={"professions": True}), 1),
         "python": platform.python_version(),
         "machine": platform.machine(),
         "quick": quick,

@@ -9,6 +9,7 @@ import os
 import sys
 
 from .engine import SetupError, recommended_deal
+from .engine.professions import PROFESSIONS
 from .engine.roles import ROLES
 from .engine.rulesets import RULESETS
 
@@ -77,6 +78,13 @@ def _roles(args: argparse.Namespace) -> int:
     except SetupError as err:
         print(f"werewolf roles: {err}", file=sys.stderr)
         return 2
+    if args.professions:  # The Village: the tokens the `professions` option deals
+        from .engine.professions import deal as deal_professions
+
+        tokens = deal_professions(args.players, args.seed)
+        counts = {p: tokens.count(p) for p in PROFESSIONS if p in tokens}
+        print(json.dumps({"roles": deal, "professions": counts}))
+        return 0
     print(json.dumps(deal))
     return 0
 
@@ -180,6 +188,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", required=True, type=int)
     p.add_argument("--add", action="append", default=[], metavar="ROLE", choices=sorted(ROLES),
                    help="add a special role in place of a villager (repeatable)")
+    p.add_argument("--professions", action="store_true",
+                   help="also The Village's professions, as the `professions` option deals "
+                   "them (one of each building, drifters for the rest; fewer than nine "
+                   f"players: a subset drawn from --seed); ids: {', '.join(PROFESSIONS)}; "
+                   'prints {"roles": {...}, "professions": {...}}')
+    p.add_argument("--seed", type=int, default=0, help="with --professions, the game's seed")
     p.set_defaults(run=_roles)
 
     p = sub.add_parser(

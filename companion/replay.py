@@ -64,9 +64,18 @@ def setup_game(doc: object) -> State:
         raise SetupError("'options' must be an object")
     professions = doc.get("professions", {})
     if not isinstance(professions, dict):
-        raise SetupError("'professions' must be an object")
-    if professions:
-        raise SetupError("professions (The Village) are not supported yet")
+        raise SetupError("'professions' must map each player to a profession id")
+    tokens = None
+    if professions:  # The Village (RULES.md §8): every player listed
+        missing = [p for p in players if p not in professions]
+        extra = [p for p in professions if p not in players]
+        if missing or extra:
+            parts = ([f"no profession for {', '.join(missing)}"] if missing else []) + (
+                [f"{', '.join(map(str, extra))} not among the players"] if extra else [])
+            raise SetupError(f"the professions do not match the players: {'; '.join(parts)}")
+        tokens = [professions[p] for p in players]
+        if not all(isinstance(t, str) for t in tokens):
+            raise SetupError("every profession in 'professions' must be a profession id")
     deal = doc.get("deal")
     cards = None
     if deal is not None:
@@ -84,7 +93,8 @@ def setup_game(doc: object) -> State:
     center = doc.get("center", [])
     if not isinstance(center, list) or not all(isinstance(c, str) for c in center):
         raise SetupError("'center' must be a list of role ids")
-    return new_game(doc["ruleset"], players, cards, options, center, doc.get("seed", 0))
+    return new_game(doc["ruleset"], players, cards, options, center, doc.get("seed", 0),
+                    professions=tokens)
 
 
 def parse_action(state: State, raw: object) -> Action:
@@ -123,13 +133,11 @@ def parse_action(state: State, raw: object) -> Action:
         if type(raw["card"]) is not int or raw["card"] not in (0, 1):
             raise IllegalAction("'card' must be 0 or 1")
         fields["card"] = raw["card"]
-    for key in ("mode", "outcome"):
+    for key in ("mode", "outcome", "power", "building"):
         if key in raw:
             if not isinstance(raw[key], str):
                 raise IllegalAction(f"'{key}' must be a string")
             fields[key] = raw[key]
-    if do in ("pardon", "confess", "shave", "silence", "restore", "assign", "burn", "post"):
-        raise IllegalAction(f"{do!r} belongs to The Village, which is not supported yet")
     return Action(actor, do, **fields)
 
 

@@ -10,11 +10,15 @@ NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "
 
 
 def script(ruleset: str, roles: list[str], actions: list[dict] | None = None,
-           options: dict | None = None, center: list[str] | None = None, seed: int = 1) -> dict:
-    """A scripted game whose players are NAMES[:len(roles)], dealt `roles` in seat order."""
+           options: dict | None = None, center: list[str] | None = None, seed: int = 1,
+           professions: list[str] | None = None) -> dict:
+    """A scripted game whose players are NAMES[:len(roles)], dealt `roles` in
+    seat order (and The Village's `professions`, in seat order, if given)."""
     players = NAMES[: len(roles)]
     doc = {"ruleset": ruleset, "players": players, "deal": dict(zip(players, roles)),
            "seed": seed, "actions": actions or []}
+    if professions:
+        doc["professions"] = dict(zip(players, professions))
     if options:
         doc["options"] = options
     if center:
@@ -24,19 +28,21 @@ def script(ruleset: str, roles: list[str], actions: list[dict] | None = None,
 
 def play(ruleset: str, roles: list[str], actions: list[dict] | None = None,
          options: dict | None = None, center: list[str] | None = None,
-         seed: int = 1) -> dict:
+         seed: int = 1, professions: list[str] | None = None) -> dict:
     """Replay a script; return the replay output (with "status" added)."""
-    out, status = run_replay(script(ruleset, roles, actions, options, center, seed))
+    out, status = run_replay(script(ruleset, roles, actions, options, center, seed,
+                                    professions))
     out["status"] = status
     return out
 
 
 def game(ruleset: str, roles: list[str], actions: list[dict] | None = None,
-         options: dict | None = None, center: list[str] | None = None, seed: int = 1) -> State:
+         options: dict | None = None, center: list[str] | None = None, seed: int = 1,
+         professions: list[str] | None = None) -> State:
     """The engine State after a script (every action must be legal)."""
     from companion.engine import act
 
-    doc = script(ruleset, roles, actions, options, center, seed)
+    doc = script(ruleset, roles, actions, options, center, seed, professions)
     state = setup_game(doc)
     for raw in doc["actions"]:
         act(state, parse_action(state, raw))

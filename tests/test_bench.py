@@ -12,7 +12,7 @@ from companion.engine import new_game
 from companion.engine.play import play_random
 
 FIGURES = {"apply_us_median", "replay_200_ms", "games_per_s", "games_per_s_mh12",
-           "games_per_s_views"}
+           "games_per_s_views", "games_per_s_village"}
 
 
 def test_bench_engine_prints_one_json_object_of_figures(capsys) -> None:

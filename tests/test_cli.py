@@ -182,13 +182,13 @@ def test_roles_thief_with_other_roles(capsys):
 @pytest.mark.parametrize("args", [
     ["--ruleset", "jp-standard", "--players", "9", "--add", "witch"],  # not a jp role
     ["--ruleset", "millers-hollow", "--players", "9", "--add", "madman"],  # not an MH role
-    ["--ruleset", "millers-hollow", "--players", "9", "--add", "pyromaniac"],  # The Village
+    ["--ruleset", "jp-standard", "--players", "9", "--add", "pyromaniac"],  # not a jp role
     ["--ruleset", "millers-hollow", "--players", "8", "--add", "witch", "--add", "hunter",
      "--add", "cupid", "--add", "elder", "--add", "defender", "--add", "piper"],  # 5 villagers
 ])
 def test_roles_impossible_additions_exit_2(args):
     """RULES.md §2 (roles allowed per ruleset), §3 (an added role replaces a
-    villager), docs/rules.md §10 (The Village not implemented), [issue 2]:
+    villager), [issue 2]:
     exit 2, a message on stderr, no traceback."""
     proc = cli("roles", *args)
     assert proc.returncode == 2
@@ -439,7 +439,9 @@ SETUP_ERRORS = {
     "unknown ruleset": doc(ruleset="werewolves-of-nowhere"),
     "unknown role": doc(deal={**DOC_EXAMPLE["deal"], "Fay": "seeer"}),
     "role not in the ruleset": doc(deal={**DOC_EXAMPLE["deal"], "Fay": "madman"}),
-    "The Village role": doc(deal={**DOC_EXAMPLE["deal"], "Fay": "pyromaniac"}),
+    "The Village role outside its ruleset": doc(ruleset="jp-standard", deal={
+        "Ann": "werewolf", "Bob": "werewolf", "Cid": "seer", "Dan": "villager",
+        "Eve": "villager", "Fay": "pyromaniac"}),
     "unknown option": doc(options={"sherif": False}),
     "bad option value": doc(options={"tie": "coin-flip"}),
     "option of the wrong type": doc(options={"sheriff": "no"}),
@@ -456,7 +458,12 @@ SETUP_ERRORS = {
     "thief without centre": doc(deal={**DOC_EXAMPLE["deal"], "Fay": "thief"}),
     "centre without thief": doc(center=["villager", "villager"]),
     "no deal, count off the table": {k: v for k, v in DOC_EXAMPLE.items() if k != "deal"},
-    "professions": doc(professions={"Ann": "farmer"}),
+    "professions for some players only": doc(professions={"Ann": "farmer"}),
+    "unknown profession": doc(professions={p: "drifter" if p != "Ann" else "farmar"
+                                           for p in DOC_EXAMPLE["players"]}),
+    "two lords": doc(professions={p: "lord" if p in ("Ann", "Bob") else "drifter"
+                                  for p in DOC_EXAMPLE["players"]}),
+    "professions not an object": doc(professions=["farmer"]),
     "players not a list": doc(players="Ann Bob Cid Dan Eve Fay"),
     "seed not an integer": doc(seed="seven"),
     "actions not a list": doc(actions={"actor": "Cid"}),
@@ -666,3 +673,21 @@ def test_replay_any_mangled_script_is_answered(text):
     else:
         assert "error" not in obj
         assert OUTPUT_FIELDS <= set(obj)
+
+
+def test_roles_lists_the_professions_too(capsys):
+    """RULES.md §8 Decision: `--professions` adds the tokens the `professions`
+    option deals: one of each of the nine buildings and drifters for the rest
+    (12 players: three drifters); fewer than nine players: a subset of the nine."""
+    status, out, err = run_main(capsys, "roles", "--ruleset", "millers-hollow", "--players",
+                                "12", "--add", "pyromaniac", "--professions")
+    assert status == 0 and err == ""
+    got = json.loads(out)
+    assert got["roles"] == {"werewolf": 3, "seer": 1, "villager": 7, "pyromaniac": 1}
+    assert got["professions"] == {"drifter": 3, **{p: 1 for p in (
+        "steward", "farmer", "schoolteacher", "baker", "tavern-keeper", "confessor", "barber",
+        "lord", "bonesetter")}}
+    status, out, _ = run_main(capsys, "roles", "--ruleset", "bga", "--players", "8",
+                              "--professions", "--seed", "3")
+    small = json.loads(out)["professions"]
+    assert sum(small.values()) == 8 and "drifter" not in small and set(small.values()) == {1}

@@ -41,6 +41,8 @@ class Action:
     card: int | None = None
     mode: str | None = None
     outcome: str | None = None
+    power: str | None = None  # restore: the once-only power made usable again
+    building: str | None = None  # assign: the ownerless building handed over
 
     # the dataclass's own __init__, written out: one Action is built per action
     # played, and the generated one (frozen: one object.__setattr__ per field)
@@ -49,7 +51,8 @@ class Action:
     def __init__(self, actor: int | None, do: str, target: int | None = None,
                  targets: tuple[int, ...] = (), heal: bool = False, poison: int | None = None,
                  card: int | None = None, mode: str | None = None,
-                 outcome: str | None = None) -> None:
+                 outcome: str | None = None, power: str | None = None,
+                 building: str | None = None) -> None:
         d = self.__dict__
         d["actor"], d["do"], d["target"] = actor, do, target
         if targets != ():
@@ -64,6 +67,10 @@ class Action:
             d["mode"] = mode
         if outcome is not None:
             d["outcome"] = outcome
+        if power is not None:
+            d["power"] = power
+        if building is not None:
+            d["building"] = building
 
     def to_dict(self) -> dict:
         out: dict = {"actor": self.actor, "do": self.do}
@@ -79,6 +86,10 @@ class Action:
             out["mode"] = self.mode
         if self.outcome is not None:
             out["outcome"] = self.outcome
+        if self.power is not None:
+            out["power"] = self.power
+        if self.building is not None:
+            out["building"] = self.building
         return out
 
     @classmethod
@@ -88,7 +99,8 @@ class Action:
         Keys: "do" (required), "actor" (a seat; missing or None only for
         "timeout"), "target", "poison", "card" (int or None), "targets" (a list
         of seats), "heal" (bool), "mode", "outcome" (str or None). Seats are
-        ints: bools and floats are refused. Anything malformed raises
+        ints: bools and floats are refused. "power" and "building" (str or None)
+        name a profession (restore, assign). Anything malformed raises
         IllegalAction (never TypeError or KeyError); whether the action is
         legal now is `act`'s question."""
         if not isinstance(d, dict):
@@ -112,22 +124,24 @@ class Action:
         heal = d.get("heal", False)
         if type(heal) is not bool:
             raise IllegalAction(f"'heal' must be true or false, not {heal!r}")
-        for key in ("mode", "outcome"):
+        for key in ("mode", "outcome", "power", "building"):
             value = d.get(key)
             if value is not None and not isinstance(value, str):
                 raise IllegalAction(f"{key!r} must be a string, not {value!r}")
         action = cls(actor, do, target=d.get("target"), targets=tuple(targets), heal=heal,
                      poison=d.get("poison"), card=d.get("card"), mode=d.get("mode"),
-                     outcome=d.get("outcome"))
+                     outcome=d.get("outcome"), power=d.get("power"), building=d.get("building"))
         check_shape(action)
         return action
 
 
 #: Actions that may come as a seat naming at most one seat (check_shape's fast path).
-_ONE_SEAT = ACTION_IDS - {"spy", "timeout"}
+_ONE_SEAT = ACTION_IDS - {"spy", "timeout", "restore", "assign"}
 
 _FIELDS = frozenset({"actor", "do", "target", "targets", "heal", "poison", "card", "mode",
-                     "outcome"})
+                     "outcome", "power", "building"})
+#: Choices that name one seat but are not only a seat (Choice.allows' fast path).
+_NOT_PLAIN = MULTI | {"assign"}
 
 
 @dataclass(frozen=True)
@@ -139,6 +153,9 @@ class Choice:
       for `potion` they are the poison candidates, 0 or 1 of them).
     - `heal`: the witch may heal tonight's victim (`potion` only).
     - `cards`: centre card indexes (thief); `modes`: spy modes (little girl).
+    - `powers`: the powers the bonesetter may restore (`restore`);
+      `buildings`: the ownerless buildings the steward may hand to one of
+      `targets` (`assign`).
     """
 
     do: str
@@ -147,11 +164,14 @@ class Choice:
     heal: bool = False
     cards: tuple[int, ...] = ()
     modes: tuple[str, ...] = ()
+    powers: tuple[str, ...] = ()
+    buildings: tuple[str, ...] = ()
     info: dict = field(default_factory=dict, compare=False, hash=False)
 
     def __init__(self, do: str, targets: tuple[int, ...] = (), count: tuple[int, int] = (0, 0),
                  heal: bool = False, cards: tuple[int, ...] = (), modes: tuple[str, ...] = (),
-                 info: dict | None = None) -> None:  # written out, as Action's
+                 info: dict | None = None, powers: tuple[str, ...] = (),
+                 buildings: tuple[str, ...] = ()) -> None:  # written out, as Action's
         d = self.__dict__  # a field left at its default is not stored (Action.__init__)
         d["do"], d["info"] = do, {} if info is None else info
         if targets != ():
@@ -164,13 +184,21 @@ class Choice:
             d["cards"] = cards
         if modes != ():
             d["modes"] = modes
+        if powers != ():
+            d["powers"] = powers
+        if buildings != ():
+            d["buildings"] = buildings
 
     def allows(self, a: Action) -> bool:
         do = self.do
         if a.do != do:
             return False
-        if self.count == (1, 1) and do not in MULTI:  # one seat among targets: most choices
+        if self.count == (1, 1) and do not in _NOT_PLAIN:  # one seat among targets: most
             return a.target in self.targets and not a.targets
+        if do == "assign":
+            return a.target in self.targets and a.building in self.buildings and not a.targets
+        if do == "restore":
+            return a.power in self.powers and a.target is None and not a.targets
         if do == "potion":
             if a.heal and not self.heal:
                 return False
@@ -198,6 +226,10 @@ class Choice:
             return len(self.cards)
         if do == "spy":
             return len(self.modes)
+        if do == "assign":
+            return len(self.targets) * len(self.buildings)
+        if do == "restore":
+            return len(self.powers)
         if do not in MULTI:
             return 1 if self.count == (0, 0) else len(self.targets)
         lo, hi = self.count
@@ -206,7 +238,7 @@ class Choice:
     def sample(self, actor: int, rng: Random) -> Action:
         """One of this family's actions, each equally likely."""
         do = self.do
-        if self.count == (1, 1) and do not in MULTI:  # one seat among targets: most choices
+        if self.count == (1, 1) and do not in _NOT_PLAIN:  # one seat among targets: most
             targets = self.targets
             return Action(actor, do, targets[int(rng.random() * len(targets))])  # pick(), inline
         if do == "potion":
@@ -217,6 +249,11 @@ class Choice:
             return Action(actor, do, card=rng.choice(self.cards))
         if do == "spy":
             return Action(actor, do, mode=rng.choice(self.modes))
+        if do == "assign":
+            return Action(actor, do, target=rng.choice(self.targets),
+                          building=rng.choice(self.buildings))
+        if do == "restore":
+            return Action(actor, do, power=rng.choice(self.powers))
         if do not in MULTI:
             if self.count == (0, 0):
                 return Action(actor, do)
@@ -238,6 +275,10 @@ class Choice:
             out["cards"] = list(self.cards)
         if self.modes:
             out["modes"] = list(self.modes)
+        if self.powers:
+            out["powers"] = list(self.powers)
+        if self.buildings:
+            out["buildings"] = list(self.buildings)
         out.update(self.info)
         return out
 
@@ -252,7 +293,7 @@ def sample_uniform(choices: list[Choice], actor: int, rng: Random) -> Action:
     """One of all the actions the choices hold, each equally likely."""
     if len(choices) == 1:
         one = choices[0]
-        if one.count == (1, 1) and one.do not in MULTI:  # a ballot: Choice.sample's first case
+        if one.count == (1, 1) and one.do not in _NOT_PLAIN:  # a ballot: Choice.sample's first case
             targets = one.targets
             return Action(actor, one.do, targets[int(rng.random() * len(targets))])
         return one.sample(actor, rng)
@@ -264,7 +305,7 @@ def sample_uniform(choices: list[Choice], actor: int, rng: Random) -> Action:
         if k < size:
             break
         k -= size
-    if choice.count == (1, 1) and choice.do not in MULTI:
+    if choice.count == (1, 1) and choice.do not in _NOT_PLAIN:
         return Action(actor, choice.do, choice.targets[k])
     if choice.do == "pass":
         return Action(actor, "pass")
@@ -275,7 +316,8 @@ def check_shape(a: Action) -> None:
     """Reject actions whose fields do not fit their kind, before any rule is asked."""
     if (type(a.actor) is int and (a.target is None or type(a.target) is int)
             and a.poison is None and a.card is None and a.targets == () and a.mode is None
-            and a.outcome is None and type(a.do) is str and a.do in _ONE_SEAT):
+            and a.outcome is None and a.power is None and a.building is None
+            and type(a.do) is str and a.do in _ONE_SEAT):
         return  # the usual shape: a seat naming at most one seat
     if not isinstance(a.do, str) or a.do not in ACTION_IDS:
         raise IllegalAction(f"unknown action {a.do!r}")
@@ -294,5 +336,11 @@ def check_shape(a: Action) -> None:
         raise IllegalAction(f"targets must be a tuple of seat numbers, not {a.targets!r}")
     if a.do == "spy" and a.mode not in SPY_MODES:
         raise IllegalAction(f"spy mode must be one of {list(SPY_MODES)}, not {a.mode!r}")
+    if (a.power is not None) != (a.do == "restore") or (
+            a.power is not None and type(a.power) is not str):
+        raise IllegalAction("'power' (a profession id) goes with 'restore', and only there")
+    if (a.building is not None) != (a.do == "assign") or (
+            a.building is not None and type(a.building) is not str):
+        raise IllegalAction("'building' (a profession id) goes with 'assign', and only there")
     if a.outcome is not None and a.outcome not in SPY_OUTCOMES:
         raise IllegalAction(f"spy outcome must be one of {list(SPY_OUTCOMES)}, not {a.outcome!r}")

@@ -241,6 +241,61 @@ def _piper_skips(state: State, seat: int) -> bool:
     return r._dies_tonight(state, seat)
 
 
+# --- pyromaniac [000] ----------------------------------------------------------
+
+def _owners(state: State, seat: int) -> tuple[int, ...]:
+    """The living others who own a building: not drifters [000] (without
+    professions everyone owns a plain house, RULES.md §8 Decision)."""
+    prof = state.prof
+    return tuple(i for i in _others(state, seat) if prof[i] != "drifter")
+
+
+def _pyro_night(state: State, seat: int) -> list[Choice]:
+    if state.burned:  # once per game (RULES.md §8 Decision)
+        return []
+    owners = _owners(state, seat)
+    return _or_pass([Choice("burn", owners, (1, 1))] if owners else [])
+
+
+def _pyro_dawn(state: State, dead: list[tuple[int, str]]) -> None:
+    """The building burns at dawn, its owner becomes a drifter; if the wolves
+    attacked him tonight he survives and the wolf seated nearest him (living
+    seats; equally near: the one to his left) dies instead [000]."""
+    seat = state.burning
+    if seat is None:
+        return
+    r._emit(state, {"e": "burned", "seat": seat})
+    if state.attack != seat:
+        return
+    if (seat, "werewolves") in dead:
+        dead.remove((seat, "werewolves"))
+    wolf = nearest_wolf(state, seat)
+    if wolf is not None:
+        dead.append((wolf, "fire"))
+
+
+def nearest_wolf(state: State, seat: int) -> int | None:
+    """The living wolf seated nearest `seat`, counting living seats only; at
+    equal distance the one to his left (clockwise) (RULES.md §8 Decision)."""
+    up = state.up
+    k = up.index(seat)
+    n = len(up)
+    for d in range(1, n // 2 + 1):
+        for j in (up[(k + d) % n], up[(k - d) % n]):  # left first
+            if ROLES[state.roles[j]].wolf:
+                return j
+    return None
+
+
+# --- rumormonger [000] ----------------------------------------------------------
+
+def _rumor_night(state: State, seat: int) -> list[Choice]:
+    """Every night an accusation on a building owner's building: two votes
+    against him in the next day's first execution vote (rules._tally)."""
+    owners = _owners(state, seat)
+    return _or_pass([Choice("post", owners, (1, 1))] if owners else [])
+
+
 # --- elder [003] ----------------------------------------------------------------
 
 def _elder_spared(state: State, seat: int) -> bool:
@@ -321,6 +376,8 @@ POWERS: dict[str, Power] = {
     "scapegoat": Power(tie=_scapegoat_tie, dies=_scapegoat_dies),
     "village-idiot": Power(executed=_idiot_executed),
     "fox": Power(spared=_fox_spared, dawn=_fox_dawn, steals=True),
+    "pyromaniac": Power(night=_pyro_night, dawn=_pyro_dawn),
+    "rumormonger": Power(night=_rumor_night),
 }
 
 

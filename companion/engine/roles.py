@@ -73,8 +73,8 @@ ROLES: dict[str, Role] = {
     )
 }
 
-#: Roles the engine plays today; The Village night roles (§8) come later.
-NOT_YET = frozenset({"pyromaniac", "rumormonger"})
+#: Roles the engine does not play yet (none: The Village's night roles are in, RULES.md §8).
+NOT_YET: frozenset[str] = frozenset()
 
 _CALLED = sorted((r.night, r.step) for r in ROLES.values()
                  if r.night is not None and r.step and r.id not in NOT_YET)

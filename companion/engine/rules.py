@@ -26,7 +26,7 @@ from .rulesets import (
 )
 from .state import APPLY, STEP_KEEPS, State, rebuild
 
-PROMPTS = ("hunter", "appoint", "allow")
+PROMPTS = ("hunter", "appoint", "allow", "pardon")
 VOTES = ("election", "vote")
 SPY_ODDS = {"discreet": (0.2, 0.2), "bold": (0.4, 0.4)}  # (learns a wolf, caught) [000]
 T = TypeVar("T")
@@ -37,9 +37,11 @@ PUBLIC_CAUSES = frozenset({"execution", "hunter", "scapegoat", "barber"})
 
 def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
              options: dict | None = None, center: list[str] | None = None,
-             seed: int = 0) -> State:
+             seed: int = 0, professions: list[str] | None = None) -> State:
     """A new game at its first step. `deal` is the card of each seat (None: a
-    random deal of the recommended distribution, drawn from `seed`)."""
+    random deal of the recommended distribution, drawn from `seed`).
+    `professions` is The Village's token of each seat (None: dealt from the
+    seed when the `professions` option is on, else none in play)."""
     opts = resolve_options(ruleset, options)
     players = list(players)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
@@ -68,9 +70,16 @@ def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
     elif center:
         raise SetupError("centre cards are only used when the thief is dealt")
     check_copies(Counter(deal + center))
+    if professions is None and opts.get("professions"):
+        professions = village.deal(len(players), seed)
+    setup = {"e": "setup", "ruleset": ruleset, "options": opts, "players": players,
+             "deal": list(deal), "center": center, "seed": seed}
+    if professions is not None:  # absent otherwise: older logs replay unchanged
+        professions = list(professions)
+        village.check(professions, len(players))
+        setup["professions"] = professions
     state = State()
-    _emit(state, {"e": "setup", "ruleset": ruleset, "options": opts, "players": players,
-                  "deal": list(deal), "center": center, "seed": seed})
+    _emit(state, setup)
     _begin_night(state, 1)
     return state
 
@@ -256,6 +265,8 @@ def _wolves_choices(state: State, seat: int) -> list[Choice]:
     if got is None:
         roles = state.roles
         prey = tuple(i for i in state.up if not ROLES[roles[i]].wolf)
+        if state.village:
+            prey = village.prey(state, prey)  # not the tavern keeper [000]
         got = state.memo_step["pack"] = [Choice("attack", prey, (1, 1)), Choice("pass")] \
             if prey else []
     return got
@@ -276,7 +287,7 @@ def _wolves_closed(state: State) -> bool:
 def _vote_targets(state: State, seat: int) -> tuple[int, ...]:
     """Whom `seat` may vote for in the open vote (empty: he has no vote)."""
     choices = _ballots(state).get(seat)
-    return choices[0].targets if choices else ()
+    return choices[0].targets if choices and choices[0].do == "vote" else ()
 
 
 def _ballots(state: State) -> dict:
@@ -311,6 +322,8 @@ def _ballots(state: State) -> dict:
                 k = out.index(lover)
                 out = out[:k] + out[k + 1:]
         cached[seat] = shared if out is pool else [Choice("vote", out, (1, 1))] if out else []
+    if state.village:  # the schoolteacher, the tavern keeper, the day powers (RULES.md §8)
+        village.ballots(state, cached)
     return cached
 
 
@@ -336,6 +349,8 @@ def _voters(state: State) -> list[int]:
         revealed = state.revealed
         allowed = state.allowed if state.step == "vote" else None
         got = [i for i in state.up if i not in revealed and (allowed is None or i in allowed)]
+    if state.village:
+        got = village.voters(state, got)
     state.memo_step["voters"] = got
     return got
 
@@ -345,7 +360,11 @@ def _prompt_choices(state: State, seat: int) -> list[Choice]:
     if state.step == "hunter":
         return [Choice("shoot", others, (1, 1)), Choice("pass")]
     if state.step == "appoint":
+        if state.village:
+            others = tuple(village.heirs(state, seat))  # a farmer succeeds [000]
         return [Choice("appoint", others, (1, 1))]
+    if state.step == "pardon":
+        return [Choice("pardon"), Choice("pass")]
     return [Choice("allow", others, (0, len(others)))]
 
 
@@ -374,7 +393,8 @@ def _waiting_for(state: State) -> list[int]:
         return _unvoted(state)
     if step == "wolves":
         wolves = _wolves(state)
-        prey = len(wolves) < len(state.up)  # someone is left to attack
+        prey = len(wolves) < len(state.up) and (  # someone is left to attack
+            not state.village or bool(_wolves_choices(state, wolves[0])))
         out = list(wolves) if prey and not _wolves_closed(state) else []
         for role in _in_play(state, powers.PACK):  # the little girl
             seat = holder(state, role)
@@ -402,7 +422,7 @@ def act(state: State, action: Action, expect: int | None = None) -> list[dict]:
     if (action.do == "vote" and type(seat) is int and type(target) is int
             and len(action.__dict__) == 3):  # nothing else set (Action stores no default)
         ballot = state.memo_step.get(seat)  # the voter's choices, once _ballots has run
-        if ballot and target in ballot[0].targets:  # Choice.allows for a ballot
+        if ballot and target in ballot[0].targets and not state.village:  # Choice.allows
             state.acts += 1
             start = len(state.log)
             _cast(state, seat, target)
@@ -462,8 +482,12 @@ def _perform(state: State, a: Action) -> None:
     step, seat = state.step, a.actor
     assert seat is not None  # act: only a timeout has no actor
     if a.do == "vote":
+        if state.village:
+            return _village_ballot(state, a)
         return _cast(state, seat, a.target)
     event = {"e": "act", **a.to_dict()}
+    if step in VOTES:  # a day power, in the window before the first ballot (RULES.md §8)
+        return _day_power(state, a, event)
     role = state.roles[seat]
     before = state.memo.get("waiting") if state.memo_at == len(state.log) else None
     hook = powers.ACTS.get(role)
@@ -508,9 +532,47 @@ def _cast(state: State, seat: int, target: int | None) -> None:
         _close_vote(state)
 
 
+def _village_ballot(state: State, a: Action) -> None:
+    """A ballot with professions in play: the first one closes the day powers'
+    window and the tavern keeper's goes before the others', so every ballot
+    may change the choices (RULES.md §8); no shortcut here."""
+    _emit(state, {"e": "act", "actor": a.actor, "do": "vote", "target": a.target})
+    state.memo_step.clear()
+    if not _waiting(state):
+        _close_vote(state)
+
+
+def _day_power(state: State, a: Action, event: dict) -> None:
+    """A day power used in the window (professions.py): its result, its event,
+    what follows it."""
+    fill = village.ACTS.get(a.do)
+    if fill is not None:
+        fill(state, a, event)  # the confessor's card, the barber's wolf
+    _emit(state, event)
+    after = village.ACTED.get(a.do)
+    if after is not None:
+        after(state, a)  # the barber's deaths
+    elif not _waiting(state):  # the silenced may have been the last voters
+        _close_vote(state)
+
+
 def _timeout(state: State) -> None:
     step = state.step
     _emit(state, {"e": "act", "do": "timeout", "actor": None})
+    if step in VOTES and state.village and village.first_voter(state) is not None:
+        # the tavern keeper's default ballot; then the others vote (RULES.md §8)
+        voter = village.first_voter(state)
+        assert voter is not None  # tested above
+        target = None
+        if state.opts["vote_timeout"] == "right-neighbour":
+            right = right_of(state, voter)
+            target = right if right in _vote_targets(state, voter) else None
+        _emit(state, {"e": "act", "do": "vote", "actor": voter, "target": target,
+                      "default": True})
+        state.memo_step.clear()
+        if not _waiting(state):
+            _close_vote(state)
+        return
     if step in VOTES:
         for voter in waiting_for(state):
             target = None
@@ -524,8 +586,14 @@ def _timeout(state: State) -> None:
         _close_wolves(state)
     elif step == "appoint":
         assert state.actor is not None  # every prompt step names its actor
-        _emit(state, {"e": "sheriff", "seat": left_of(state, state.actor), "how": "default"})
+        dying = state.actor
+        heir = left_of(state, dying)
+        if state.village:  # the nearest farmer to his left [000]
+            heir = min(village.heirs(state, dying), key=lambda i: (i - dying) % state.size)
+        _emit(state, {"e": "sheriff", "seat": heir, "how": "default"})
         _run_queue(state)
+    elif step == "pardon":  # the lord lets it happen
+        _execute(state, state.condemned, asked=True)
     elif step in PROMPTS:
         _run_queue(state)
     else:
@@ -631,9 +699,11 @@ def _dawn(state: State) -> None:
     victim = _shown_victim(state)
     if victim is not None and _attack_kills(state, victim):
         dead.append((victim, "werewolves"))
-    # devoured, poisoned, the inspected fox; the elder's wound
+    # devoured, poisoned, the inspected fox; the elder's wound; the fire
     for hook in _in_play(state, powers.DAWN).values():
         hook(state, dead)
+    if state.village:
+        village.dawn(state, dead)  # the baker's chance
     _emit(state, {"e": "resolve", "then": "day"})
     seen: set[int] = set()
     for seat, cause in dead:
@@ -655,7 +725,8 @@ def _run_queue(state: State) -> None:
     while True:
         if state.prompts:
             kind, seat = state.prompts[0]
-            if any(i != seat for i in state.up):
+            if any(i != seat for i in state.up) and not (
+                    kind == "appoint" and state.village and not village.heirs(state, seat)):
                 _emit(state, {"e": "step", "step": kind, "actor": seat})
                 return
             _emit(state, {"e": "skip", "prompt": kind, "seat": seat})  # nobody left to name
@@ -681,6 +752,8 @@ def _run_queue(state: State) -> None:
         _emit(state, {"e": "over", "winner": outcome[0], "winners": outcome[1]})
     elif state.then == "day":
         _begin_day(state)
+    elif state.then == "vote":  # after a day power's deaths: the vote again (RULES.md §8)
+        _open_vote(state, 1, None)
     else:
         _begin_night(state, state.n + 1)
 
@@ -693,6 +766,8 @@ def _after_prompt(state: State, a: Action) -> None:
         _emit(state, {"e": "sheriff", "seat": a.target, "how": "appointed"})
     elif a.do == "allow":
         _emit(state, {"e": "allowed", "seat": a.actor, "voters": list(a.targets)})
+    elif state.step == "pardon":  # the lord pardons, or lets it happen
+        return _execute(state, None if a.do == "pardon" else state.condemned, asked=True)
     _run_queue(state)
 
 
@@ -700,11 +775,21 @@ def _after_prompt(state: State, a: Action) -> None:
 
 def _begin_day(state: State) -> None:
     _emit(state, {"e": "day", "n": state.n})
-    if state.opts["sheriff"] and not state.elected and state.n == 1:
-        _emit(state, {"e": "step", "step": "election", "round": 1, "candidates": None})
+    if state.opts["sheriff"] and not state.elected:
+        # with professions: on day 2, among the living farmers (RULES.md §8)
+        day, candidates = village.election(state) if state.village else (1, None)
+        if state.n == day:
+            _elect(state, candidates)
+            return
+    _open_vote(state, 1, None)
+
+
+def _elect(state: State, candidates: list[int] | None) -> None:
+    if candidates != []:
+        _emit(state, {"e": "step", "step": "election", "round": 1, "candidates": candidates})
         if _waiting(state):
             return
-        _emit(state, {"e": "sheriff", "seat": None, "how": "none"})
+    _emit(state, {"e": "sheriff", "seat": None, "how": "none"})
     _open_vote(state, 1, None)
 
 
@@ -714,29 +799,47 @@ def _open_vote(state: State, round_: int, candidates: list[int] | None) -> None:
         _close_vote(state)
 
 
-def _tally(state: State) -> tuple[dict[int, int], list[int], int]:
+def _tally(state: State) -> tuple[dict[int, int], list[int], int, bool]:
     counts: dict[int, int] = {}
-    double = state.sheriff if state.step == "vote" else None  # his ballot counts twice
+    vote = state.step == "vote"
+    double = state.sheriff if vote else None  # his ballot counts twice
     for voter, target in state.votes.items():
         if target is not None:
             counts[target] = counts.get(target, 0) + (2 if voter == double else 1)
+    posted = vote and state.poster is not None and _posted(state, counts)
+    if posted:  # the rumormonger's two votes, in the day's first execution vote (RULES.md §8)
+        assert state.poster is not None
+        counts[state.poster] = counts.get(state.poster, 0) + 2
     if not counts:
-        return counts, [], 0
+        return counts, [], 0, posted
     top = max(counts.values())
     tied = [t for t, c in counts.items() if c == top]
     if len(tied) > 1:
         tied.sort()
-    return counts, tied, top
+    return counts, tied, top, posted
+
+
+def _posted(state: State, counts: dict[int, int]) -> bool:
+    """The poster counts: the day's first execution vote, someone voted, its
+    target lives and is not the tavern keeper holding her power (RULES.md §8
+    Decision)."""
+    poster = state.poster
+    return (poster is not None and bool(counts) and state.round == 1 and state.alive[poster]
+            and not (state.village and village.keeper(state) == poster))
 
 
 def _close_vote(state: State) -> None:
-    counts, tied, top = _tally(state)
+    counts, tied, top, posted = _tally(state)
     event = {"e": "tally", "step": state.step, "round": state.round,
              "votes": {str(k): v for k, v in state.votes.items()},
              "counts": {str(k): v for k, v in counts.items()}, "top": top}
+    if posted:
+        event["poster"] = state.poster  # two of its votes are the rumormonger's
     if len(tied) > 1:
         event["tie"] = tied
     _emit(state, event)
+    if state.village:
+        village.closed(state, counts, tied)  # the tavern keeper's loss
     if state.step == "election":
         return _close_election(state, tied)
     if len(tied) == 1:
@@ -793,7 +896,13 @@ def _close_election(state: State, tied: list[int]) -> None:
     _open_vote(state, 1, None)
 
 
-def _execute(state: State, seat: int | None, cause: str = "execution") -> None:
+def _execute(state: State, seat: int | None, cause: str = "execution",
+             asked: bool = False) -> None:
+    if seat is not None and cause == "execution" and state.village and not asked:
+        lord = village.lord(state, seat)
+        if lord is not None:  # he may pardon it first (RULES.md §8 Decision)
+            _emit(state, {"e": "step", "step": "pardon", "actor": lord, "condemned": seat})
+            return
     _emit(state, {"e": "resolve", "then": "night"})
     if seat is not None:
         saved = powers.EXECUTED.get(state.roles[seat]) if cause == "execution" else None
@@ -873,3 +982,4 @@ def undo(state: State) -> State:
 
 
 from . import powers  # noqa: E402  (its hooks call back into this module)
+from . import professions as village  # noqa: E402

@@ -24,6 +24,7 @@ OPTION_VALUES: dict[str, tuple | None] = {
     "self_vote": (True, False),
     "first_night_attack": (True, False),
     "witch_self_heal": (True, False),
+    "professions": (True, False),  # The Village's professions dealt from the seed (§8)
     "discussion_s": None,
     "night_s": None,
     "extra_discussion_s": None,
@@ -33,7 +34,8 @@ _MH_OPTIONS = {
     "sheriff": True, "seer_sees": "role", "reveal_on_death": True,
     "tie": "scapegoat-sheriff-none", "wolves_win": "all-dead", "wolf_attack": "unanimous",
     "vote_timeout": "abstain", "self_vote": True, "first_night_attack": True,
-    "witch_self_heal": True, "discussion_s": 300, "night_s": 60, "extra_discussion_s": 0,
+    "witch_self_heal": True, "professions": False, "discussion_s": 300, "night_s": 60,
+    "extra_discussion_s": 0,
 }
 
 RULESETS: dict[str, dict] = {
@@ -50,7 +52,7 @@ RULESETS: dict[str, dict] = {
             "sheriff": False, "seer_sees": "team", "reveal_on_death": False,
             "tie": "runoff-draw", "wolves_win": "parity", "wolf_attack": "any-wolf",
             "vote_timeout": "abstain", "self_vote": False, "first_night_attack": False,
-            "witch_self_heal": False, "discussion_s": 600, "night_s": 300,
+            "witch_self_heal": False, "professions": False, "discussion_s": 600, "night_s": 300,
             "extra_discussion_s": 180,
         },
     },

@@ -58,6 +58,17 @@ class State:
     allowed: frozenset[int] | None = None  # the scapegoat's voters for today
     allowed_next: frozenset[int] | None = None
     executed: int | None = None  # executed on the last day (for the medium)
+    # The Village (RULES.md §8, professions.py)
+    village: bool = False  # professions are in play
+    prof: list[str] = field(default_factory=list)  # each seat's profession now (or house)
+    dealt_prof: tuple[str, ...] = ()  # the professions as dealt, by seat
+    vacant: list[str] = field(default_factory=list)  # ownerless buildings (owner dead)
+    spent: dict[str, str] = field(default_factory=dict)  # building -> used | lost
+    burned: list[tuple[int, str]] = field(default_factory=list)  # (owner, building), in order
+    burning: int | None = None  # tonight's fire
+    poster: int | None = None  # the accused of the last night's poster
+    silenced: frozenset[int] | None = None  # today's silenced voters (None: not used today)
+    condemned: int | None = None  # the one the lord may pardon
     # deaths and their triggers (RULES.md §6)
     deaths: list[tuple[int, str, str]] = field(default_factory=list)
     queue: list[int] = field(default_factory=list)
@@ -101,6 +112,10 @@ def _setup(s: State, e: dict) -> None:
     s.alive = [True] * len(s.names)
     s.up = tuple(range(len(s.names)))
     s.notes = [[] for _ in s.names]
+    profs = e.get("professions")  # absent from games without professions
+    s.village = profs is not None
+    s.prof = list(profs) if profs is not None else ["house"] * len(s.names)
+    s.dealt_prof = tuple(s.prof)
 
 
 def _night(s: State, e: dict) -> None:
@@ -109,6 +124,7 @@ def _night(s: State, e: dict) -> None:
     s.spied = s.caught = s.healed = False
     s.last_protected, s.protected = s.protected, None
     s.inspected = s.devoured = s.poisoned = s.attack = None
+    s.burning = s.poster = None
 
 
 def _day(s: State, e: dict) -> None:
@@ -116,10 +132,13 @@ def _day(s: State, e: dict) -> None:
     s.ties = []
     s.allowed, s.allowed_next = s.allowed_next, None
     s.executed = None
+    s.silenced = None
 
 
 def _step(s: State, e: dict) -> None:
     s.step, s.actor = e["step"], e.get("actor")
+    if "condemned" in e:  # the lord's pardon
+        s.condemned = e["condemned"]
     if "round" in e:  # a vote opens
         s.votes = {}
         s.round = e["round"]
@@ -172,6 +191,52 @@ def _act(s: State, e: dict) -> None:
         s.roles[seat], s.center[e["card"]] = s.center[e["card"]], s.roles[seat]
         s.memo_cards.clear()
         s.memo_play.clear()
+    elif do in VILLAGE_ACTS:
+        VILLAGE_ACTS[do](s, seat, e)
+
+
+# --- The Village's acts (RULES.md §8) ---
+
+def _burn(s: State, seat: int, e: dict) -> None:
+    s.burning = e["target"]
+
+
+def _post(s: State, seat: int, e: dict) -> None:
+    s.poster = e["target"]
+
+
+def _confess(s: State, seat: int, e: dict) -> None:
+    s.spent["confessor"] = "used"
+    _note(s, seat, e)
+
+
+def _shave(s: State, seat: int, e: dict) -> None:
+    if not e["wolf"]:  # on a wolf his power stays usable [000]
+        s.spent["barber"] = "used"
+
+
+def _pardon(s: State, seat: int, e: dict) -> None:
+    s.spent["lord"] = "used"
+
+
+def _silence(s: State, seat: int, e: dict) -> None:
+    s.silenced = frozenset((seat, *e["targets"]))  # she loses her own vote too [000]
+
+
+def _restore(s: State, seat: int, e: dict) -> None:
+    s.spent.pop(e["power"], None)
+    s.spent["bonesetter"] = "used"
+
+
+def _assign(s: State, seat: int, e: dict) -> None:
+    building = e["building"]
+    s.vacant.remove(building)
+    s.prof[e["target"]] = building
+    s.spent.pop(building, None)  # its used power is usable again [000]
+
+
+VILLAGE_ACTS = {"burn": _burn, "post": _post, "confess": _confess, "shave": _shave,
+                "pardon": _pardon, "silence": _silence, "restore": _restore, "assign": _assign}
 
 
 def _card(s: State, e: dict) -> None:
@@ -194,6 +259,8 @@ def _died(s: State, e: dict) -> None:
     s.queue.append(seat)
     if e["cause"] == "execution":
         s.executed = seat
+    if s.village and s.prof[seat] not in ("drifter", "house"):
+        s.vacant.append(s.prof[seat])  # his building has no owner now
 
 
 def _resolve(s: State, e: dict) -> None:
@@ -233,6 +300,16 @@ def _allowed(s: State, e: dict) -> None:
     s.allowed_next = None if voters is None else frozenset(voters)
 
 
+def _burned(s: State, e: dict) -> None:
+    seat = e["seat"]
+    s.burned.append((seat, s.prof[seat]))
+    s.prof[seat] = "drifter"  # the building is gone [000]
+
+
+def _spent(s: State, e: dict) -> None:
+    s.spent[e["building"]] = e["power"]
+
+
 def _private(s: State, e: dict) -> None:
     _note(s, e["seat"], e)
 
@@ -253,6 +330,7 @@ APPLY = {
     "revealed": _revealed, "sheriff": _sheriff, "tally": _tally, "allowed": _allowed,
     "drawn": lambda s, e: None, "skip": lambda s, e: s.prompts.pop(0),
     "shown": _private, "medium": _private, "centre": _private, "over": _over,
+    "burned": _burned, "spent": _spent, "baker": _private,
 }
 
 

@@ -60,7 +60,8 @@ def pending(state: State) -> dict:
       takes centre card 0 when both are wolves), "close" (wolves: the attack
       stands only if already agreed), the `vote_timeout` option ("abstain" |
       "right-neighbour") for every vote, the election included (RULES.md §1),
-      "left-neighbour" (appoint), None (over).
+      "left-neighbour" (appoint), "execute" (the lord's pardon, The Village:
+      the execution happens), None (over).
     - "calls": `night_calls(state)` while the phase is night, else [].
     - "secret": True for the night's own steps (kinds night and wolves), whose
       names must not be shown publicly (RULES.md §4).
@@ -111,6 +112,8 @@ def _on_timeout(state: State, kind: str) -> str | None:
         return "close"
     if step == "appoint":
         return "left-neighbour"
+    if step == "pardon":
+        return "execute"  # the lord lets it happen (RULES.md §8 Decision)
     default = powers.DEFAULT.get(step)  # the thief's
     return default(state) if default is not None else "nothing"
 

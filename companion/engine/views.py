@@ -5,11 +5,14 @@ table (display, table page, LEDs).
 These are the only ways state leaves the engine towards people. A player
 learns another seat's card only where a rule grants it: his pack [000][003],
 his freemason partner [004], his own seer results, a death with
-`reveal_on_death`, a revealed village idiot, or the end of the game.
+`reveal_on_death`, a revealed village idiot, or the end of the game; with
+The Village (RULES.md §8), the card his confessor's visit showed him and the
+wolf his bakery found.
 """
 
 from __future__ import annotations
 
+from . import professions as village
 from .errors import IllegalAction
 from .roles import ROLES
 from .rules import (
@@ -37,7 +40,7 @@ def public_view(state: State) -> dict:
     view["players"] = [dict(p) for p in base["players"]]
     view["deaths"] = [dict(d) for d in base["deaths"]]
     view["options"] = dict(base["options"])
-    for key in ("vote", "last_tally"):
+    for key in ("vote", "last_tally", "village"):
         if key in base:
             view[key] = dict(base[key])
     return view
@@ -49,15 +52,18 @@ def _public_view(state: State) -> dict:
     over = state.phase == "over"
     cached = state.memo_views
     # the players' public facts change only with these
-    key = (len(state.deaths), state.sheriff, len(state.revealed), state.allowed, over)
+    key = (len(state.deaths), state.sheriff, len(state.revealed), state.allowed, over,
+           state.silenced)
     players = cached.get(key)
     if players is None:
         reveal, roles, revealed = state.opts["reveal_on_death"], state.roles, state.revealed
         sheriff, allowed = state.sheriff, state.allowed
+        silenced = state.silenced or ()  # The Village: the schoolteacher's, today
         players = [{
             "seat": i, "name": name, "alive": alive, "sheriff": sheriff == i,
             "role": roles[i] if over or i in revealed or (reveal and not alive) else None,
-            "can_vote": alive and i not in revealed and (allowed is None or i in allowed),
+            "can_vote": alive and i not in revealed and (allowed is None or i in allowed)
+            and i not in silenced,
         } for i, (name, alive) in enumerate(zip(state.names, state.alive))]
         cached.clear()  # one generation only
         cached[key] = players
@@ -72,9 +78,16 @@ def _public_view(state: State) -> dict:
         "options": state.opts,
     }
     if state.phase == "day" and state.step in VOTES:
-        view["vote"] = {"kind": state.step, "round": state.round,
-                        "candidates": list(state.candidates) if state.candidates else None,
-                        "voted": sorted(state.votes), "waiting": waiting_for(state)}
+        vote: dict = {"kind": state.step, "round": state.round,
+                      "candidates": list(state.candidates) if state.candidates else None,
+                      "voted": sorted(state.votes), "waiting": waiting_for(state)}
+        if state.village:  # the tavern keeper's ballot is shown before the others vote
+            first = village.keeper(state) if state.step == "vote" else None
+            if first is not None and first in state.votes:
+                vote["first"] = {"seat": first, "target": state.votes[first]}
+        view["vote"] = vote
+    if state.village or state.burned or state.poster is not None:
+        view["village"] = _public_village(state)
     last = _last_tally(state)
     if last is not None:
         tally = {k: last[k] for k in ("step", "round", "votes", "counts", "top")}
@@ -83,6 +96,19 @@ def _public_view(state: State) -> dict:
     if over:
         view["winner"], view["winners"] = state.winner, list(state.winners)
     return view
+
+
+def _public_village(state: State) -> dict:
+    """The Village's public facts (RULES.md §8): the burned buildings (a fire is
+    seen by all) and, by day, the accusation posted on a building last night
+    and the schoolteacher's silenced voters (she names them aloud). Who owns
+    which standing building, and the powers' states, are not in it."""
+    day = state.phase in ("day", "over")
+    return {
+        "burned": [{"seat": s, "building": b} for s, b in state.burned],
+        "poster": state.poster if day else None,
+        "silenced": sorted(state.silenced) if day and state.silenced else [],
+    }
 
 
 def _last_tally(state: State) -> dict | None:
@@ -126,6 +152,12 @@ def view_for(state: State, seat: int | None) -> dict:
     view["knows"] = {k: v for k, v in groups.items() if v}
     if "potions" in ROLES[role].knows:
         view["potions"] = dict(state.potions)
+    if state.village:  # his own profession, building and power (RULES.md §8)
+        prof = state.prof[seat]
+        view["profession"] = {
+            "id": prof, "dealt": state.dealt_prof[seat],
+            "building": prof if village.PROFESSIONS[prof].building else None,
+            "power": village.power_state(state, seat)}
     if ROLES[role].wolf and state.phase == "night" and state.step == "wolves":
         # the pack wakes together and must agree: each wolf sees the others' picks
         view["pack_picks"] = {str(w): t for w, t in state.picks.items()}
@@ -149,12 +181,22 @@ def _gm_view(state: State) -> dict:
                   "healed": state.healed, "poisoned": state.poisoned},
         "votes": {str(k): v for k, v in state.votes.items()}, "actions_applied": state.acts,
     })
+    if state.village or state.burned or state.poster is not None:
+        view["village"] = {  # every building and power (RULES.md §8)
+            **view.get("village", {}), "professions": list(state.prof),
+            "dealt": list(state.dealt_prof), "vacant": sorted(state.vacant),
+            "powers": [village.power_state(state, i) for i in range(state.size)],
+            "spent": dict(state.spent), "burning": state.burning, "poster": state.poster,
+            "silenced": sorted(state.silenced or ()), "condemned": state.condemned,
+        }
     return view
 
 
 def _public_step(state: State) -> str:
     if state.phase == "night" and state.step not in PROMPTS:
         return f"night {state.n}"  # the night's steps are secret (RULES.md §4)
+    if state.step == "pardon":
+        return f"{state.time()} execution"  # a lord who lets it happen stays unknown
     if state.step == "hunter" and not state.opts["reveal_on_death"]:
         return f"{state.time()} last words"  # a hunter who passes stays unknown
     return step_label(state)
@@ -192,8 +234,11 @@ def _known(state: State, seat: int, groups: dict[str, list[int]]) -> dict[int, s
     known = {j: "werewolf" for j in groups["pack"]}  # the white werewolf passes for one [000]
     known.update((j, state.roles[j]) for j in groups["freemasons"])  # each other's card
     for note in state.notes[seat]:
-        if note["e"] == "act" and note["do"] == "inspect" and note["result"] in ROLES:
+        if note["e"] == "act" and note["do"] in ("inspect", "confess") \
+                and note["result"] in ROLES:
             known[note["target"]] = note["result"]
+        elif note["e"] == "baker" and note["wolf"] is not None:
+            known.setdefault(note["wolf"], "werewolf")  # a white werewolf passes for one
     return known
 
 
@@ -223,6 +268,10 @@ def _result_body(note: dict) -> dict:
     if kind == "act" and note["do"] == "spy":
         return {"kind": "spy", "mode": note["mode"], "outcome": note["outcome"],
                 "wolf": note.get("wolf")}
+    if kind == "act" and note["do"] == "confess":
+        return {"kind": "confess", "target": note["target"], "result": note["result"]}
+    if kind == "baker":
+        return {"kind": "baker", "wolf": note["wolf"]}
     if kind == "lover":
         return {"kind": "lover", "partner": note["partner"]}
     if kind == "medium":
@@ -232,6 +281,12 @@ def _result_body(note: dict) -> dict:
     if kind == "centre":
         return {"kind": "centre", "cards": note["cards"]}
     return {"kind": kind}
+
+
+def _building_at(state: State, index: int, seat: int) -> str:
+    """The building that burned at log[index]: the one recorded in state.burned."""
+    k = sum(1 for e in state.log[:index] if e["e"] == "burned")
+    return state.burned[k][1] if k < len(state.burned) else state.prof[seat]
 
 
 def announcements(state: State) -> list[dict]:
@@ -253,6 +308,12 @@ def announcements(state: State) -> list[dict]:
     - "no-execution": a vote closed and nobody is executed.
     - "over": {"winner", "winners", "reveal"}: "reveal" is every card by seat.
 
+    The Village (RULES.md §8): a dawn also carries "burned" (the buildings
+    that burned that night, each {"seat", "name", "building"}) and "poster"
+    (the seat accused by the night's poster), when there are any; and
+    - "silence": {"seat", "name", "targets"}: the schoolteacher silences;
+    - "pardon": {"seat", "name", "condemned"}: the lord cancels an execution.
+
     It reveals exactly what `public_view` does, no more: nothing is announced
     during the night's secret steps (RULES.md §4), deaths are grouped and
     ordered as in `public_view(state)["deaths"]` (RULES.md §6)."""
@@ -262,6 +323,9 @@ def announcements(state: State) -> list[dict]:
     time = ""
     batch: list[dict] = []  # night deaths of undisclosed cause, not yet announced
     dawn: dict | None = None  # the dawn whose deaths are being gathered
+    fires: list[dict] = []  # The Village: tonight's burned buildings
+    poster: int | None = None  # and tonight's accusation
+    condemned: int | None = None
 
     def death(e: dict) -> dict:
         seat, cause = e["seat"], e["cause"]
@@ -285,11 +349,16 @@ def announcements(state: State) -> list[dict]:
         if kind in ("night", "day"):
             flush()
             time = f"{kind} {e['n']}"
+            fires, poster = ([], None) if kind == "night" else (fires, poster)
         elif kind == "resolve":
             if e["then"] == "day":
                 flush()
                 dawn = {"kind": "dawn", "time": time, "n": int(time.split()[1]),
                         "deaths": []}
+                if fires:
+                    dawn["burned"] = fires
+                if poster is not None:
+                    dawn["poster"] = poster
             elif i + 1 == len(log) or log[i + 1]["e"] not in ("died", "revealed"):
                 flush()
                 out.append({"kind": "no-execution", "time": time})
@@ -302,11 +371,27 @@ def announcements(state: State) -> list[dict]:
             out.append(entry)
         elif kind == "step":
             flush()
+            condemned = e.get("condemned", condemned)  # the lord's pardon prompt
         elif kind == "tally":
             flush()
             out.append({"kind": "tally", "time": time,
                         **{k: e[k] for k in ("step", "round", "votes", "counts", "top")},
                         "tie": e.get("tie")})
+        elif kind == "burned":
+            seat = e["seat"]
+            fires.append({"seat": seat, "name": state.names[seat],
+                          "building": _building_at(state, i, seat)})
+        elif kind == "act" and e["do"] == "post":
+            poster = e["target"]
+        elif kind == "act" and e["do"] in ("silence", "pardon"):
+            flush()
+            seat = e["actor"]
+            entry = {"kind": e["do"], "time": time, "seat": seat, "name": state.names[seat]}
+            if e["do"] == "silence":
+                entry["targets"] = list(e["targets"])
+            else:
+                entry["condemned"] = condemned
+            out.append(entry)
         elif kind == "revealed":
             flush()
             out.append({"kind": "revealed", "time": time, "seat": e["seat"],

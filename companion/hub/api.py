@@ -137,25 +137,30 @@ def public_stream() -> Response:
 SETUP_NAME_MAX = 60
 
 
+#: The engine plays The Village (RULES.md §8); the pages do not show its
+#: buildings and day powers yet, so the lobby offers neither its roles nor
+#: its `professions` option.
+NOT_IN_LOBBY = frozenset({"pyromaniac", "rumormonger", "professions"})
+
+
 @bp.get("/rulesets")
 @gm_only
 def rulesets() -> Response:
     """Every ruleset for the lobby [issue 6]: its player range (recommended
-    deals), the roles it deals (The Village's not yet), how many cards of each
+    deals), the roles it deals (The Village's not yet: NOT_IN_LOBBY), how many cards of each
     a game may hold ("copies", null: any number) and each option's preset value
     and the values it takes (null: a number of seconds ≥ 0)."""
     from ..engine import OPTION_VALUES, ROLES, RULESETS
-    from ..engine.roles import NOT_YET
 
     out = {}
     for name, preset in RULESETS.items():
-        roles = [r for r in ROLES if r in preset["roles"] and r not in NOT_YET]
+        roles = [r for r in ROLES if r in preset["roles"] and r not in NOT_IN_LOBBY]
         out[name] = {
             "players": list(preset["players"]),
             "roles": roles,
             "copies": {r: ROLES[r].copies for r in roles},
             "options": {k: {"default": v, "values": _values(OPTION_VALUES[k])}
-                        for k, v in preset["options"].items()},
+                        for k, v in preset["options"].items() if k not in NOT_IN_LOBBY},
         }
     return jsonify(out)
 

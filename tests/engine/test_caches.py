@@ -30,13 +30,17 @@ EXTRAS = ("witch", "hunter", "cupid", "little-girl", "thief", "defender", "villa
           "elder", "scapegoat", "piper", "white-werewolf")
 
 
-def random_game(seed: int):
+def random_game(seed: int, village: bool = False):
+    """A random game; `village`: with The Village's professions dealt and its
+    two night roles added (RULES.md §8)."""
     rng = Random(seed)
     ruleset = ("millers-hollow", "bga", "jp-standard")[seed % 3]
     if ruleset == "jp-standard":
         players, add = rng.randint(7, 15), []
     else:
-        players, add = rng.randint(8, 14), rng.sample(EXTRAS, rng.randint(1, 5))
+        players, add = rng.randint(8, 14), rng.sample(EXTRAS, rng.randint(1, 3 if village else 5))
+        if village:
+            add += ["pyromaniac", "rumormonger"]
     counts = recommended_deal(ruleset, players, add)
     cards = [r for r, c in sorted(counts.items()) for _ in range(c)]
     rng.shuffle(cards)
@@ -47,6 +51,8 @@ def random_game(seed: int):
             cards.remove(card)
         assert "thief" in cards
     options = {"sheriff": rng.random() < 0.5, "self_vote": rng.random() < 0.5}
+    if village:
+        options["professions"] = True
     return new_game(ruleset, [f"P{i}" for i in range(len(cards))], cards, options, center,
                     seed=seed), rng
 
@@ -57,9 +63,13 @@ def answers(state) -> tuple:
             [view_for(state, s) for s in seats], view_for(state, None), pending(state))
 
 
-@pytest.mark.parametrize("seed", range(36))
-def test_cached_answers_equal_those_of_a_state_without_caches_issue_8(seed: int) -> None:
-    state, rng = random_game(seed)
+@pytest.mark.parametrize("seed,village", [(k, False) for k in range(36)]
+                         + [(k, True) for k in range(36, 60)])
+def test_cached_answers_equal_those_of_a_state_without_caches_issue_8(seed: int,
+                                                                       village: bool) -> None:
+    """With The Village too (issue 9): a ballot may change the others' choices
+    there (the day powers' window, the tavern keeper's first ballot)."""
+    state, rng = random_game(seed, village)
     for _ in range(600):
         if state.phase == "over":
             break

@@ -131,7 +131,8 @@ def test_pending_describes_a_night_step_rules_4_secrecy_of_the_call() -> None:
         "id": opened, "seq": 0, "step": "seer", "kind": "night", "phase": "night", "n": 1,
         "round": None, "candidates": None, "actor": None, "waiting": [2],
         "timer": "night_s", "on_timeout": "nothing",
-        "calls": ["thief", "cupid", "defender", "seer", "wolves", "witch", "piper"],
+        "calls": ["thief", "cupid", "defender", "seer", "pyromaniac", "rumormonger", "wolves",
+                      "witch", "piper"],
         "secret": True,
     }
     json.dumps(p)
@@ -253,12 +254,15 @@ def test_night_calls_per_ruleset_and_night_rules_4_night_order() -> None:
     even nights; jp-standard: seer → knight → wolves, the knight not on night 1
     [004]; first_night_attack=false drops the protectors on night 1."""
     mh = new_game("millers-hollow", NAMES[:8], ROLES8, NO_SHERIFF)
-    assert night_calls(mh) == ["thief", "cupid", "defender", "seer", "wolves", "witch", "piper"]
-    assert night_calls(to_night(mh, 2)) == ["defender", "seer", "wolves", "white-werewolf",
-                                            "witch", "piper"]
-    assert night_calls(to_night(mh, 3)) == ["defender", "seer", "wolves", "witch", "piper"]
+    village = ["pyromaniac", "rumormonger"]  # after the seer, before the wolves (§4 Decision)
+    assert night_calls(mh) == ["thief", "cupid", "defender", "seer", *village, "wolves",
+                               "witch", "piper"]
+    assert night_calls(to_night(mh, 2)) == ["defender", "seer", *village, "wolves",
+                                            "white-werewolf", "witch", "piper"]
+    assert night_calls(to_night(mh, 3)) == ["defender", "seer", *village, "wolves", "witch",
+                                            "piper"]
     calm = new_game("bga", NAMES[:8], ROLES8, {"first_night_attack": False})
-    assert night_calls(calm) == ["thief", "cupid", "seer", "wolves", "witch", "piper"]
+    assert night_calls(calm) == ["thief", "cupid", "seer", *village, "wolves", "witch", "piper"]
     jp = new_game("jp-standard", NAMES[:7], ["werewolf", "seer", "madman", *["villager"] * 4])
     assert night_calls(jp) == ["seer", "wolves"]
     assert night_calls(to_night(jp, 2)) == ["seer", "knight", "wolves"]

@@ -54,14 +54,14 @@ PLAYERS = {"millers-hollow": (8, 18), "bga": (8, 18), "jp-standard": (7, 15)}
 EVERY_COUNT = [(r, n) for r in RULESETS for n in range(PLAYERS[r][0], PLAYERS[r][1] + 1)]
 #: The special roles a Millers Hollow / BGA table may add (RULES.md §2, §3).
 EXTRAS = ("witch", "hunter", "cupid", "little-girl", "thief", "defender", "village-idiot",
-          "elder", "scapegoat", "piper", "white-werewolf")
+          "elder", "scapegoat", "piper", "white-werewolf", "pyromaniac", "rumormonger")
 OUTCOMES = {"village", "werewolves", "lovers", "piper", "white-werewolf", "fox", "draw"}
-PROMPTS = ("hunter", "appoint", "allow")
+PROMPTS = ("hunter", "appoint", "allow", "pardon")
 #: "act" events a dead player may send: the hunter's shot, the dying sheriff's
 #: successor, the scapegoat's voters (RULES.md §6, docs/rules.md §7.2).
 DEAD_MAY = {"shoot", "appoint", "allow"}
 #: Deaths announced with their cause (docs/rules.md §9).
-PUBLIC_CAUSES = {"execution", "hunter", "scapegoat"}
+PUBLIC_CAUSES = {"execution", "hunter", "scapegoat", "barber"}
 MAX_ACTIONS = 3000
 #: Keys that only the game master's view may carry (docs/rules.md §9).
 GM_ONLY_KEYS = {"lovers", "charmed", "center", "night", "votes", "waiting", "powers_lost",
@@ -343,6 +343,17 @@ def _inspected(state: State, seat: int) -> dict[int, set]:
     return out
 
 
+def _village_learned(state: State, seat: int) -> dict[int, set]:
+    """RULES.md §8: the cards the confessor was shown, the wolves the baker found."""
+    out: dict[int, set] = {}
+    for e in state.log:
+        if e["e"] == "act" and e["do"] == "confess" and e["actor"] == seat:
+            out.setdefault(e["target"], set()).add(e["result"])
+        if e["e"] == "baker" and e["seat"] == seat and e["wolf"] is not None:
+            out.setdefault(e["wolf"], set()).add("werewolf")
+    return out
+
+
 def check_player_views(state: State) -> None:
     """RULES.md §4/§5, docs/rules.md §9: a player learns another's card only
     where a rule grants it; group lists only to their members."""
@@ -357,6 +368,8 @@ def check_player_views(state: State) -> None:
         if roles[seat] != "witch":
             assert "potions" not in v
         seen = _inspected(state, seat) if seer_role else {}
+        for j, cards in _village_learned(state, seat).items():
+            seen.setdefault(j, set()).update(cards)
         for p in v["players"]:
             j = p["seat"]
             if j == seat:
@@ -400,6 +413,14 @@ def check_player_views(state: State) -> None:
                 assert roles[seat] == "medium"
             elif kind == "spy":
                 assert roles[seat] == "little-girl"
+            elif kind == "confess":
+                assert r["target"] in _village_learned(state, seat)
+            elif kind == "baker":
+                assert "baker" in (state.dealt_prof[seat], state.prof[seat])
+        # RULES.md §8: his own profession only; no standing building in public
+        if state.village:
+            assert v["profession"]["id"] == state.prof[seat]
+        assert set(v.get("village", {})) <= {"burned", "poster", "silenced"}
         # a dead player, or one not called, sees only "night N" at night (§4)
         if state.phase == "night" and state.step not in PROMPTS and not v["actions"]:
             assert v["step"] == f"night {state.n}"
@@ -418,12 +439,12 @@ def check_prompts_after_dawn(state: State) -> None:
         night = max(i for i, e in enumerate(state.log) if e["e"] == "night")
         assert any(e["e"] == "resolve" for e in state.log[night:])
 
-NIGHT_ORDER = ("thief", "cupid", "defender", "seer", "knight", "wolves", "white-werewolf",
-               "witch", "piper")
+NIGHT_ORDER = ("thief", "cupid", "defender", "seer", "pyromaniac", "rumormonger", "knight",
+               "wolves", "white-werewolf", "witch", "piper")
 CAUSES = {"werewolves", "poison", "hunter", "execution", "heartbreak", "scapegoat",
-          "white-werewolf", "seer"}
-NIGHT_CAUSES = {"werewolves", "poison", "white-werewolf", "seer"}
-DAY_CAUSES = {"execution", "scapegoat"}
+          "white-werewolf", "seer", "barber", "fire"}
+NIGHT_CAUSES = {"werewolves", "poison", "white-werewolf", "seer", "fire"}
+DAY_CAUSES = {"execution", "scapegoat", "barber"}
 
 
 def _check_night_calls(state: State, n: int, steps: list[str]) -> None:
@@ -506,6 +527,8 @@ def audit_log(state: State) -> None:
                 charmed |= set(names)
             elif do == "link":
                 lovers = tuple(e["targets"])
+            elif do == "pardon":  # RULES.md §8 lord: the execution is cancelled
+                expect_execution = None
             elif do == "vote" and e.get("target") is not None:
                 t = e["target"]
                 assert actor not in revealed, "a revealed idiot votes (§6)"
@@ -552,6 +575,9 @@ def audit_log(state: State) -> None:
                     continue
                 w = 2 if e["step"] == "vote" and int(voter) == sheriff else 1
                 counts[str(target)] = counts.get(str(target), 0) + w
+            if e.get("poster") is not None:  # RULES.md §8 rumormonger: two more votes
+                assert e["step"] == "vote" and e["round"] == 1 and counts, e
+                counts[str(e["poster"])] = counts.get(str(e["poster"]), 0) + 2
             assert counts == e["counts"], ("tally (§6: sheriff counts two)", e, sheriff)
             top = max(counts.values(), default=0)
             assert e["top"] == top
@@ -561,6 +587,78 @@ def audit_log(state: State) -> None:
                 expect_execution = tied[0]
     assert alive == state.alive
     assert charmed == state.charmed, ("charmed players (§5 piper)", charmed, state.charmed)
+
+
+def audit_village(state: State) -> None:
+    """RULES.md §8, The Village, checked against the event log: drifters are
+    never named by the pyromaniac, rumormonger, barber or schoolteacher; the
+    pyromaniac burns once; a once-only power is used again only after the
+    bonesetter or the steward gave it back; the tavern keeper holding her power
+    is never attacked nor voted against; the silenced do not vote; day powers
+    come before the first ballot of the day's first execution vote; a `fire`
+    death is a wolf's."""
+    setup = state.log[0]
+    prof = list(setup.get("professions") or ["house"] * state.size)
+    alive = [True] * state.size
+    spent: dict[str, str] = {}
+    silenced: set[int] = set()
+    burns = 0
+    step, rnd, ballots = "", 0, 0
+
+    def keeper() -> int | None:
+        return next((i for i, p in enumerate(prof) if p == "tavern-keeper" and alive[i]
+                     and "tavern-keeper" not in spent), None)
+
+    for e in state.log:
+        kind = e["e"]
+        if kind == "day":
+            silenced = set()
+        elif kind == "step":
+            step = e["step"]
+            if "round" in e:
+                rnd, ballots = e["round"], 0
+        elif kind == "died":
+            alive[e["seat"]] = False
+            if e["cause"] == "fire":
+                assert is_wolf(state.roles[e["seat"]]), e
+        elif kind == "burned":
+            prof[e["seat"]] = "drifter"
+        elif kind == "spent":
+            spent[e["building"]] = e["power"]
+        elif kind == "attack" and e["target"] is not None:
+            assert e["target"] != keeper() or e["caught"], ("the tavern keeper attacked", e)
+        elif kind == "act":
+            do, actor = e["do"], e.get("actor")
+            named = [e["target"]] if e.get("target") is not None else list(e.get("targets", []))
+            if do in ("burn", "post", "shave", "silence"):
+                assert all(prof[t] != "drifter" for t in named), ("a drifter named", e)
+            if do in ("confess", "shave", "silence", "restore", "assign"):
+                assert step == "vote" and rnd == 1 and ballots == 0, ("outside the window", e)
+            if do == "vote" and actor is not None:
+                if step == "vote":
+                    ballots += 1
+                    assert actor not in silenced, ("a silenced voter votes", e)
+                    if e.get("target") is not None:
+                        assert e["target"] != keeper(), ("a vote against the tavern keeper", e)
+            elif do == "burn":
+                burns += 1
+                assert burns == 1, "the pyromaniac burns twice"
+            elif do in ("confess", "pardon", "restore") or (do == "shave" and not e["wolf"]):
+                building = {"confess": "confessor", "pardon": "lord", "restore": "bonesetter",
+                            "shave": "barber"}[do]
+                assert building not in spent, ("a once-only power used twice", e)
+                spent[building] = "used"
+                if do == "restore":
+                    assert spent.pop(e["power"]) == "used", e
+            elif do == "shave":
+                assert "barber" not in spent, e
+            elif do == "silence":
+                silenced = {actor, *e["targets"]}
+            elif do == "assign":
+                assert prof[e["target"]] == "drifter", e
+                prof[e["target"]] = e["building"]
+                spent.pop(e["building"], None)
+    assert prof == state.prof and spent == state.spent
 
 
 # --- the properties -------------------------------------------------------------
@@ -584,6 +682,7 @@ def test_random_games_end_with_a_valid_outcome(ruleset, players, data):
     check_potions(state)
     check_rebuild(state)
     audit_log(state)
+    audit_village(state)
 
 
 @settings(max_examples=120, **SETTINGS)
@@ -749,7 +848,8 @@ def test_thousands_of_random_games_end_well(ruleset, players):
     its actions; a seer with 7 players to inspect passes half the time, not 1
     in 8; only the step clock times out endless wolf disagreements): each ends with
     a valid outcome (RULES.md §7) within MAX_ACTIONS, the dead never act
-    (§1/§6), and each potion is used at most once (§5 witch)."""
+    (§1/§6), each potion is used at most once (§5 witch), and The Village's
+    rules hold where professions were dealt (§8, `audit_village`)."""
     outcomes = set()
     for k in range(GAMES_PER_COUNT):
         setup = _random_setup(ruleset, players, seed=players * 1000 + k)
@@ -757,5 +857,6 @@ def test_thousands_of_random_games_end_well(ruleset, players):
         check_outcome(state)
         check_dead_never_act(state)
         check_potions(state)
+        audit_village(state)
         outcomes.add(state.winner)
     assert len(outcomes) >= 2, outcomes  # both sides win some of 100 games

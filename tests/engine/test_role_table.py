@@ -14,10 +14,11 @@ from companion.engine.roles import FIRST_NIGHT_ONLY, NIGHT_STEPS, NOT_YET, STEP_
 
 
 def test_night_order_is_the_documented_one() -> None:
-    """docs/rules.md §5 / RULES.md §4: thief, cupid, defender, seer, (knight),
+    """docs/rules.md §5 / RULES.md §4: thief, cupid, defender, seer, pyromaniac,
+    rumormonger (§4 Decision: after the seer, before the wolves), (knight),
     werewolves, white werewolf, witch, piper; derived from Role.night."""
-    assert NIGHT_STEPS == ("thief", "cupid", "defender", "seer", "knight", "wolves",
-                           "white-werewolf", "witch", "piper")
+    assert NIGHT_STEPS == ("thief", "cupid", "defender", "seer", "pyromaniac", "rumormonger",
+                           "knight", "wolves", "white-werewolf", "witch", "piper")
     assert FIRST_NIGHT_ONLY == {"thief", "cupid"}
     assert STEP_NIGHTS["white-werewolf"] == "even"
     assert {s for s, when in STEP_NIGHTS.items() if when == "attack"} == {

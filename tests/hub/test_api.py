@@ -310,7 +310,7 @@ def test_an_action_out_of_turn_is_409_and_changes_nothing(client, action):
     {"actor": "C", "do": "inspect", "target": "A", "seq": 1.0},
     {"actor": "A", "do": "link", "targets": "B"}, {"actor": "D", "do": "potion", "heal": 1},
     {"actor": "C", "do": "swap", "card": 2}, {"actor": "C", "do": "spy", "mode": 3},
-    {"actor": "C", "do": "burn", "target": "A"},
+    {"actor": "C", "do": "restore", "power": 3},
 ], ids=lambda a: json.dumps(a)[:40])
 def test_a_malformed_action_is_400_and_changes_nothing(client, action):
     """[issue 5] Errors: an action that is not a well-formed replay action (not an
