@@ -502,7 +502,12 @@ def _perform(state: State, a: Action) -> None:
     elif step == "wolves":
         if (before is not None and ROLES[role].wolf and state.opts["wolf_attack"] == "unanimous"
                 and not _wolves_closed(state)):
-            fresh_memo(state)["waiting"] = before  # no agreement yet: nobody's turn changed
+            memo = fresh_memo(state)  # no agreement yet: nobody's turn or choices changed
+            memo["waiting"] = before
+            pack = state.memo_step.get("pack")
+            if pack is not None:
+                for wolf in _wolves(state):
+                    memo[wolf] = pack
         elif not _waiting(state):
             _close_wolves(state)
     else:
