@@ -281,6 +281,19 @@ def voters(state: State, seats: list[int]) -> list[int]:
     return [i for i in seats if i not in silenced and r._vote_targets(state, i)]
 
 
+def idle(state: State, seat: int) -> str:
+    """Why a living seat has no choice in the open execution vote, for the
+    refusal's message (public facts only)."""
+    if state.step != "vote" or not state.alive[seat]:
+        return ""
+    if seat in (state.silenced or ()):
+        return ": silenced by the schoolteacher today"
+    first = first_voter(state)
+    if first is not None and first != seat:
+        return f": {state.names[first]}, the tavern keeper, votes first"
+    return ""
+
+
 def first_voter(state: State) -> int | None:
     """The tavern keeper, while the vote waits for her ballot."""
     if state.step != "vote":
