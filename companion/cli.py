@@ -101,7 +101,7 @@ def _simulate(args: argparse.Namespace) -> int:
         return 2
     try:
         figures = simulate.run(args.ruleset, args.players, args.add, args.games, args.seed,
-                               progress=sys.stderr)
+                               progress=sys.stderr, professions=args.professions)
     except SetupError as err:
         print(f"werewolf simulate: {err}", file=sys.stderr)
         return 2
@@ -212,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games to play (default 10000)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0): the same "
                    "seed plays the same games")
+    p.add_argument("--professions", action="store_true", help="deal The Village's "
+                   "professions from each game's seed (the `professions` option)")
     p.set_defaults(run=_simulate)
 
     p = sub.add_parser("bench", help="measure; prints one JSON object of figures")

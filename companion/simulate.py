@@ -68,10 +68,11 @@ def deal_game(ruleset: str, cards: list[str], seed: int) -> tuple[list[str], lis
 
 
 def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games: int = 10_000,
-        seed: int = 0, progress: TextIO | None = None) -> dict:
+        seed: int = 0, progress: TextIO | None = None, professions: bool = False) -> dict:
     """Play `games` random games; the figures as a JSON-ready dict. `progress`
     (a terminal, usually stderr) gets a progress bar. SetupError for a deal
-    the ruleset does not allow."""
+    the ruleset does not allow. `professions`: The Village's professions are
+    dealt from each game's seed (the `professions` option, RULES.md §8)."""
     counts = recommended_deal(ruleset, players, list(add))
     cards = [r for r, c in sorted(counts.items()) for _ in range(c)]
     names = [f"P{i + 1}" for i in range(players)]
@@ -82,7 +83,8 @@ def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games
     for i in range(games):
         game_seed = seed * 1_000_003 + i
         deal, center, rng = deal_game(ruleset, cards, game_seed)
-        state = new_game(ruleset, names, deal, center=center, seed=game_seed)
+        state = new_game(ruleset, names, deal, {"professions": True} if professions else None,
+                         center=center, seed=game_seed)
         try:
             play_random(state, rng, max_actions=MAX_ACTIONS)
         except RuntimeError:

@@ -63,6 +63,16 @@ def test_every_side_the_deal_can_produce_is_counted() -> None:
                                                                "draw"]
 
 
+def test_the_village_can_be_simulated() -> None:
+    """RULES.md §8: with `professions`, each game deals them from its seed (the
+    `professions` option); the pyromaniac and the rumormonger play; every game
+    ends or is counted unfinished."""
+    figures = run("millers-hollow", 12, ["pyromaniac", "rumormonger", "witch"], games=30,
+                  professions=True)
+    assert figures["games"] == 30 and figures["unfinished"] == 0
+    assert sum(figures["wins"].values()) == pytest.approx(1, abs=1e-3)
+
+
 def test_a_thief_deal_puts_two_cards_in_the_centre_or_none() -> None:
     """The thief brings two extra cards (RULES.md §3): dealt shuffled, the last
     two lie in the centre; if the thief card is one of them nobody is the thief

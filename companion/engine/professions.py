@@ -49,7 +49,7 @@ class Profession:
     id: str
     power: str  # none | permanent | until-lost | once [000]
     building: tuple[str, str, str] | None  # its building's names (en, ja, zh); None: no building
-    names: tuple[str, str, str]  # en, ja, zh
+    names: tuple[str, str, str]  # en, ja ([000]'s words), zh (traditional characters, as [003])
     day: str | None = None  # the action of its day power, if it has one
     copies: int | None = 1  # tokens of it in one game (None: any number)
 
@@ -60,22 +60,22 @@ PROFESSIONS: dict[str, Profession] = {
         Profession("drifter", "none", None, ("Drifter", "流れ者", "流浪者"), copies=None),
         Profession("steward", "permanent", ("Steward's house", "管財人の家", "管家之家"),
                    ("Steward", "管財人", "管家"), day="assign"),
-        Profession("farmer", "permanent", ("Farm", "農場", "农场"),
-                   ("Farmer", "農家", "农夫"), copies=None),
-        Profession("schoolteacher", "permanent", ("School", "学校", "学校"),
-                   ("Schoolteacher", "女教師", "女教师"), day="silence"),
-        Profession("baker", "permanent", ("Bakery", "パン屋", "面包店"),
-                   ("Baker", "パン屋", "面包师")),
-        Profession("tavern-keeper", "until-lost", ("Tavern", "酒場", "酒馆"),
-                   ("Tavern keeper", "酒場の主人", "酒馆老板")),
+        Profession("farmer", "permanent", ("Farm", "農場", "農場"),
+                   ("Farmer", "農家", "農夫"), copies=None),
+        Profession("schoolteacher", "permanent", ("School", "学校", "學校"),
+                   ("Schoolteacher", "女教師", "女教師"), day="silence"),
+        Profession("baker", "permanent", ("Bakery", "パン屋", "麵包店"),
+                   ("Baker", "パン屋", "麵包師")),
+        Profession("tavern-keeper", "until-lost", ("Tavern", "酒場", "酒館"),
+                   ("Tavern keeper", "酒場の主人", "酒館老闆")),
         Profession("confessor", "once", ("Church", "教会", "教堂"),
                    ("Confessor", "聴罪司祭", "告解神父"), day="confess"),
-        Profession("barber", "once", ("Barbershop", "理髪店", "理发店"),
-                   ("Barber", "床屋", "理发师"), day="shave"),
-        Profession("lord", "once", ("Manor house", "マナーハウス", "庄园"),
-                   ("Lord", "領主", "领主")),
+        Profession("barber", "once", ("Barbershop", "理髪店", "理髮店"),
+                   ("Barber", "床屋", "理髮師"), day="shave"),
+        Profession("lord", "once", ("Manor house", "マナーハウス", "莊園"),
+                   ("Lord", "領主", "領主")),
         Profession("bonesetter", "once", ("Shack", "掘っ立て小屋", "棚屋"),
-                   ("Bonesetter", "無免許接骨医", "无照接骨医"), day="restore"),
+                   ("Bonesetter", "無免許接骨医", "無照接骨師"), day="restore"),
     )
 }
 #: A plain house: every player's building when no professions are in play (§8 Decision).
@@ -279,6 +279,19 @@ def voters(state: State, seats: list[int]) -> list[int]:
         return [first]
     silenced = state.silenced or frozenset()
     return [i for i in seats if i not in silenced and r._vote_targets(state, i)]
+
+
+def idle(state: State, seat: int) -> str:
+    """Why a living seat has no choice in the open execution vote, for the
+    refusal's message (public facts only)."""
+    if state.step != "vote" or not state.alive[seat]:
+        return ""
+    if seat in (state.silenced or ()):
+        return ": silenced by the schoolteacher today"
+    first = first_voter(state)
+    if first is not None and first != seat:
+        return f": {state.names[first]}, the tavern keeper, votes first"
+    return ""
 
 
 def first_voter(state: State) -> int | None:

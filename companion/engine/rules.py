@@ -445,7 +445,8 @@ def act(state: State, action: Action, expect: int | None = None) -> list[dict]:
     else:
         name = state.names[seat]
         if not choices:
-            raise IllegalAction(f"{name} cannot act now ({step_label(state)})")
+            why = village.idle(state, seat) if state.village else ""
+            raise IllegalAction(f"{name} cannot act now ({step_label(state)}){why}")
         may = ", ".join(c.do for c in choices)
         raise IllegalAction(f"{name} cannot {action.do!r} now ({step_label(state)}); may: {may}")
     if not choice.allows(action):

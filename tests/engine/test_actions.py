@@ -20,6 +20,10 @@ ROLES8 = ["werewolf", "werewolf", "seer", "villager", "villager", "villager", "v
     Action(None, "inspect", target=0),          # only timeout has no actor
     Action(2, "timeout"),                       # and timeout has none
     Action(2, "fly", target=0),                 # unknown action
+    Action(2, "inspect", target=0, power="lord"),   # The Village: power only with restore
+    Action(2, "restore"),                       # and restore needs one
+    Action(2, "assign", target=3),              # assign needs a building
+    Action(2, "vote", target=0, building="barber"),  # and only assign has one
 ])
 def test_malformed_actions_are_refused_and_change_nothing(bad: Action) -> None:
     state = game("millers-hollow", ROLES8, options={"sheriff": False})
@@ -62,3 +66,27 @@ def test_choice_size_counts_sets_and_potions() -> None:
     assert Choice("link", (0, 1, 2, 3), (2, 2)).size == 6
     assert Choice("potion", (1, 2), (0, 1), heal=True).size == 6
     assert Choice("pass").size == 1
+
+
+@pytest.mark.parametrize("action", [
+    Action(4, "restore", power="confessor"),
+    Action(5, "assign", target=7, building="barber"),
+    Action(3, "silence", targets=(1, 2)),
+])
+def test_village_actions_round_trip_through_dicts(action: Action) -> None:
+    """docs/replay.md (The Village's `power` and `building` fields): to_dict and
+    from_dict are inverses."""
+    assert Action.from_dict(action.to_dict()) == action
+
+
+@pytest.mark.parametrize("raw", [
+    {"actor": 4, "do": "restore", "power": 3},
+    {"actor": 4, "do": "restore"},
+    {"actor": 5, "do": "assign", "target": 7},
+    {"actor": 5, "do": "shave", "target": 7, "power": "barber"},
+])
+def test_malformed_village_actions_are_refused_by_from_dict(raw: dict) -> None:
+    """docs/replay.md: `power` (a profession id) only with `restore`, `building`
+    only with `assign`, each a string."""
+    with pytest.raises(IllegalAction):
+        Action.from_dict(raw)

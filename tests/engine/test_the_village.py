@@ -626,3 +626,15 @@ def test_a_dying_captains_timeout_gives_the_badge_to_the_nearest_farmer_left__do
     execute_cid = [a(n, "vote", "Cid" if n != "Cid" else "Ann") for n in NAMES[:8]]
     st = game(MH, FARM, day1 + elect + execute_cid + [a(None, "timeout")], professions=tokens)
     assert st.sheriff == S("Eve")  # Dan (3) sits to his left, but is no farmer
+
+
+def test_refusals_say_why_a_voter_must_wait__replay_md_errors():
+    """docs/replay.md errors ("an action that comes at the wrong moment is
+    answered with the step that is open"), RULES.md §8: a silenced voter is told
+    he was silenced; a voter before the tavern keeper is told she votes first."""
+    out = play(MH, ROLES8, NIGHT1 + [a("Cid", "silence", targets=["Dan"]),
+                                     a("Dan", "vote", "Ann")],
+               NO_SHERIFF, professions=profs(Cid="schoolteacher"))
+    assert refused(out) == 3 and "silenced" in out["error"]["message"]
+    out = play(MH, ROLES8, NIGHT1 + votes("Dan>Ann"), NO_SHERIFF, professions=TAVERN)
+    assert refused(out) == 2 and "Cid, the tavern keeper, votes first" in out["error"]["message"]
