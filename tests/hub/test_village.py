@@ -1,5 +1,5 @@
-"""The Village on the hub (RULES.md §8 [000], [issue 9]): POST /api/games
-takes a deal of professions, day powers are used during the
+"""The Village on the hub (RULES.md §8 [000], [issue 9]): the lobby offers it,
+POST /api/games takes a deal of professions, day powers are used during the
 discussion while ballots wait for the vote, the lord's pardon is a prompt
 with its timer, and the public view never shows who owns which building or
 the powers' states."""
@@ -22,6 +22,14 @@ PROFS = ["farmer", "farmer", "lord", "tavern-keeper", "baker", "confessor", "bar
 def village8(seed: int = 3) -> dict:
     """mh8 with an explicit deal of professions (the replay format's `professions`)."""
     return {**mh8(seed), "professions": dict(zip("ABCDEFGH", PROFS))}
+
+
+def test_the_lobby_offers_the_village(client) -> None:
+    """[issue 9] The Village's cards (pyromaniac, rumormonger) and the
+    `professions` option are offered by the lobby (RULES.md §8)."""
+    out = client.get("/api/rulesets", headers=GM).get_json()
+    assert any("pyromaniac" in r["roles"] and "rumormonger" in r["roles"] for r in out.values())
+    assert any("professions" in r["options"] for r in out.values())
 
 
 def test_post_games_takes_professions(client) -> None:
