@@ -342,8 +342,9 @@ def announcement_text(a: dict, names: list[str], lang: str,
 
     if kind == "dawn":
         deaths = a.get("deaths") or []
-        if not deaths:
-            return str(T.gettext("Last night, there was no werewolf attack."))
+        if not deaths:  # a peaceful night may still have had a fire or a poster (§8)
+            return _sentences(lang, [str(T.gettext("Last night, there was no werewolf attack.")),
+                                     *_village_dawn(T, lang, a, name_of)])
         who = [d["name"] for d in deaths]
         if len(who) == 1 and ruleset == "jp-standard":
             text = T.gettext("Last night, the werewolves attacked {names}.")

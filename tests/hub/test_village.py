@@ -131,3 +131,106 @@ def test_the_barbers_shave_does_not_restart_the_discussion(table, clock) -> None
     assert table.pace.deadline == pytest.approx(end)
     with pytest.raises(NotNow):
         table.act_seat(1, {"do": "vote", "target": "F"})
+
+
+PYRO_DEAL = ["werewolf", "werewolf", "seer", "witch", "pyromaniac", "villager", "villager",
+             "villager"]
+PYRO_PROFS = ["farmer", "farmer", "schoolteacher", "baker", "drifter", "confessor", "barber",
+              "steward"]
+
+
+def test_a_village_game_through_the_http_api(app, client, table, clock) -> None:
+    """RULES.md §8 [000] [issue 9], over HTTP: the pyromaniac's phone burns a
+    farm when his step is called; at dawn GET /api/public shows the burned
+    building (a fire is seen by all) and no owner of a standing building;
+    in the discussion the confessor's phone confesses (200) while a ballot is
+    409; the seat's state carries its own profession only."""
+    doc = {**mh8(), "deal": dict(zip("ABCDEFGH", PYRO_DEAL)),
+           "professions": dict(zip("ABCDEFGH", PYRO_PROFS))}
+    r = client.post("/api/games", json=doc, headers=GM)
+    assert r.status_code == 201, r.get_json()
+    seats = r.get_json()["seats"]
+    pyro_url, conf_url, farm_url = seats[4]["url"], seats[5]["url"], seats[1]["url"]
+    pyro, conf, farmer = (app.test_client() for _ in range(3))
+    for device, url in ((pyro, pyro_url), (conf, conf_url), (farmer, farm_url)):
+        device.get(url)
+    for _ in range(400):
+        pc = table.pace
+        if pc.mode == "calls" and pc.calls[pc.cursor] == "pyromaniac" and pc.live:
+            break
+        clock.advance(0.5)
+        table.tick()
+    mine = pyro.get(pyro_url + "/state").get_json()
+    assert [c["do"] for c in mine["actions"]] == ["burn", "pass"]
+    assert mine["profession"] == {"id": "drifter", "dealt": "drifter", "building": None,
+                                  "power": None}
+    r = pyro.post(pyro_url + "/action", json={"do": "burn", "target": "A"})
+    assert r.status_code == 200, r.get_json()
+    drive_to_day(table, clock)
+    pub = client.get("/api/public").get_json()
+    assert pub["village"]["burned"] == [{"seat": 0, "building": "farmer"}]
+    assert '"confessor"' not in json.dumps(pub)
+    assert table.pace.mode == "discussion"
+    assert farmer.post(farm_url + "/action", json={"do": "vote", "target": "C"}).status_code == 409
+    r = conf.post(conf_url + "/action", json={"do": "confess", "target": "C"})
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["results"][-1]["kind"] == "confess"
+    seen = farmer.get(farm_url + "/state").get_json()
+    assert seen["profession"]["id"] == "farmer"
+    assert '"confessor"' not in json.dumps(seen) and "results" in seen
+    assert not any(x["kind"] == "confess" for x in seen["results"])
+
+
+def test_page_names_follow_the_engines_professions() -> None:
+    """RULES.md §8 [000]: one source of truth for the professions' Japanese
+    names and buildings (companion/engine/professions.py, from [000]); the
+    pages' catalogs give the same words; in Chinese the same words in
+    traditional characters [issue 9]."""
+    from companion.engine.professions import PROFESSIONS
+    from companion.script import building_names, translations
+
+    ja = translations("ja")
+    zh = translations("zh_Hant")
+    en_to_zh = {"Drifter": "流浪者", "Steward": "管家", "Farmer": "農夫",
+                "Schoolteacher": "女教師", "Baker": "麵包師", "Tavern keeper": "酒館老闆",
+                "Confessor": "告解神父", "Barber": "理髮師", "Lord": "領主",
+                "Bonesetter": "無照接骨醫"}
+    for p in PROFESSIONS.values():
+        en, ja_name, _zh_simplified = p.names
+        assert ja.gettext(en) == ja_name, p.id
+        assert zh.gettext(en) == en_to_zh[en], p.id
+        if p.building:
+            assert building_names("en")[p.id] == p.building[0]
+            assert building_names("ja")[p.id] == p.building[1], p.id
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "zh_Hant"])
+def test_moderator_lines_for_the_village(lang: str) -> None:
+    """RULES.md §8, §9 [000][002][003]: the moderator's lines for the new
+    calls, fires, posters, silences, pardons and the lord's prompt, in every
+    language (a missing translation would read as the English msgid)."""
+    from companion import script
+
+    names = ["Ann", "Bob", "Cid"]
+    players = [{"seat": i, "name": n, "alive": True} for i, n in enumerate(names)]
+    base = {"players": players, "options": {"professions": True}, "ruleset": "millers-hollow",
+            "n": 1, "phase": "night"}
+    call = script.gm_line({**base, "pace": {"mode": "calls", "night": 1, "call": "pyromaniac",
+                                             "cursor": 1}}, lang, [])
+    dawn = script.announcement_text({"kind": "dawn", "n": 1, "deaths": [],
+                                     "burned": [{"seat": 0, "name": "Ann",
+                                                 "building": "farmer"}],
+                                     "poster": 1}, names, lang)
+    silence = script.announcement_text({"kind": "silence", "seat": 2, "targets": [0, 1]},
+                                       names, lang)
+    pardon = script.announcement_text({"kind": "pardon", "seat": 2, "condemned": 1}, names, lang)
+    prompt = script.gm_line({**base, "phase": "day", "pace": {"mode": "prompt"},
+                             "pending": {"step": "pardon", "actor": 2, "kind": "prompt"},
+                             "village": {"condemned": 1}}, lang, [])
+    farm = script.building_names(lang)["farmer"]
+    assert "Ann" in dawn and farm in dawn and "Bob" in dawn
+    assert "Ann" in silence and "Bob" in silence and "Bob" in pardon and "Bob" in prompt
+    if lang != "en":
+        for line in (call, dawn, silence, pardon, prompt):
+            assert not any(w in line for w in ("wake up", "burned down", "silences",
+                                               "pardons", "condemned")), line
