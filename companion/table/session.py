@@ -695,6 +695,8 @@ class Table:
                     pc.min_end = now
             else:
                 raise BadInput("timer 'do' is one of pause, resume, extend, skip")
+            if pc.mode == "discussion" and pc.deadline is not None and pc.paused is None:
+                pc.talk_until = pc.deadline  # a vote the barber reopens keeps the GM's timing
             self._advance_and_commit(now, start=len(self.state.log) if self.state else 0)
             return self.gm_view()
 

@@ -234,3 +234,20 @@ def test_moderator_lines_for_the_village(lang: str) -> None:
         for line in (call, dawn, silence, pardon, prompt):
             assert not any(w in line for w in ("wake up", "burned down", "silences",
                                                "pardons", "condemned")), line
+
+
+def test_an_extended_discussion_keeps_its_end_after_a_shave(table, clock) -> None:
+    """[issue 5] the GM's timer controls, with RULES.md §8's barber: a
+    discussion the GM extended keeps its new end when the shave reopens the
+    vote."""
+    table.create(village8())
+    drive_to_day(table, clock)
+    table.timer("extend", 60)
+    end = table.pace.deadline
+    table.act_seat(6, {"do": "shave", "target": "A"})
+    for _ in range(100):
+        if table.pace.mode == "discussion":
+            break
+        clock.advance(1)
+        table.tick()
+    assert table.pace.deadline == pytest.approx(end)
