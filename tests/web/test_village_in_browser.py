@@ -2,7 +2,9 @@
 Millers Hollow game with professions. The pyromaniac burns a farm from his
 phone at night; at dawn the table screen shows the burned building; during
 the day's discussion the confessor hears a confession on her phone (before
-the vote opens) and sees the card full screen; her phone shows her profession
+the vote opens) and sees the card full screen, and the GM enters the
+schoolteacher's silence with the tablet's widgets (the table screen names the
+silenced, a silenced phone says it cannot vote today); her phone shows her profession
 with her card; the GM tablet, secrets shown, shows every seat's profession and
 building. The other night steps are ended by the GM's API (the test's oracle
 and driver, never the pages' way in)."""
@@ -22,7 +24,7 @@ TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 ROLES = ["werewolf", "werewolf", "seer", "witch", "pyromaniac", "villager", "villager", "villager"]
 PROFS = ["farmer", "farmer", "schoolteacher", "baker", "drifter", "confessor", "barber", "steward"]
-PYRO, CONFESSOR, BURNED = 4, 5, 0
+PYRO, CONFESSOR, BURNED, TEACHER = 4, 5, 0, 2
 
 
 def hook(page: Any, name: str) -> Any:
@@ -100,6 +102,19 @@ def _play(hub: Any, new_context: Any) -> None:
     expect(hook(gm, f"prof-{CONFESSOR}")).to_contain_text("Confessor · Church (used)")
     expect(hook(gm, f"prof-{BURNED}")).to_contain_text("Drifter")
     expect(hook(gm, "prof-1")).to_contain_text("Farmer · Farm")
+    # the GM enters the schoolteacher's day power with the tablet's widgets:
+    # she silences Fay (the confessor) and Bob, and so herself [000]; the table screen names them
+    # and Fay's phone says she cannot vote today
+    gm.locator("[data-test=act-seat]").select_option(str(TEACHER))
+    act = hook(gm, "gm-act")
+    box = act.locator("[data-test=choice-silence]")
+    expect(box).to_be_visible()
+    box.locator(f"[data-test=target-{CONFESSOR}]").click()
+    box.locator("[data-test=target-1]").click()
+    act.locator("[data-test=confirm]").click()
+    expect(hook(screen, "village")).to_contain_text("Silenced today (no vote): Bob, Cid, Fay",
+                                                    timeout=10_000)
+    expect(hook(phone, "silenced")).to_be_visible()
     # the table screen never shows a standing building's owner or a power's state
     text = screen.locator("body").inner_text()
     for word in ("Confessor", "Church", "usable", "used"):
