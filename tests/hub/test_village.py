@@ -251,3 +251,22 @@ def test_an_extended_discussion_keeps_its_end_after_a_shave(table, clock) -> Non
         clock.advance(1)
         table.tick()
     assert table.pace.deadline == pytest.approx(end)
+
+
+def test_saved_setups_keep_the_village(client) -> None:
+    """[issue 9] (RULES.md §8): a saved setup keeps The Village's cards, its
+    `professions` option or an explicit deal of professions, and deals them."""
+    players = list("ABCDEFGH")
+    dealt = {**mh8(), "deal": dict(zip(players, PYRO_DEAL)),
+             "options": {"professions": True, "sheriff": False}}
+    explicit = village8()
+    for name, setup in (("dealt", dealt), ("explicit", explicit)):
+        r = client.post("/api/setups", json={"name": name, "setup": setup}, headers=GM)
+        assert r.status_code == 201, r.get_json()
+    got = {s["name"]: s["setup"] for s in client.get("/api/setups", headers=GM).json["setups"]}
+    assert got == {"dealt": dealt, "explicit": explicit}
+    assert client.post("/api/games", json=got["dealt"], headers=GM).status_code == 201
+    village = client.get("/api/gm", headers=GM).get_json()["village"]
+    assert len(set(village["professions"])) == 8  # 9 buildings for 8: no drifter, no repeat
+    assert client.post("/api/games", json=got["explicit"], headers=GM).status_code == 201
+    assert client.get("/api/gm", headers=GM).get_json()["village"]["professions"] == PROFS
