@@ -143,6 +143,7 @@ def option_labels(lang: str) -> dict[str, str]:
         "discussion_s": T.pgettext("option", "Discussion (seconds)"),
         "night_s": T.pgettext("option", "Night call (seconds)"),
         "extra_discussion_s": T.pgettext("option", "Extra discussion (seconds)"),
+        "professions": T.gettext("The Village: professions"),
     }
 
 
@@ -173,6 +174,8 @@ def option_helps(lang: str) -> dict[str, str]:
         "night_s": T.gettext("The longest a night role has to act."),
         "extra_discussion_s": T.gettext("The discussion before a runoff or a second sheriff "
                                         "vote."),
+        "professions": T.gettext("Deal each player a profession and its building, with powers "
+                                 "(RULES §8)."),
     }
 
 
@@ -263,6 +266,21 @@ def cause_names(lang: str) -> dict[str, str]:
         "scapegoat": T.gettext("the scapegoat"),
         "white-werewolf": T.gettext("devoured by the white werewolf"),
         "seer": T.gettext("seen by the seer"),
+        "fire": T.gettext("burned in a fire"), "barber": T.gettext("shaved by the barber"),
+    }
+
+
+@cache
+def building_names(lang: str) -> dict[str, str]:
+    """The Village's buildings by profession id (RULES.md §8 [000]; the pages'
+    _names.html holds the same msgids)."""
+    T = _t(lang)
+    return {
+        "steward": T.gettext("Steward's house"), "farmer": T.gettext("Farm"),
+        "schoolteacher": T.gettext("School"), "baker": T.gettext("Bakery"),
+        "tavern-keeper": T.gettext("Tavern"), "confessor": T.gettext("Church"),
+        "barber": T.gettext("Barbershop"), "lord": T.gettext("Manor house"),
+        "bonesetter": T.gettext("Shack"), "house": T.gettext("House"),
     }
 
 
@@ -324,8 +342,9 @@ def announcement_text(a: dict, names: list[str], lang: str,
 
     if kind == "dawn":
         deaths = a.get("deaths") or []
-        if not deaths:
-            return str(T.gettext("Last night, there was no werewolf attack."))
+        if not deaths:  # a peaceful night may still have had a fire or a poster (§8)
+            return _sentences(lang, [str(T.gettext("Last night, there was no werewolf attack.")),
+                                     *_village_dawn(T, lang, a, name_of)])
         who = [d["name"] for d in deaths]
         if len(who) == 1 and ruleset == "jp-standard":
             text = T.gettext("Last night, the werewolves attacked {names}.")
@@ -334,7 +353,14 @@ def announcement_text(a: dict, names: list[str], lang: str,
                 T.gettext("Last night's victim: {names}.")
         out = [str(text).format(names=_join(T, who)), _leaves(T, who)]
         out += [_was(T, lang, d["name"], d["role"]) for d in deaths if d.get("role")]
+        out += _village_dawn(T, lang, a, name_of)
         return _sentences(lang, out)
+    if kind == "silence":  # RULES.md §8: the schoolteacher names them aloud
+        return str(T.gettext("The schoolteacher silences {names}: they may not vote today.")
+                   ).format(names=_join(T, [name_of(s) for s in a.get("targets") or []]))
+    if kind == "pardon":
+        return str(T.gettext("The lord pardons {name}: nobody is executed today.")
+                   ).format(name=_person(T, name_of(a.get("condemned"))))
     if kind == "death":
         name, cause = a["name"], a.get("cause")
         if cause == "execution":
@@ -343,6 +369,8 @@ def announcement_text(a: dict, names: list[str], lang: str,
             text = T.gettext("The vote is tied: the scapegoat, {name}, is executed.")
         elif cause == "hunter":
             text = T.gettext("The hunter shoots {name}.")
+        elif cause == "barber":
+            text = T.gettext("The barber's razor slips: {name} dies.")
         else:
             text = T.gettext("{name} dies.")
         out = [str(text).format(name=_person(T, name)), _leaves(T, [name])]
@@ -384,6 +412,19 @@ def announcement_text(a: dict, names: list[str], lang: str,
     if kind == "over":
         return _sentences(lang, _over(T, a, names))
     return ""
+
+
+def _village_dawn(T: Any, lang: str, a: dict, name_of: Any) -> list[str]:
+    """A dawn's fires and the night's posted accusation (RULES.md §8 [000])."""
+    out = []
+    for b in a.get("burned") or []:
+        out.append(str(T.gettext("In the night, {name}'s {building} burned down.")).format(
+            name=b.get("name", "?"), building=building_names(lang).get(b.get("building"),
+                                                                       b.get("building"))))
+    if a.get("poster") is not None:
+        out.append(str(T.gettext("A poster on the village square accuses {name}.")).format(
+            name=_person(T, name_of(a["poster"]))))
+    return out
 
 
 def _over(T: Any, a: dict, names: list[str], wolves_alive: bool | None = None) -> list[str]:
@@ -445,6 +486,10 @@ def _wake(T: Any, lang: str, call: str, view: dict, night: int) -> str:
         "witch": T.gettext("Witch, wake up. I show you the werewolves' victim. Will you use "
                            "your healing potion or your poison?"),
         "piper": T.gettext("Piper, wake up and charm two players with your bewitching music."),
+        "pyromaniac": T.gettext("Pyromaniac, wake up. You may burn one player's building "
+                                "tonight, once a game."),
+        "rumormonger": T.gettext("Rumormonger, wake up and choose the player your poster "
+                                 "accuses."),
     }
     if call in lines:
         return str(lines[call])
@@ -463,6 +508,8 @@ def _after(T: Any, lang: str, call: str) -> list[str]:
         "white-werewolf": T.gettext("The white werewolf goes back to sleep."),
         "witch": T.gettext("The witch goes back to sleep."),
         "piper": T.gettext("The piper goes back to sleep."),
+        "pyromaniac": T.gettext("The pyromaniac goes back to sleep."),
+        "rumormonger": T.gettext("The rumormonger goes back to sleep."),
     }
     out = [str(sleep[call]) if call in sleep else
            str(T.gettext("{role} goes back to sleep.")).format(role=step_name(call, lang))]
@@ -552,12 +599,20 @@ def _vote_lines(T: Any, view: dict, anns: list[dict], names: list[str], mode: st
             out += _ann_lines(T, lang, anns[dawn[-1]:], names, ruleset, wolves)
     who = _join(T, [names[s] for s in candidates or [] if 0 <= s < len(names)])
     if mode == "discussion":
-        if kind == "election":
+        village = opts.get("professions") or (view.get("village") or {}).get("professions")
+        if kind == "election" and n == 2 and village:
+            out.append(T.gettext("Today the farmers stand for sheriff: only a farmer may be "
+                                 "elected. Discuss for {time}, then vote."))  # RULES.md §8
+        elif kind == "election":
             out.append(T.gettext("Before the vote, the village elects a sheriff, whose vote "
                                  "counts double. Discuss for {time}, then vote.") if round_ == 1
                        else T.gettext("The sheriff vote is tied between {names}. Discuss for "
                                       "{time}, then vote again."))
         elif round_ == 1:  # [004]
+            if opts.get("professions") or view.get("village", {}).get("professions"):
+                out.append(T.gettext("Before the first ballot, the confessor, the barber, the "
+                                     "schoolteacher, the bonesetter and the steward may use "
+                                     "their day powers."))  # RULES.md §8 Decision
             out.append(T.gettext("Now discuss for {time} and choose one person you suspect of "
                                  "being a werewolf, to execute."))
         else:
@@ -606,6 +661,13 @@ def _prompt_lines(T: Any, view: dict, anns: list[dict], names: list[str], gm: bo
     elif step == "allow":
         text = T.gettext("{name}, the scapegoat, chooses who may vote tomorrow.") if who else \
             T.gettext("The scapegoat chooses who may vote tomorrow.")
+    elif step == "pardon":  # RULES.md §8: the lord (the GM's tablet only names him)
+        text = T.gettext("{name} is condemned. If the lord wishes, he may pardon this "
+                         "execution, once a game.")
+        cond = (view.get("village") or {}).get("condemned")
+        who = names[cond] if isinstance(cond, int) and 0 <= cond < len(names) else "?"
+    elif step == "execution":  # the table: nothing tells whether a lord is deciding
+        text = T.gettext("The execution is about to take place.")
     else:
         text = T.gettext("Waiting for {name}.") if who else T.gettext("Waiting for a choice.")
     out.append(str(text).format(name=_person(T, who or "")))

@@ -137,17 +137,16 @@ def public_stream() -> Response:
 SETUP_NAME_MAX = 60
 
 
-#: The engine plays The Village (RULES.md §8); the pages do not show its
-#: buildings and day powers yet, so the lobby offers neither its roles nor
-#: its `professions` option.
-NOT_IN_LOBBY = frozenset({"pyromaniac", "rumormonger", "professions"})
+#: Roles and options the lobby does not offer (none: The Village's cards and
+#: its `professions` option are shown by the pages, RULES.md §8 [issue 9]).
+NOT_IN_LOBBY: frozenset[str] = frozenset()
 
 
 @bp.get("/rulesets")
 @gm_only
 def rulesets() -> Response:
     """Every ruleset for the lobby [issue 6]: its player range (recommended
-    deals), the roles it deals (The Village's not yet: NOT_IN_LOBBY), how many cards of each
+    deals), the roles it deals, how many cards of each
     a game may hold ("copies", null: any number) and each option's preset value
     and the values it takes (null: a number of seconds ≥ 0)."""
     from ..engine import OPTION_VALUES, ROLES, RULESETS

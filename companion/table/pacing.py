@@ -59,6 +59,8 @@ class Pace:
     verdict_night: int = 0  # the night before which the day's verdict was shown
     order: list[int] = field(default_factory=list)  # roll-call: candidates, in calling order
     picks: dict[str, int] = field(default_factory=dict)  # lock-in: seat -> target picked
+    talk_until: float = 0.0  # the day's discussion ends then, even if the vote reopens
+    talk_day: int = 0  # the day that discussion is for (The Village's barber, RULES.md §8)
 
     def rollcall(self, at: float, window: float) -> int | None:
         """Roll-call: the index in `order` of the candidate whose window holds

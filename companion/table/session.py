@@ -46,6 +46,8 @@ from ..script import gm_line, public_line
 from ..store import Store
 from .pacing import Pace, Settings
 
+#: The Village's day powers (RULES.md §8): usable while the hub holds the discussion.
+DAY_POWERS = frozenset({"confess", "shave", "silence", "restore", "assign"})
 SETUP_FIELDS = ("ruleset", "options", "players", "deal", "center", "professions", "seed")
 LANGUAGES = ("en", "ja", "zh_Hant")  # the pages' languages; a game has one
 #: how a game's votes are cast [issue 7]: on the phones, or with the seat boxes'
@@ -350,7 +352,7 @@ class Table:
         assert self.state is not None
         if action.do == "timeout":
             raise NotNow("only the game master or the clock ends a step")
-        if not self.may_act(seat):
+        if not self.may_act(seat) and not self._day_power(action.do):
             raise NotNow(self._why_waiting())
         if not legal_actions(self.state, seat):
             # the engine's own message would name the step that is open
@@ -520,8 +522,15 @@ class Table:
             self._start_calls(state.n, now, at=p["step"])
         else:
             seconds = state.opts.get(p["timer"] or "", 0) or 0
-            if seconds:
+            if seconds and p["kind"] == "vote" and pc.talk_day == state.n \
+                    and state.phase == "day" and pc.talk_until > now:
+                # the barber's day power reopened the vote (RULES.md §8): the
+                # discussion goes on where it was, it does not start again
+                pc.mode, pc.deadline = "discussion", pc.talk_until
+            elif seconds:
                 pc.mode, pc.deadline = "discussion", now + seconds
+                if p["kind"] == "vote" and state.phase == "day":
+                    pc.talk_day, pc.talk_until = state.n, now + seconds
             else:
                 self._open_ballot(p, now)
 
@@ -633,6 +642,12 @@ class Table:
         else:
             self._open_ballot(p, now)
 
+    def _day_power(self, do: str) -> bool:
+        """The Village's day powers are used during the discussion (RULES.md §8
+        Decision: the engine's window is the first vote before any ballot);
+        ballots stay held until the vote opens."""
+        return self.pace.mode == "discussion" and do in DAY_POWERS
+
     def may_act(self, seat: int) -> bool:
         """Whether pacing lets this seat act now (the engine decides the rest)."""
         pc = self.pace
@@ -680,6 +695,8 @@ class Table:
                     pc.min_end = now
             else:
                 raise BadInput("timer 'do' is one of pause, resume, extend, skip")
+            if pc.mode == "discussion" and pc.deadline is not None and pc.paused is None:
+                pc.talk_until = pc.deadline  # a vote the barber reopens keeps the GM's timing
             self._advance_and_commit(now, start=len(self.state.log) if self.state else 0)
             return self.gm_view()
 
@@ -847,7 +864,8 @@ class Table:
         src = state if (acting or pc.hold is None) else self._view_state()
         view = view_for(src, seat)
         if not acting or src is not state:
-            view["actions"] = []
+            view["actions"] = [c for c in view["actions"]
+                               if src is state and self._day_power(c["do"])]
         self._overlay(view)
         if pc.mode == "ballot" and self.buttons != "phones" and view["actions"]:
             if self.buttons == "roll-call" or seat in state.votes:  # by button, or locked

@@ -76,8 +76,8 @@ def test_new_routes_are_for_the_game_master_only(client, method: str, url: str) 
 
 def test_rulesets_list_players_roles_copies_and_options(client) -> None:
     """[issue 6] GET /api/rulesets: `{id: {"players", "roles", "copies",
-    "options": {name: {"default", "values"}}}}` for every ruleset, without
-    The Village's roles (refused by the engine)."""
+    "options": {name: {"default", "values"}}}}` for every ruleset, with
+    The Village's roles and option where the ruleset has them (RULES.md §8, [issue 9])."""
     r = client.get("/api/rulesets", headers=GM)
     assert r.status_code == 200
     assert r.headers["Cache-Control"] == "no-store"
@@ -85,8 +85,9 @@ def test_rulesets_list_players_roles_copies_and_options(client) -> None:
     assert set(doc) == set(RULESETS) == {"millers-hollow", "bga", "jp-standard"}
     mh, jp = doc["millers-hollow"], doc["jp-standard"]
     assert mh["players"] == [8, 18] and jp["players"] == [7, 15]
-    assert "witch" in mh["roles"] and "pyromaniac" not in mh["roles"]
-    assert "rumormonger" not in mh["roles"] and "fox" not in mh["roles"]
+    assert "witch" in mh["roles"] and "pyromaniac" in mh["roles"]
+    assert "rumormonger" in mh["roles"] and "fox" not in mh["roles"]
+    assert mh["options"]["professions"] == {"default": False, "values": [True, False]}
     assert set(jp["roles"]) == {"villager", "werewolf", "seer", "madman", "medium", "knight",
                                 "freemason", "fox"}
     assert jp["copies"]["freemason"] == 2 and jp["copies"]["villager"] is None
@@ -401,9 +402,8 @@ def test_gm_page_has_the_contracts_views_and_static_parts(client) -> None:
     assert isinstance(strings, dict) and strings
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in strings.items())
     names = json.loads(tags.scripts["words"])
-    assert set(names["roles"]) >= {r for r in ROLES if r not in ("pyromaniac", "rumormonger")}
-    # The Village's option is not in the lobby yet (api.NOT_IN_LOBBY)
-    assert set(names["options"]) >= set(RULESETS["millers-hollow"]["options"]) - {"professions"}
+    assert set(names["roles"]) >= set(ROLES)
+    assert set(names["options"]) >= set(RULESETS["millers-hollow"]["options"])
 
 
 def test_gm_sheet_prints_every_seat(client) -> None:

@@ -5,7 +5,7 @@
   "use strict";
   const $ = (id) => document.getElementById(id);
   const {N, t, pick} = pageWords("words");  // words.js
-  const MULTI = ["link", "charm", "allow"];
+  const MULTI = ["link", "charm", "allow", "silence"];
   const LOBBY_KEY = "gm-lobby";
 
   // ---------------------------------------------------------------- helpers
@@ -565,8 +565,21 @@
         + (S.actSeat === p.seat ? " selected" : ""),
         onclick: () => selectSeat(p.seat) },
         el("span", { class: "seatno", text: String(p.seat + 1) }),
-        el("span", { class: "pname", text: p.name }), role, ...mark, ballot);
+        el("span", { class: "pname", text: p.name }), role, professionBadge(v, p.seat), ...mark, ballot);
     }));
+  }
+
+  // The Village (RULES.md §8): a seat's profession, building and power state
+  function professionBadge(v, seat) {
+    const vil = v.village;
+    if (!S.secrets || !vil || !vil.professions) return null;
+    const prof = vil.professions[seat];
+    const state = vil.powers ? vil.powers[seat] : null;
+    let text = pick(N.professions, prof);
+    if (prof !== "drifter" && prof !== "house") text += " · " + pick(N.buildings, prof);
+    if (state) text += " (" + pick(N.prof_states, state) + ")";
+    if ((vil.silenced || []).includes(seat)) text += " · " + t("silenced");
+    return el("span", { class: "prof", test: "prof-" + seat, text });
   }
 
   function renderSecretBox(v) {
@@ -588,7 +601,15 @@
       if (night.healed) facts.push(t("healed"));
       if (night.poisoned !== null && night.poisoned !== undefined) facts.push(t("poisoned") + ": " + nameOf(night.poisoned));
     }
-    for (const f of facts) box.append(el("p", { class: "fact", text: f }));
+    const vil = v.village;
+    if (vil && vil.professions) {
+      if (vil.vacant && vil.vacant.length) facts.push(t("vacant") + ": " + vil.vacant.map((b) => pick(N.buildings, b)).join(", "));
+      if (vil.burned && vil.burned.length) facts.push(t("burned") + ": " + vil.burned.map((b) => nameOf(b.seat) + " (" + pick(N.buildings, b.building) + ")").join(", "));
+      if (vil.burning !== null && vil.burning !== undefined) facts.push(t("burning") + ": " + nameOf(vil.burning));
+      if (vil.poster !== null && vil.poster !== undefined) facts.push(t("rumour") + ": " + nameOf(vil.poster));
+      if (vil.condemned !== null && vil.condemned !== undefined) facts.push(t("condemned") + ": " + nameOf(vil.condemned));
+    }
+    for (const f of facts) box.append(el("p", { class: "fact", text: f, test: "fact" }));
   }
 
   function renderTally(v) {
@@ -715,6 +736,16 @@
       box.append(el("div", { class: "targets" }, (c.modes || []).map((m) => el("button", {
         type: "button", class: "target" + (form.mode === m ? " on" : ""), test: "mode-" + m,
         text: t(m), onclick: () => choose(c, { mode: m }) }))));
+    } else if (c.do === "restore") {  // the bonesetter (RULES.md §8)
+      box.append(el("div", { class: "targets" }, (c.powers || []).map((pw) => el("button", {
+        type: "button", class: "target" + (form.power === pw ? " on" : ""), test: "power-" + pw,
+        text: pick(N.buildings, pw), onclick: () => choose(c, { power: pw }) }))));
+    } else if (c.do === "assign") {  // the steward: a vacant building to a drifter
+      box.append(el("div", { class: "targets" }, (c.buildings || []).map((b) => el("button", {
+        type: "button", class: "target" + (form.building === b ? " on" : ""), test: "building-" + b,
+        text: pick(N.buildings, b), onclick: () => choose(c, { ...form, building: b }) }))));
+      box.append(el("div", { class: "targets" }, c.targets.map((s) => targetButton(c, s, "target",
+        form.target === s, () => choose(c, { ...form, target: s })))));
     } else if (MULTI.includes(c.do)) {
       const [lo, hi] = c.count;
       const picked = form.targets || [];
@@ -744,6 +775,8 @@
     if (c.do === "potion") return true;
     if (c.do === "swap") return form.card !== undefined;
     if (c.do === "spy") return !!form.mode;
+    if (c.do === "restore") return !!form.power;
+    if (c.do === "assign") return !!form.building && form.target !== undefined;
     if (MULTI.includes(c.do)) {
       const n = (form.targets || []).length;
       return n >= c.count[0] && n <= c.count[1];
@@ -759,6 +792,8 @@
       a.poison = form.poison === null || form.poison === undefined ? null : nameOf(form.poison);
     } else if (c.do === "swap") a.card = form.card;
     else if (c.do === "spy") a.mode = form.mode;
+    else if (c.do === "restore") a.power = form.power;
+    else if (c.do === "assign") { a.building = form.building; a.target = nameOf(form.target); }
     else if (MULTI.includes(c.do)) a.targets = (form.targets || []).map(nameOf);
     else if (form.target !== undefined) a.target = nameOf(form.target);
     return a;
@@ -772,6 +807,8 @@
     else if (a.target !== undefined) target = a.target === null ? t("Nobody") : a.target;
     else if (a.card !== undefined) target = t("card {k}", { k: a.card + 1 });
     else if (a.mode) target = t(a.mode);
+    else if (a.power) target = pick(N.buildings, a.power);
+    if (a.building) target = pick(N.buildings, a.building) + " → " + target;
     return t("{actor} {verb} {target}", { actor: a.actor || "", verb: pick(N.verbs, a.do), target }).trim();
   }
 

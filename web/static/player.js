@@ -65,6 +65,7 @@
     $("role").textContent = roleName(view.role);
     $("team").textContent = teamName(view.team);
     $("power").textContent = N.powers[view.role] || "";
+    $("profession").textContent = professionText(view.profession);
     card.classList.add("shown");
     clearTimeout(cardTimer);
     cardTimer = setTimeout(hideCard, 5000);
@@ -72,7 +73,18 @@
   function hideCard() {
     clearTimeout(cardTimer);
     card.classList.remove("shown");
-    for (const id of ["role", "team", "power"]) $(id).textContent = "";
+    for (const id of ["role", "team", "power", "profession"]) $(id).textContent = "";
+  }
+  // The Village (RULES.md §8): his profession, building, power and its state —
+  // shown with the card, as secret as the role
+  function professionText(p) {
+    if (!p) return "";
+    const parts = [N.professions[p.id] || p.id];
+    parts.push(p.building ? t("Your building: {building}", {building: N.buildings[p.building] || p.building})
+      : t("You have no building."));
+    if (N.prof_powers[p.id]) parts.push(N.prof_powers[p.id]);
+    if (p.power) parts.push(t("Power: {state}", {state: N.prof_states[p.power] || p.power}));
+    return parts.join(" · ");
   }
   card.addEventListener("pointerdown", showCard);
   card.addEventListener("touchstart", showCard, {passive: true});
@@ -111,11 +123,13 @@
       return r.victim === null || r.victim === undefined ? t("Nobody was attacked tonight.")
         : t("Tonight's victim: {name}.", {name: name(r.victim)});
     }
+    if (r.kind === "confess") return t("{name}'s card: {role}.", {name: name(r.target), role: roleName(r.result)});
+    if (r.kind === "baker") return t("The bakery found a werewolf: {name}.", {name: name(r.wolf)});
     if (r.kind === "centre") return t("The centre cards: {cards}.", {cards: r.cards.map(roleName).join(", ")});
     return r.kind;
   }
   const RESULT_TITLE = {inspect: "Seer", medium: "Medium", spy: "Little girl", lover: "Cupid",
-    victim: "Witch", centre: "Thief"};
+    victim: "Witch", centre: "Thief", confess: "Confessor", baker: "Baker"};
 
   function renderResults(v) {
     const items = v.results.map((r) => el("li", {},
@@ -227,6 +241,33 @@
       box.append(grid);
       return box;
     }
+    if (c.do === "restore") {  // the bonesetter: one used power made usable again
+      const grid = el("div", {class: "grid two"});
+      for (const pw of c.powers) {
+        grid.append(el("button", {type: "button", test: "power-" + pw,
+          class: "pick" + (mine && mine.power === pw ? " chosen" : ""), on: () => pick({power: pw})},
+        N.buildings[pw] || pw));
+      }
+      box.append(grid);
+      return box;
+    }
+    if (c.do === "assign") {  // the steward: an empty building, then a drifter
+      box.append(el("p", {class: "label"}, t("Building:")));
+      const bgrid = el("div", {class: "grid two"});
+      for (const b of c.buildings) {
+        bgrid.append(el("button", {type: "button", test: "building-" + b,
+          class: "pick" + (mine && mine.building === b ? " chosen" : ""), on: () => pick({building: b})},
+        N.buildings[b] || b));
+      }
+      box.append(bgrid, el("p", {class: "label"}, t("Drifter:")));
+      const grid = el("div", {class: "grid"});
+      for (const s of c.targets) {
+        const chosen = !!(mine && mine.targets.includes(s));
+        grid.append(targetButton(s, "target-" + s, () => pick({targets: [s]}), chosen));
+      }
+      box.append(grid);
+      return box;
+    }
     if (c.do === "pass") {
       box.replaceChildren(el("button", {type: "button", test: "do-pass",
         class: "pick wide" + (mine ? " chosen" : ""), on: () => pick({})}, N.verbs.pass));
@@ -281,6 +322,15 @@
       if (!sel.mode) return null;
       return {action: {do: "spy", mode: sel.mode}, summary: verb + ": " + t(sel.mode)};
     }
+    if (c.do === "restore") {
+      if (!sel.power) return null;
+      return {action: {do: "restore", power: sel.power}, summary: verb + ": " + (N.buildings[sel.power] || sel.power)};
+    }
+    if (c.do === "assign") {
+      if (!sel.building || sel.targets.length !== 1) return null;
+      return {action: {do: "assign", building: sel.building, target: name(sel.targets[0])},
+        summary: verb + ": " + (N.buildings[sel.building] || sel.building) + " → " + name(sel.targets[0])};
+    }
     if (!c.count || c.count[1] === 0) return {action: {do: c.do}, summary: verb};
     if (isMulti(c)) {
       if (sel.targets.length < c.count[0] || sel.targets.length > c.count[1]) return null;
@@ -328,6 +378,10 @@
       kids.push(el("p", {class: "done"}, night ? t("Done. Close your eyes.") : t("Noted.")));
     } else if (v.actions.length) {
       if (lastSent.key === panelKey) kids.push(el("p", {class: "sent"}, "✓ " + lastSent.summary));
+      if (!night && v.pace && v.pace.mode === "discussion") {
+        kids.push(el("p", {class: "status"}, t("Talk it over: the vote opens when the time is up.")),
+          el("p", {class: "quiet"}, t("Your day power: use it before the vote opens.")));
+      }
       for (const c of v.actions) kids.push(choiceBox(c, v));
     } else if (night && v.alive) {
       kids.push(decoyBox(v));
@@ -342,6 +396,9 @@
       kids.push(el("p", {class: "status"}, t("The others are voting.")));
     }
     if (v.lockin) kids.unshift(lockinNote(v.lockin));
+    if (!night && v.village && (v.village.silenced || []).includes(v.seat)) {
+      kids.unshift(el("p", {class: "status", test: "silenced"}, t("You are silenced: you cannot vote today.")));
+    }
     panel.replaceChildren(...kids);
     if (night) $("day").replaceChildren();
     const ready = doneKey === panelKey ? null : selected(v);

@@ -106,6 +106,27 @@
     box.hidden = false;
   }
 
+  // The Village's public facts (RULES.md §8): burned buildings, by day the
+  // rumour and the silenced, the tavern keeper's open first ballot — nothing else
+  function villageLines(v) {
+    const vil = v.village;
+    const out = [];
+    if (!vil) return out;
+    for (const b of vil.burned || []) {
+      out.push(t("Burned: {name}'s {building}", {name: name(b.seat), building: N.buildings[b.building] || b.building}));
+    }
+    if (vil.poster !== null && vil.poster !== undefined) out.push(t("A rumour accuses {name}.", {name: name(vil.poster)}));
+    if ((vil.silenced || []).length) {
+      out.push(t("Silenced today (no vote): {names}", {names: vil.silenced.map(name).join(", ")}));
+    }
+    if (v.vote && v.vote.first) {
+      const f = v.vote.first;
+      out.push(t("The tavern keeper votes first: {name} → {target}",
+        {name: name(f.seat), target: f.target === null ? t("abstained") : name(f.target)}));
+    }
+    return out;
+  }
+
   function render(v) {
     if (view && typeof v.seq === "number" && v.seq < view.seq && v.game === view.game) return;
     view = v;
@@ -135,6 +156,7 @@
     $("players").replaceChildren(...(v.players || []).map((p) => el("li", p.alive ? "" : "gone",
       el("span", "who", (p.sheriff ? "★ " : "") + p.name),
       p.role && v.phase !== "over" ? el("span", "role", roleName(p.role)) : null)));
+    $("village").replaceChildren(...(lobby || night ? [] : villageLines(v).map((s) => el("li", "", s))));
     const over = (v.announcements || []).find((a) => a.kind === "over");
     $("winner").hidden = !over;
     $("reveal").hidden = !over;

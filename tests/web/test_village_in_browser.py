@@ -1,0 +1,121 @@
+"""The Village in the browser (RULES.md §8 [000], [issue 9]): a short
+Millers Hollow game with professions. The pyromaniac burns a farm from his
+phone at night; at dawn the table screen shows the burned building; during
+the day's discussion the confessor hears a confession on her phone (before
+the vote opens) and sees the card full screen, and the GM enters the
+schoolteacher's silence with the tablet's widgets (the table screen names the
+silenced, a silenced phone says it cannot vote today); her phone shows her profession
+with her card; the GM tablet, secrets shown, shows every seat's profession and
+building. The other night steps are ended by the GM's API (the test's oracle
+and driver, never the pages' way in)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+ROLES = ["werewolf", "werewolf", "seer", "witch", "pyromaniac", "villager", "villager", "villager"]
+PROFS = ["farmer", "farmer", "schoolteacher", "baker", "drifter", "confessor", "barber", "steward"]
+PYRO, CONFESSOR, BURNED, TEACHER = 4, 5, 0, 2
+
+
+def hook(page: Any, name: str) -> Any:
+    return page.locator(f"[data-test={name}]")
+
+
+def test_a_village_game_on_phones_table_and_tablet(hub_factory, new_context):
+    with hub_factory("village") as hub:
+        try:
+            _play(hub, new_context)
+        finally:
+            for context in list(new_context.made):
+                context.close()
+
+
+def _play(hub: Any, new_context: Any) -> None:
+    doc = {"ruleset": "millers-hollow", "players": NAMES, "seed": 5,
+           "deal": dict(zip(NAMES, ROLES)), "professions": dict(zip(NAMES, PROFS)),
+           "options": {"sheriff": False, "discussion_s": 8, "night_s": 0}}
+    seats = hub.api("POST", "/api/games", doc)["seats"]
+    phones = {}
+    for seat in (PYRO, CONFESSOR):
+        phone = new_context(hub, **PHONE).new_page()
+        phone.goto(hub.base + seats[seat]["url"])
+        phones[seat] = phone
+    screen = new_context(hub).new_page()
+    screen.goto(hub.base + "/table")
+    gm = new_context(hub, **TABLET).new_page()
+    gm.goto(f"{hub.base}/gm?token={hub.token}")
+
+    # the confessor's card shows her profession and building, held like the role
+    phone = phones[CONFESSOR]
+    hook(phone, "card").hover()
+    phone.mouse.down()
+    expect(hook(phone, "profession")).to_contain_text("Confessor")
+    expect(hook(phone, "profession")).to_contain_text("Church")
+    phone.mouse.up()
+    expect(hook(phone, "profession")).to_be_hidden()
+
+    # night 1: the GM ends every step but the pyromaniac's, who burns a farm
+    deadline = time.monotonic() + 20
+    burned = False
+    while time.monotonic() < deadline:
+        p = hub.api("GET", "/api/gm")["pending"]
+        if p["phase"] == "day":
+            break
+        if p["step"] == "pyromaniac" and not burned:
+            box = hook(phones[PYRO], "choice-burn")
+            expect(box).to_be_visible(timeout=10_000)
+            box.locator(f"[data-test=target-{BURNED}]").click()
+            hook(phones[PYRO], "confirm").click()
+            expect(hook(phones[PYRO], "confirm")).to_be_hidden()
+            burned = True
+            time.sleep(0.2)
+            continue
+        hub.api("POST", "/api/actions", {"do": "timeout"})
+    assert burned
+    # the table screen: the burned farm, in public
+    expect(hook(screen, "village")).to_contain_text("Burned: Ann's Farm", timeout=15_000)
+    # the day's discussion: the confessor hears Cid (the seer) before the vote
+    box = hook(phone, "choice-confess")
+    expect(box).to_be_visible(timeout=15_000)
+    assert hub.api("GET", "/api/gm")["pace"]["mode"] == "discussion"
+    box.locator("[data-test=target-2]").click()
+    hook(phone, "confirm").click()
+    expect(hook(phone, "confirm")).to_be_hidden()
+    result = hook(phone, "result").last
+    expect(result).to_be_visible()
+    result.click()
+    expect(hook(phone, "result-sheet")).to_contain_text("Cid's card: Seer.")
+    hook(phone, "result-sheet").click()
+    expect(hook(phone, "result-sheet")).to_be_hidden()
+    # the GM tablet, secrets shown: every seat's profession and building
+    hook(gm, "secrets").check()
+    expect(hook(gm, f"prof-{CONFESSOR}")).to_contain_text("Confessor · Church (used)")
+    expect(hook(gm, f"prof-{BURNED}")).to_contain_text("Drifter")
+    expect(hook(gm, "prof-1")).to_contain_text("Farmer · Farm")
+    # the GM enters the schoolteacher's day power with the tablet's widgets:
+    # she silences Fay (the confessor) and Bob, and so herself [000]; the table screen names them
+    # and Fay's phone says she cannot vote today
+    gm.locator("[data-test=act-seat]").select_option(str(TEACHER))
+    act = hook(gm, "gm-act")
+    box = act.locator("[data-test=choice-silence]")
+    expect(box).to_be_visible()
+    box.locator(f"[data-test=target-{CONFESSOR}]").click()
+    box.locator("[data-test=target-1]").click()
+    act.locator("[data-test=confirm]").click()
+    expect(hook(screen, "village")).to_contain_text("Silenced today (no vote): Bob, Cid, Fay",
+                                                    timeout=10_000)
+    expect(hook(phone, "silenced")).to_be_visible()
+    # the table screen never shows a standing building's owner or a power's state
+    text = screen.locator("body").inner_text()
+    for word in ("Confessor", "Church", "usable", "used"):
+        assert word not in text, word
