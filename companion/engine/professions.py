@@ -75,7 +75,7 @@ PROFESSIONS: dict[str, Profession] = {
         Profession("lord", "once", ("Manor house", "マナーハウス", "莊園"),
                    ("Lord", "領主", "領主")),
         Profession("bonesetter", "once", ("Shack", "掘っ立て小屋", "棚屋"),
-                   ("Bonesetter", "無免許接骨医", "無照接骨師"), day="restore"),
+                   ("Bonesetter", "無免許接骨医", "無照接骨醫"), day="restore"),
     )
 }
 #: A plain house: every player's building when no professions are in play (§8 Decision).

@@ -89,9 +89,9 @@ def test_what_a_card_knows_comes_from_its_row() -> None:
 
 
 def test_role_names_are_the_pages_words() -> None:
-    """[issue 9] one source of truth for a role's name: the ja and zh_Hant
-    names in the role table are the pages' catalog translations (the seeds'
-    words: 占い師, 先知 …), traditional characters for Chinese."""
+    """[issue 9] one source of truth for names: the ja and zh_Hant names in
+    the role and profession tables are the pages' catalog translations (the
+    seeds' words: 占い師, 先知 …), traditional characters for Chinese."""
     from pathlib import Path
 
     from babel.messages.pofile import read_po
@@ -101,7 +101,10 @@ def test_role_names_are_the_pages_words() -> None:
     for lang in ("ja", "zh_Hant"):
         with (root / lang / "LC_MESSAGES" / "messages.po").open("rb") as po:
             catalogs[lang] = read_po(po)
-    for role in ROLES.values():
-        en, ja, zh = role.names
-        assert catalogs["ja"].get(en).string == ja, role.id
-        assert catalogs["zh_Hant"].get(en).string == zh, role.id
+    from companion.engine.professions import PROFESSIONS
+
+    rows = [role.names for role in ROLES.values()]
+    rows += [names for p in PROFESSIONS.values() for names in (p.names, p.building) if names]
+    for en, ja, zh in rows:  # the cards, the professions and their buildings
+        assert catalogs["ja"].get(en).string == ja, en
+        assert catalogs["zh_Hant"].get(en).string == zh, en
