@@ -2,7 +2,8 @@
 a short Millers Hollow game with professions in which, on the players'
 phones, the rumormonger posts an accusation at night (the table screen shows
 the poster by day), the baker's result (seed 5: his first dawn finds Ann, a
-werewolf) opens full screen and hides on a tap, the bonesetter restores the
+werewolf; his second finds nobody, and says so) opens full screen and hides on
+a tap, the bonesetter restores the
 confessor's used power (`power-<id>`), the steward gives the dead barber's
 empty shop to the drifter (`building-<id>` then the drifter), whose card then
 shows it, and the lord pardons the condemned from his phone (nobody dies; the
@@ -29,7 +30,7 @@ ROLES = ["werewolf", "werewolf", "rumormonger", "seer", "villager", "villager", 
          "villager"]
 PROFS = ["farmer", "drifter", "steward", "baker", "confessor", "bonesetter", "lord", "barber"]
 WOLF, DRIFTER, RUMOR, BAKER, CONFESSOR, BONESETTER, LORD, BARBER = range(8)
-SEED = 5  # the baker's first dawn: the 25 % roll finds Ann (checked below through the API)
+SEED = 5  # the baker's rolls: night 1 finds Ann, night 2 nobody (his phone says which)
 
 
 def hook(page: Any, name: str) -> Any:
@@ -46,7 +47,7 @@ def test_the_village_widgets_on_phones(hub_factory, new_context):
     used from its own phone [issue 9]; see the module's docstring."""
     # the day's verdict stays on the table screen long enough to be read
     settings = Settings(call_s=(0.2, 0.4), ballot_s=20, prompt_s=10, last_words_s=0.5,
-                        verdict_s=8)
+                        verdict_s=4)
     with hub_factory("village-widgets", settings=settings) as hub:
         try:
             _play(hub, new_context)
@@ -165,3 +166,19 @@ def _play(hub: Any, new_context: Any) -> None:
     expect(deaths).not_to_contain_text("Ann is dead")
     expect(deaths).not_to_contain_text("No execution.")  # the pardon line says it
     expect(deaths).to_contain_text("Hal is dead")
+
+    # night 2 (GM's API, every step timed out): the baker's roll finds nobody,
+    # and his phone says so (RULES.md §8 baker [000]: a chance each night)
+    deadline = time.monotonic() + 20
+    while hub.api("GET", "/api/gm")["pending"]["phase"] != "day":
+        assert time.monotonic() < deadline, "night 2 never ended"
+        if hub.api("GET", "/api/gm")["pace"]["mode"] == "calls":
+            hub.api("POST", "/api/actions", {"do": "timeout"})
+        else:
+            time.sleep(0.1)
+    result = hook(baker, "result").last
+    expect(result).to_contain_text("Night 2")
+    result.click()
+    expect(hook(baker, "result-sheet")).to_contain_text("The bakery found no werewolf.")
+    hook(baker, "result-sheet").click()
+    expect(hook(baker, "result-sheet")).to_be_hidden()
