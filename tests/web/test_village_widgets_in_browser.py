@@ -85,6 +85,8 @@ def _play(hub: Any, new_context: Any) -> None:
             expect(box).to_be_visible(timeout=10_000)
             box.locator(f"[data-test=target-{WOLF}]").click()
             confirm(phones[RUMOR])
+            # still night: the table screen does not tell the rumour yet
+            assert "rumour" not in hook(screen, "village").inner_text()
             posted = True
             time.sleep(0.2)
             continue
@@ -138,6 +140,7 @@ def _play(hub: Any, new_context: Any) -> None:
     expect(hook(drifter, "profession")).to_contain_text("Barber")
     expect(hook(drifter, "profession")).to_contain_text("Barbershop")
     drifter.mouse.up()
+    expect(hook(drifter, "profession")).to_be_hidden()
 
     # the vote (GM's API): the village condemns Ann; the lord (RULES.md §8
     # lord [000]) gets the pardon prompt on his phone and pardons: nobody dies
