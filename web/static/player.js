@@ -124,7 +124,10 @@
         : t("Tonight's victim: {name}.", {name: name(r.victim)});
     }
     if (r.kind === "confess") return t("{name}'s card: {role}.", {name: name(r.target), role: roleName(r.result)});
-    if (r.kind === "baker") return t("The bakery found a werewolf: {name}.", {name: name(r.wolf)});
+    if (r.kind === "baker") {  // a roll each night: a werewolf, or nobody (wolf null)
+      return r.wolf === null || r.wolf === undefined ? t("The bakery found no werewolf.")
+        : t("The bakery found a werewolf: {name}.", {name: name(r.wolf)});
+    }
     if (r.kind === "centre") return t("The centre cards: {cards}.", {cards: r.cards.map(roleName).join(", ")});
     return r.kind;
   }

@@ -40,6 +40,7 @@
   // the announcements as lines, newest first; the night's deaths come at dawn
   function news(v) {
     const out = [];
+    let prev = null;
     for (const a of v.announcements || []) {
       if (a.kind === "dawn") {
         const lines = a.deaths.length ? a.deaths.map(deathLine) : [t("A peaceful night: nobody died.")];
@@ -48,9 +49,13 @@
         out.push([stepText(a.time), [deathLine(a)]]);
       } else if (a.kind === "revealed") {
         out.push([stepText(a.time), [t("{name} is the village idiot: revealed, and stays.", {name: a.name})]]);
-      } else if (a.kind === "no-execution") {
+      } else if (a.kind === "pardon") {  // The Village (RULES.md §8): the lord's pardon, aloud
+        out.push([stepText(a.time), [t("The lord pardons {name}: nobody is executed today.",
+          {name: name(a.condemned)})]]);
+      } else if (a.kind === "no-execution" && !(prev && prev.kind === "pardon" && prev.time === a.time)) {
         out.push([stepText(a.time), [t("No execution.")]]);
       }
+      prev = a;
     }
     return out.reverse().slice(0, 4);
   }

@@ -1,0 +1,187 @@
+"""The Village's phone widgets in the browser (RULES.md §8 [000], [issue 9]):
+a short Millers Hollow game with professions in which, on the players'
+phones, the rumormonger posts an accusation at night (the table screen shows
+the poster by day), the baker's result (seed 5: his first dawn finds Ann, a
+werewolf; his second finds nobody, and says so) opens full screen and hides on
+a tap, the bonesetter restores the
+confessor's used power (`power-<id>`), the steward gives the dead barber's
+empty shop to the drifter (`building-<id>` then the drifter), whose card then
+shows it, and the lord pardons the condemned from his phone (nobody dies; the
+table screen says the pardon, not "No execution.").
+Every other step is driven by the GM's API (the test's oracle and driver,
+never the pages' way in)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from companion.table.pacing import Settings
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+ROLES = ["werewolf", "werewolf", "rumormonger", "seer", "villager", "villager", "villager",
+         "villager"]
+PROFS = ["farmer", "drifter", "steward", "baker", "confessor", "bonesetter", "lord", "barber"]
+WOLF, DRIFTER, RUMOR, BAKER, CONFESSOR, BONESETTER, LORD, BARBER = range(8)
+SEED = 5  # the baker's rolls: night 1 finds Ann, night 2 nobody (his phone says which)
+
+
+def hook(page: Any, name: str) -> Any:
+    return page.locator(f"[data-test={name}]")
+
+
+def confirm(phone: Any) -> None:
+    hook(phone, "confirm").click()
+    expect(hook(phone, "confirm")).to_be_hidden()
+
+
+def test_the_village_widgets_on_phones(hub_factory, new_context):
+    """RULES.md §8 [000] rumormonger, baker, bonesetter, steward and lord, each
+    used from its own phone [issue 9]; see the module's docstring."""
+    # the day's verdict stays on the table screen long enough to be read
+    settings = Settings(call_s=(0.2, 0.4), ballot_s=20, prompt_s=10, last_words_s=0.5,
+                        verdict_s=4)
+    with hub_factory("village-widgets", settings=settings) as hub:
+        try:
+            _play(hub, new_context)
+        finally:
+            for context in list(new_context.made):
+                context.close()
+
+
+def _play(hub: Any, new_context: Any) -> None:
+    doc = {"ruleset": "millers-hollow", "players": NAMES, "seed": SEED,
+           "deal": dict(zip(NAMES, ROLES)), "professions": dict(zip(NAMES, PROFS)),
+           "options": {"sheriff": False, "discussion_s": 120, "night_s": 0}}
+    seats = hub.api("POST", "/api/games", doc)["seats"]
+    phones = {}
+    for seat in (DRIFTER, RUMOR, BAKER, BONESETTER, LORD):
+        phone = new_context(hub, **PHONE).new_page()
+        phone.goto(hub.base + seats[seat]["url"])
+        phones[seat] = phone
+    screen = new_context(hub).new_page()
+    screen.goto(hub.base + "/table")
+    gm = new_context(hub, **TABLET).new_page()
+    gm.goto(f"{hub.base}/gm?token={hub.token}")
+
+    # night 1: the rumormonger posts an accusation against Ann from his phone
+    # (RULES.md §8 rumormonger [000]); the wolves kill Hal, the barber, through
+    # the GM's API (his shop is left empty); the seer's step times out
+    deadline = time.monotonic() + 20
+    posted = False
+    while time.monotonic() < deadline:
+        p = hub.api("GET", "/api/gm")["pending"]
+        if p["phase"] == "day":
+            break
+        if p["step"] == "rumormonger" and not posted:
+            box = hook(phones[RUMOR], "choice-post")
+            expect(box).to_be_visible(timeout=10_000)
+            box.locator(f"[data-test=target-{WOLF}]").click()
+            confirm(phones[RUMOR])
+            # still night: the table screen does not tell the rumour yet
+            assert "rumour" not in hook(screen, "village").inner_text()
+            posted = True
+            time.sleep(0.2)
+            continue
+        if p["step"] == "wolves":
+            for wolf in ("Ann", "Bob"):
+                hub.api("POST", "/api/actions", {"do": "attack", "actor": wolf, "target": "Hal"})
+            continue
+        hub.api("POST", "/api/actions", {"do": "timeout"})
+    assert posted
+    assert hub.api("GET", "/api/gm")["pending"]["phase"] == "day"
+    # by day the table screen shows the poster, in public
+    expect(hook(screen, "village")).to_contain_text("A rumour accuses Ann.", timeout=15_000)
+
+    # the baker's dawn (RULES.md §8 baker [000]): the seed's roll found Ann;
+    # his result opens full screen and a tap hides it
+    baker = phones[BAKER]
+    result = hook(baker, "result").last
+    expect(result).to_contain_text("Baker")
+    result.click()
+    expect(hook(baker, "result-sheet")).to_be_visible()
+    expect(hook(baker, "result-sheet")).to_contain_text("The bakery found a werewolf: Ann.")
+    hook(baker, "result-sheet").click()
+    expect(hook(baker, "result-sheet")).to_be_hidden()
+
+    # the bonesetter (RULES.md §8 bonesetter [000]): the confessor uses her
+    # once-only power (GM's API), the bonesetter makes it usable again
+    assert hub.api("GET", "/api/gm")["pace"]["mode"] == "discussion"
+    hub.api("POST", "/api/actions", {"do": "confess", "actor": "Eve", "target": "Cid"})
+    hook(gm, "secrets").check()
+    expect(hook(gm, f"prof-{CONFESSOR}")).to_contain_text("Confessor · Church (used)")
+    bones = phones[BONESETTER]
+    box = hook(bones, "choice-restore")
+    expect(box).to_be_visible(timeout=10_000)
+    box.locator("[data-test=power-confessor]").click()
+    confirm(bones)
+    expect(hook(gm, f"prof-{CONFESSOR}")).to_contain_text("Confessor · Church (usable)")
+    expect(hook(gm, f"prof-{BONESETTER}")).to_contain_text("Bonesetter · Shack (used)")
+    assert hub.api("GET", "/api/gm")["village"]["powers"][CONFESSOR] == "usable"
+
+    # the steward (RULES.md §8 steward [000]): the dead barber's shop to Bob, the drifter
+    steward = phones[RUMOR]
+    box = hook(steward, "choice-assign")
+    expect(box).to_be_visible(timeout=10_000)
+    box.locator("[data-test=building-barber]").click()
+    box.locator(f"[data-test=target-{DRIFTER}]").click()
+    confirm(steward)
+    expect(hook(gm, f"prof-{DRIFTER}")).to_contain_text("Barber · Barbershop")
+    drifter = phones[DRIFTER]
+    hook(drifter, "card").hover()
+    drifter.mouse.down()
+    expect(hook(drifter, "profession")).to_contain_text("Barber")
+    expect(hook(drifter, "profession")).to_contain_text("Barbershop")
+    drifter.mouse.up()
+    expect(hook(drifter, "profession")).to_be_hidden()
+
+    # the vote (GM's API): the village condemns Ann; the lord (RULES.md §8
+    # lord [000]) gets the pardon prompt on his phone and pardons: nobody dies
+    hub.api("POST", "/api/timer", {"do": "skip"})
+    deadline = time.monotonic() + 10
+    while hub.api("GET", "/api/gm")["pace"]["mode"] != "ballot":
+        assert time.monotonic() < deadline, "the vote never opened"
+        time.sleep(0.1)
+    for name in NAMES[:7]:
+        hub.api("POST", "/api/actions",
+                {"do": "vote", "actor": name, "target": "Dee" if name == "Ann" else "Ann"})
+    assert hub.api("GET", "/api/gm")["pending"]["step"] == "pardon"
+    lord = phones[LORD]
+    box = hook(lord, "choice-pardon")
+    expect(box).to_be_visible(timeout=10_000)
+    expect(hook(lord, "choice-pass")).to_be_visible()
+    box.locator("[data-test=do-pardon]").click()
+    confirm(lord)
+    gmv = hub.api("GET", "/api/gm")
+    assert gmv["pending"]["step"] != "pardon"
+    assert [p["alive"] for p in gmv["players"]] == [True] * 7 + [False]
+    # the table screen: the pardon, and no execution (Hal's death at dawn only)
+    deaths = hook(screen, "deaths")
+    expect(deaths).to_contain_text("The lord pardons Ann: nobody is executed today.",
+                                   timeout=10_000)
+    expect(deaths).not_to_contain_text("Ann is dead")
+    expect(deaths).not_to_contain_text("No execution.")  # the pardon line says it
+    expect(deaths).to_contain_text("Hal is dead")
+
+    # night 2 (GM's API, every step timed out): the baker's roll finds nobody,
+    # and his phone says so (RULES.md §8 baker [000]: a chance each night)
+    deadline = time.monotonic() + 20
+    while hub.api("GET", "/api/gm")["pending"]["phase"] != "day":
+        assert time.monotonic() < deadline, "night 2 never ended"
+        if hub.api("GET", "/api/gm")["pace"]["mode"] == "calls":
+            hub.api("POST", "/api/actions", {"do": "timeout"})
+        else:
+            time.sleep(0.1)
+    result = hook(baker, "result").last
+    expect(result).to_contain_text("Night 2")
+    result.click()
+    expect(hook(baker, "result-sheet")).to_contain_text("The bakery found no werewolf.")
+    hook(baker, "result-sheet").click()
+    expect(hook(baker, "result-sheet")).to_be_hidden()
