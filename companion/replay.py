@@ -46,6 +46,22 @@ def check_names(players: list[str]) -> None:
                              f"{key!r} written with different Unicode characters")
 
 
+def _per_player(mapping: dict, players: list[str], item: str, whole: str,
+                bad_id: str) -> list[str]:
+    """`mapping` (player -> id: the deal, the professions) as a list in seat
+    order; every player listed, no one else, every value a string."""
+    missing = [p for p in players if p not in mapping]
+    extra = [p for p in mapping if p not in players]
+    if missing or extra:
+        parts = ([f"no {item} for {', '.join(missing)}"] if missing else []) + (
+            [f"{', '.join(map(str, extra))} not among the players"] if extra else [])
+        raise SetupError(f"{whole} not match the players: {'; '.join(parts)}")
+    ids = [mapping[p] for p in players]
+    if not all(isinstance(i, str) for i in ids):
+        raise SetupError(bad_id)
+    return ids
+
+
 def setup_game(doc: object) -> State:
     """A new game from the setup part of a scripted game (everything but `actions`)."""
     if not isinstance(doc, dict):
@@ -67,29 +83,15 @@ def setup_game(doc: object) -> State:
         raise SetupError("'professions' must map each player to a profession id")
     tokens = None
     if professions:  # The Village (RULES.md §8): every player listed
-        missing = [p for p in players if p not in professions]
-        extra = [p for p in professions if p not in players]
-        if missing or extra:
-            parts = ([f"no profession for {', '.join(missing)}"] if missing else []) + (
-                [f"{', '.join(map(str, extra))} not among the players"] if extra else [])
-            raise SetupError(f"the professions do not match the players: {'; '.join(parts)}")
-        tokens = [professions[p] for p in players]
-        if not all(isinstance(t, str) for t in tokens):
-            raise SetupError("every profession in 'professions' must be a profession id")
+        tokens = _per_player(professions, players, "profession", "the professions do",
+                             "every profession in 'professions' must be a profession id")
     deal = doc.get("deal")
     cards = None
     if deal is not None:
         if not isinstance(deal, dict):
             raise SetupError("'deal' must map each player to a role id")
-        missing = [p for p in players if p not in deal]
-        extra = [p for p in deal if p not in players]
-        if missing or extra:
-            parts = ([f"no card for {', '.join(missing)}"] if missing else []) + (
-                [f"{', '.join(map(str, extra))} not among the players"] if extra else [])
-            raise SetupError(f"the deal does not match the players: {'; '.join(parts)}")
-        cards = [deal[p] for p in players]
-        if not all(isinstance(c, str) for c in cards):
-            raise SetupError("every card in 'deal' must be a role id")
+        cards = _per_player(deal, players, "card", "the deal does",
+                            "every card in 'deal' must be a role id")
     center = doc.get("center", [])
     if not isinstance(center, list) or not all(isinstance(c, str) for c in center):
         raise SetupError("'center' must be a list of role ids")

@@ -562,31 +562,30 @@ def _day_power(state: State, a: Action, event: dict) -> None:
         _close_vote(state)
 
 
+def _default_ballot(state: State, voter: int) -> None:
+    """The ballot a timeout casts for `voter`: his right neighbour when the
+    ruleset says so and he may name him, else none (RULES.md §1)."""
+    target = None
+    if state.opts["vote_timeout"] == "right-neighbour":
+        right = right_of(state, voter)
+        target = right if right in _vote_targets(state, voter) else None
+    _emit(state, {"e": "act", "do": "vote", "actor": voter, "target": target, "default": True})
+
+
 def _timeout(state: State) -> None:
     step = state.step
     _emit(state, {"e": "act", "do": "timeout", "actor": None})
-    if step in VOTES and state.village and village.first_voter(state) is not None:
+    first = village.first_voter(state) if step in VOTES and state.village else None
+    if first is not None:
         # the tavern keeper's default ballot; then the others vote (RULES.md §8)
-        voter = village.first_voter(state)
-        assert voter is not None  # tested above
-        target = None
-        if state.opts["vote_timeout"] == "right-neighbour":
-            right = right_of(state, voter)
-            target = right if right in _vote_targets(state, voter) else None
-        _emit(state, {"e": "act", "do": "vote", "actor": voter, "target": target,
-                      "default": True})
+        _default_ballot(state, first)
         state.memo_step.clear()
         if not _waiting(state):
             _close_vote(state)
         return
     if step in VOTES:
         for voter in waiting_for(state):
-            target = None
-            if state.opts["vote_timeout"] == "right-neighbour":
-                right = right_of(state, voter)
-                target = right if right in _vote_targets(state, voter) else None
-            _emit(state, {"e": "act", "do": "vote", "actor": voter, "target": target,
-                          "default": True})
+            _default_ballot(state, voter)
         _close_vote(state)
     elif step == "wolves":
         _close_wolves(state)
