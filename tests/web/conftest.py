@@ -43,9 +43,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-SCREEN = {"viewport": {"width": 1920, "height": 1080}}
-TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
 
 #: fast pacing for browser games: short night calls and last words
 FAST = Settings(call_s=(0.2, 0.4), ballot_s=20, prompt_s=10, last_words_s=0.5, verdict_s=1.5)

@@ -20,13 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from browser_kit import PHONE, SCREEN, TABLET, hook
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-SCREEN = {"viewport": {"width": 1920, "height": 1080}}
 WAIT = 20_000  # ms: a night call or a step (the hub's pacing is fast here)
 
 
@@ -56,10 +54,6 @@ def shown_on(page: Any, name: str, text: str) -> None:
     except Exception:
         seen = page.evaluate("window.__shown")
         raise AssertionError(f"the table screen's {name} never showed {text!r}: {seen}") from None
-
-
-def hook(page: Any, name: str) -> Any:
-    return page.locator(f"[data-test={name}]")
 
 
 @dataclass

@@ -15,20 +15,15 @@ import time
 from typing import Any
 
 import pytest
+from browser_kit import PHONE, TABLET, hook
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 ROLES = ["werewolf", "werewolf", "seer", "witch", "pyromaniac", "villager", "villager", "villager"]
 PROFS = ["farmer", "farmer", "schoolteacher", "baker", "drifter", "confessor", "barber", "steward"]
 PYRO, CONFESSOR, BURNED, TEACHER = 4, 5, 0, 2
-
-
-def hook(page: Any, name: str) -> Any:
-    return page.locator(f"[data-test={name}]")
 
 
 def test_a_village_game_on_phones_table_and_tablet(hub_factory, new_context):

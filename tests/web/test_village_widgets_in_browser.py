@@ -17,24 +17,19 @@ import time
 from typing import Any
 
 import pytest
+from browser_kit import PHONE, TABLET, hook
 
 from companion.table.pacing import Settings
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 ROLES = ["werewolf", "werewolf", "rumormonger", "seer", "villager", "villager", "villager",
          "villager"]
 PROFS = ["farmer", "drifter", "steward", "baker", "confessor", "bonesetter", "lord", "barber"]
 WOLF, DRIFTER, RUMOR, BAKER, CONFESSOR, BONESETTER, LORD, BARBER = range(8)
 SEED = 5  # the baker's rolls: night 1 finds Ann, night 2 nobody (his phone says which)
-
-
-def hook(page: Any, name: str) -> Any:
-    return page.locator(f"[data-test={name}]")
 
 
 def confirm(phone: Any) -> None:

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import pytest
+from browser_kit import TABLET
 
 from companion.engine import pending
 from companion.table.pacing import Settings
@@ -16,7 +17,6 @@ from companion.table.pacing import Settings
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
 WAIT = 15_000
 NAMES = list("ABCDEFGH")
 
