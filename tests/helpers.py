@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from companion.engine import State
+from companion.engine import State, legal_actions
 from companion.replay import parse_action, run_replay, setup_game
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea",
          "Max", "Ned", "Oli", "Pam", "Quy", "Ray"]
+
+
+def S(name: str) -> int:
+    """The seat of a player by name."""
+    return NAMES.index(name)
+
+
+def seats(*names: str) -> tuple[int, ...]:
+    return tuple(S(n) for n in names)
+
+
+def choices(state, name: str) -> dict:
+    """legal_actions for a player, keyed by action id."""
+    return {c.do: c for c in legal_actions(state, S(name))}
 
 
 def script(ruleset: str, roles: list[str], actions: list[dict] | None = None,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from helpers import NAMES, a, deaths, game, play, script, votes
+from helpers import NAMES, S, a, choices, deaths, game, play, script, seats, votes
 
 from companion.engine import (
     Action,
@@ -38,18 +38,6 @@ BGA = "bga"
 NO_SHERIFF = {"sheriff": False}
 W, V = "werewolf", "villager"
 F, D = "farmer", "drifter"
-
-
-def S(name: str) -> int:
-    return NAMES.index(name)
-
-
-def seats(*names: str) -> tuple[int, ...]:
-    return tuple(S(n) for n in names)
-
-
-def choices(state, name: str) -> dict:
-    return {c.do: c for c in legal_actions(state, S(name))}
 
 
 def results(state, name: str) -> list[dict]:

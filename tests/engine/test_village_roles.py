@@ -10,7 +10,7 @@ day 1 goes straight to the execution vote.
 from __future__ import annotations
 
 import pytest
-from helpers import NAMES, a, deaths, game, play, votes
+from helpers import NAMES, S, a, choices, deaths, game, play, seats, votes
 
 from companion.engine import (
     Action,
@@ -28,20 +28,6 @@ NO_SHERIFF = {"sheriff": False}
 
 
 # --- small helpers -------------------------------------------------------------
-
-def S(name: str) -> int:
-    """The seat of a player by name."""
-    return NAMES.index(name)
-
-
-def seats(*names: str) -> tuple[int, ...]:
-    return tuple(S(n) for n in names)
-
-
-def choices(state, name: str) -> dict:
-    """legal_actions for a player, keyed by action id."""
-    return {c.do: c for c in legal_actions(state, S(name))}
-
 
 def attack(target: str, *wolves: str) -> list[dict]:
     return [a(w, "attack", target) for w in wolves]
