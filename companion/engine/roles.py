@@ -73,11 +73,8 @@ ROLES: dict[str, Role] = {
     )
 }
 
-#: Roles the engine does not play yet (none: The Village's night roles are in, RULES.md §8).
-NOT_YET: frozenset[str] = frozenset()
-
 _CALLED = sorted((r.night, r.step) for r in ROLES.values()
-                 if r.night is not None and r.step and r.id not in NOT_YET)
+                 if r.night is not None and r.step)
 #: Night steps in calling order (RULES.md §4), from the rows' `night`.
 NIGHT_STEPS: tuple[str, ...] = tuple(step for _, step in _CALLED)
 #: On which nights each step is called (the rows' `nights`).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .errors import SetupError
-from .roles import NOT_YET, ROLES
+from .roles import ROLES
 
 _BASE_MH = frozenset({
     "werewolf", "villager", "seer", "witch", "hunter", "cupid", "little-girl", "thief",
@@ -97,8 +97,6 @@ def check_role(ruleset_name: str, role: str) -> None:
         raise SetupError(f"unknown role {role!r}")
     if role not in ruleset(ruleset_name)["roles"]:
         raise SetupError(f"role {role!r} is not part of the {ruleset_name} ruleset")
-    if role in NOT_YET:
-        raise SetupError(f"role {role!r} (The Village) is not supported yet")
 
 
 def check_copies(counts: dict[str, int]) -> None:

@@ -9,7 +9,7 @@ read no clock (the hub owns the timers).
 from __future__ import annotations
 
 from . import powers
-from .roles import NIGHT_STEPS, NOT_YET, ROLES, called_tonight
+from .roles import NIGHT_STEPS, ROLES, called_tonight
 from .rules import PROMPTS, VOTES, waiting_for
 from .rulesets import RULESETS
 from .state import State
@@ -20,7 +20,7 @@ def night_calls(state: State) -> list[str]:
     the call"): every step the ruleset can have is called, even when nobody
     holds the role or its holder is dead, so the table cannot tell.
 
-    It depends only on the ruleset's roles (minus roles.NOT_YET), the night
+    It depends only on the ruleset's roles, the night
     number `state.n` and the public option `first_night_attack`: never on the
     deal, who is alive, potions or anything else secret. In NIGHT_STEPS order
     (roles.py): a step is called when a role of the ruleset is called by it
@@ -30,7 +30,7 @@ def night_calls(state: State) -> list[str]:
     called every night (without an attack they only meet).
     """
     n = state.n
-    roles = RULESETS[state.ruleset]["roles"] - NOT_YET
+    roles = RULESETS[state.ruleset]["roles"]
     called = {ROLES[r].step for r in roles}
     attack = n > 1 or bool(state.opts["first_night_attack"])
     return [step for step in NIGHT_STEPS if step == "wolves" or (

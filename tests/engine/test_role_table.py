@@ -10,7 +10,7 @@ import inspect
 import re
 
 from companion.engine import ROLES, new_game, powers, rules, state, steps, view_for, views
-from companion.engine.roles import FIRST_NIGHT_ONLY, NIGHT_STEPS, NOT_YET, STEP_NIGHTS
+from companion.engine.roles import FIRST_NIGHT_ONLY, NIGHT_STEPS, STEP_NIGHTS
 
 
 def test_night_order_is_the_documented_one() -> None:
@@ -27,9 +27,9 @@ def test_night_order_is_the_documented_one() -> None:
 
 def test_every_called_card_has_its_night_power_and_no_other_does() -> None:
     """Adding a night role is one row and one `night` hook: every card called by
-    a step of its own (not NOT_YET) has a night hook, and only those."""
+    a step of its own has a night hook, and only those."""
     own_steps = {r.id for r in ROLES.values()
-                 if r.night is not None and r.step == r.id and r.id not in NOT_YET}
+                 if r.night is not None and r.step == r.id}
     assert set(powers.NIGHT) == own_steps
     assert set(powers.POWERS) <= set(ROLES)
     # the wolves' step is the pack's (a wolf card) plus the cards with a `pack` hook
