@@ -490,7 +490,9 @@ def _perform(state: State, a: Action) -> None:
     if step in VOTES:  # a day power, in the window before the first ballot (RULES.md §8)
         return _day_power(state, a, event)
     role = state.roles[seat]
-    before = state.memo.get("waiting") if state.memo_at == len(state.log) else None
+    before = None  # in the pack's step: who was waited for before this pick
+    if step == "wolves" and state.memo_at == len(state.log):
+        before = state.memo.get("waiting")
     hook = powers.ACTS.get(role)
     if hook is not None:
         hook(state, a, event)  # the seer's result, the little girl's chance
