@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import comb
 from random import Random
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from .errors import IllegalAction
 
@@ -167,6 +167,10 @@ class Choice:
     powers: tuple[str, ...] = ()
     buildings: tuple[str, ...] = ()
     info: dict = field(default_factory=dict, compare=False, hash=False)
+    #: names one seat among `targets` and nothing else (`count` (1, 1), not
+    #: MULTI nor assign): most choices, and the fast path of `allows`, `sample`
+    #: and `sample_uniform`. Set by `__init__`; not a field (derived from them).
+    one: ClassVar[bool] = False
 
     def __init__(self, do: str, targets: tuple[int, ...] = (), count: tuple[int, int] = (0, 0),
                  heal: bool = False, cards: tuple[int, ...] = (), modes: tuple[str, ...] = (),
@@ -178,6 +182,8 @@ class Choice:
             d["targets"] = targets
         if count != (0, 0):
             d["count"] = count
+            if count == (1, 1) and do not in _NOT_PLAIN:
+                d["one"] = True
         if heal is not False:
             d["heal"] = heal
         if cards != ():
@@ -189,11 +195,19 @@ class Choice:
         if buildings != ():
             d["buildings"] = buildings
 
+    @classmethod
+    def one_of(cls, do: str, targets: tuple[int, ...]) -> Choice:
+        """`Choice(do, targets, (1, 1))` for a plain `do` (not MULTI nor assign),
+        built without `__init__`'s defaults: every voter's ballot is one."""
+        choice = object.__new__(cls)
+        choice.__dict__.update(do=do, info={}, targets=targets, count=(1, 1), one=True)
+        return choice
+
     def allows(self, a: Action) -> bool:
         do = self.do
         if a.do != do:
             return False
-        if self.count == (1, 1) and do not in _NOT_PLAIN:  # one seat among targets: most
+        if self.one:  # one seat among targets: most
             return a.target in self.targets and not a.targets
         if do == "assign":
             return a.target in self.targets and a.building in self.buildings and not a.targets
@@ -238,7 +252,7 @@ class Choice:
     def sample(self, actor: int, rng: Random) -> Action:
         """One of this family's actions, each equally likely."""
         do = self.do
-        if self.count == (1, 1) and do not in _NOT_PLAIN:  # one seat among targets: most
+        if self.one:  # one seat among targets: most
             targets = self.targets
             return Action(actor, do, targets[int(rng.random() * len(targets))])  # pick(), inline
         if do == "potion":
@@ -293,7 +307,7 @@ def sample_uniform(choices: list[Choice], actor: int, rng: Random) -> Action:
     """One of all the actions the choices hold, each equally likely."""
     if len(choices) == 1:
         one = choices[0]
-        if one.count == (1, 1) and one.do not in _NOT_PLAIN:  # a ballot: Choice.sample's first case
+        if one.one:  # a ballot: Choice.sample's first case
             targets = one.targets
             return Action(actor, one.do, targets[int(rng.random() * len(targets))])
         return one.sample(actor, rng)
@@ -305,7 +319,7 @@ def sample_uniform(choices: list[Choice], actor: int, rng: Random) -> Action:
         if k < size:
             break
         k -= size
-    if choice.count == (1, 1) and choice.do not in _NOT_PLAIN:
+    if choice.one:
         return Action(actor, choice.do, choice.targets[k])
     if choice.do == "pass":
         return Action(actor, "pass")

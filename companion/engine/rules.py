@@ -31,6 +31,7 @@ VOTES = ("election", "vote")
 SPY_ODDS = {"discreet": (0.2, 0.2), "bold": (0.4, 0.4)}  # (learns a wolf, caught) [000]
 T = TypeVar("T")
 PUBLIC_CAUSES = frozenset({"execution", "hunter", "scapegoat", "barber"})
+_KEYS = tuple(str(i) for i in range(MAX_PLAYERS))  # a seat as a JSON object's key
 
 
 # --- creating a game ----------------------------------------------------------
@@ -307,7 +308,8 @@ def _ballots(state: State) -> dict:
     lovers = state.lovers  # in every vote, the election too (RULES.md §5 Cupid [000][003])
     allowed = None if election else state.allowed
     revealed = state.revealed
-    shared = [Choice("vote", pool, (1, 1))] if pool else []  # for all who may name anyone
+    shared = [Choice.one_of("vote", pool)] if pool else []  # for all who may name anyone
+    voters = []  # those left with a choice (_voters)
     for seat in state.up:
         if seat in revealed or (allowed is not None and seat not in allowed):
             cached[seat] = []
@@ -321,9 +323,15 @@ def _ballots(state: State) -> dict:
             if lover in out:
                 k = out.index(lover)
                 out = out[:k] + out[k + 1:]
-        cached[seat] = shared if out is pool else [Choice("vote", out, (1, 1))] if out else []
+        if out:
+            cached[seat] = shared if out is pool else [Choice.one_of("vote", out)]
+            voters.append(seat)
+        else:
+            cached[seat] = []
     if state.village:  # the schoolteacher, the tavern keeper, the day powers (RULES.md §8)
         village.ballots(state, cached)
+    else:
+        cached["voters"] = voters
     return cached
 
 
@@ -336,10 +344,12 @@ def _unvoted(state: State) -> list[int]:
 
 def _voters(state: State) -> list[int]:
     """Who may vote in the open vote: those with a non-empty `_vote_targets`,
-    found without building each one, once per vote."""
+    once per vote (found by `_ballots`, amended with professions)."""
     got = state.memo_step.get("voters")
     if got is not None:
         return got
+    if not state.village:
+        return _ballots(state)["voters"]
     pool = state.candidates if state.candidates is not None else state.up
     if len(pool) <= 2:  # his lover and himself may be all there is
         got = [i for i in state.up if _vote_targets(state, i)]
@@ -349,9 +359,7 @@ def _voters(state: State) -> list[int]:
         revealed = state.revealed
         allowed = state.allowed if state.step == "vote" else None
         got = [i for i in state.up if i not in revealed and (allowed is None or i in allowed)]
-    if state.village:
-        got = village.voters(state, got)
-    state.memo_step["voters"] = got
+    got = state.memo_step["voters"] = village.voters(state, got)
     return got
 
 
@@ -747,13 +755,14 @@ def _run_queue(state: State) -> None:
         lover = lover_of(state, seat)
         if lover is not None and state.alive[lover]:
             _kill(state, lover, "heartbreak", time)
-        cause = next(c for s, c, _ in state.deaths if s == seat)
+        prompts = []  # each is skipped above if nobody is left to name
         dies = powers.DIES.get(state.roles[seat])
-        # each prompt is skipped above if nobody is left to name
-        prompts = [(kind, seat) for kind in dies(state, seat, cause)] if dies else []
+        if dies is not None:
+            cause = next(c for s, c, _ in state.deaths if s == seat)
+            prompts = [[kind, seat] for kind in dies(state, seat, cause)]
         if state.sheriff == seat:
-            prompts.append(("appoint", seat))
-        _emit(state, {"e": "triggers", "seat": seat, "prompts": [list(p) for p in prompts]})
+            prompts.append(["appoint", seat])
+        _emit(state, {"e": "triggers", "seat": seat, "prompts": prompts})
     outcome = _outcome(state)
     if outcome:
         _emit(state, {"e": "over", "winner": outcome[0], "winners": outcome[1]})
@@ -838,8 +847,8 @@ def _posted(state: State, counts: dict[int, int]) -> bool:
 def _close_vote(state: State) -> None:
     counts, tied, top, posted = _tally(state)
     event = {"e": "tally", "step": state.step, "round": state.round,
-             "votes": {str(k): v for k, v in state.votes.items()},
-             "counts": {str(k): v for k, v in counts.items()}, "top": top}
+             "votes": {_KEYS[k]: v for k, v in state.votes.items()},
+             "counts": {_KEYS[k]: v for k, v in counts.items()}, "top": top}
     if posted:
         event["poster"] = state.poster  # two of its votes are the rumormonger's
     if len(tied) > 1:
@@ -934,27 +943,29 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
         if seat is not None and wins(state, seat, mixed):
             team = ROLES[role].team
             return team, _side(state, team)
-    wolves, humans = [], []
+    wolves = humans = 0  # living
+    lone = False  # a wolf card with whom the pack cannot win (the white werewolf)
     thief = None  # a living card that takes the win of whichever side wins (the fox [004])
     for i in up:
         role = roles[i]
         if ROLES[role].wolf:
-            wolves.append(i)
+            wolves += 1
+            lone = lone or role in powers.LONE
         elif role in powers.STEALS:
             thief = thief or role
         else:
-            humans.append(i)
+            humans += 1
     if not wolves:
         team = ROLES[thief].team if thief else "village"
         return team, _side(state, team)
-    if any(roles[i] in powers.LONE for i in wolves):
+    if lone:
         return None  # the white werewolf: beside other wolves (RULES.md §7 Decision), the
         # pack cannot win; alone, his win is his own (above)
     if mixed:
         a, b = mixed
         if all(state.alive[i] for i in (a, b)) and (ROLES[roles[a]].wolf or ROLES[roles[b]].wolf):
             return None
-    won = not humans if state.opts["wolves_win"] == "all-dead" else len(wolves) >= len(humans)
+    won = not humans if state.opts["wolves_win"] == "all-dead" else wolves >= humans
     if not won:
         return None
     team = ROLES[thief].team if thief else "werewolves"

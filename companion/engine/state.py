@@ -26,6 +26,7 @@ class State:
     up: tuple[int, ...] = ()  # the living seats, in seat order (kept with `alive`)
     phase: str = "setup"  # night | day | over
     n: int = 0  # night/day number
+    now: str = "setup 0"  # "night 2": phase and n, as `time()` says them
     step: str = ""  # see rules.STEP_LABELS
     actor: int | None = None  # the one seat a prompt step waits for
     acts: int = 0  # actions applied so far (events carry the number in "a")
@@ -100,7 +101,7 @@ class State:
         return len(self.names)
 
     def time(self) -> str:
-        return f"{self.phase} {self.n}"
+        return self.now
 
 
 # --- the fold -----------------------------------------------------------------
@@ -120,6 +121,7 @@ def _setup(s: State, e: dict) -> None:
 
 def _night(s: State, e: dict) -> None:
     s.phase, s.n = "night", e["n"]
+    s.now = f"night {s.n}"
     s.picks = {}
     s.spied = s.caught = s.healed = False
     s.last_protected, s.protected = s.protected, None
@@ -129,6 +131,7 @@ def _night(s: State, e: dict) -> None:
 
 def _day(s: State, e: dict) -> None:
     s.phase, s.n = "day", e["n"]
+    s.now = f"day {s.n}"
     s.ties = []
     s.allowed, s.allowed_next = s.allowed_next, None
     s.executed = None
@@ -316,6 +319,7 @@ def _private(s: State, e: dict) -> None:
 
 def _over(s: State, e: dict) -> None:
     s.phase, s.step, s.actor = "over", "over", None
+    s.now = f"over {s.n}"
     s.winner, s.winners = e["winner"], tuple(e["winners"])
 
 
