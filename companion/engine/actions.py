@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from math import comb
 from random import Random
 from typing import ClassVar, TypeVar
@@ -71,6 +72,17 @@ class Action:
             d["power"] = power
         if building is not None:
             d["building"] = building
+
+    @classmethod
+    def of(cls, actor: int, do: str, target: int | None = None) -> Action:
+        """`Action(actor, do, target)` without `__init__`'s keyword handling:
+        what a random player builds for nearly every action (Choice.one_of)."""
+        action = object.__new__(cls)
+        d = action.__dict__
+        d["actor"] = actor
+        d["do"] = do
+        d["target"] = target
+        return action
 
     def to_dict(self) -> dict:
         out: dict = {"actor": self.actor, "do": self.do}
@@ -183,7 +195,7 @@ class Choice:
         if count != (0, 0):
             d["count"] = count
             if count == (1, 1) and do not in _NOT_PLAIN:
-                d["one"] = True
+                d["one"], d["size"] = True, len(targets)  # `size`, known at once
         if heal is not False:
             d["heal"] = heal
         if cards != ():
@@ -197,10 +209,17 @@ class Choice:
 
     @classmethod
     def one_of(cls, do: str, targets: tuple[int, ...]) -> Choice:
-        """`Choice(do, targets, (1, 1))` for a plain `do` (not MULTI nor assign),
-        built without `__init__`'s defaults: every voter's ballot is one."""
+        """`Choice(do, targets, (1, 1))` for a plain `do` (not MULTI nor
+        assign), without `__init__`'s argument handling: the commonest Choice
+        (every voter's ballot), built about 1.5x as fast."""
         choice = object.__new__(cls)
-        choice.__dict__.update(do=do, info={}, targets=targets, count=(1, 1), one=True)
+        d = choice.__dict__
+        d["do"] = do
+        d["info"] = {}
+        d["targets"] = targets
+        d["count"] = (1, 1)
+        d["one"] = True
+        d["size"] = len(targets)
         return choice
 
     def allows(self, a: Action) -> bool:
@@ -230,9 +249,10 @@ class Choice:
         return (lo <= len(picked) <= hi and len(set(picked)) == len(picked)
                 and all(t in self.targets for t in picked))
 
-    @property
+    @cached_property
     def size(self) -> int:
-        """How many distinct actions this family holds."""
+        """How many distinct actions this family holds (worked out once: a
+        Choice never changes)."""
         do = self.do
         if do == "potion":
             return (2 if self.heal else 1) * (len(self.targets) + 1)
@@ -309,7 +329,7 @@ def sample_uniform(choices: list[Choice], actor: int, rng: Random) -> Action:
         one = choices[0]
         if one.one:  # a ballot: Choice.sample's first case
             targets = one.targets
-            return Action(actor, one.do, targets[int(rng.random() * len(targets))])
+            return Action.of(actor, one.do, targets[int(rng.random() * len(targets))])
         return one.sample(actor, rng)
     # one draw among all the actions; a Choice naming one seat takes its target
     # from the same draw (uniform within the Choice, as the Choice is over all)
@@ -320,9 +340,9 @@ def sample_uniform(choices: list[Choice], actor: int, rng: Random) -> Action:
             break
         k -= size
     if choice.one:
-        return Action(actor, choice.do, choice.targets[k])
+        return Action.of(actor, choice.do, choice.targets[k])
     if choice.do == "pass":
-        return Action(actor, "pass")
+        return Action.of(actor, "pass")
     return choice.sample(actor, rng)
 
 

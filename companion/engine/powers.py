@@ -130,7 +130,7 @@ def _defender_night(state: State, seat: int) -> list[Choice]:
 # --- seer -----------------------------------------------------------------------
 
 def _seer_night(state: State, seat: int) -> list[Choice]:
-    return _or_pass([Choice("inspect", _others(state, seat), (1, 1))])
+    return _or_pass([Choice.one_of("inspect", _others(state, seat))])
 
 
 def _seer_acts(state: State, a: Action, event: dict) -> None:
@@ -143,7 +143,7 @@ def _seer_acts(state: State, a: Action, event: dict) -> None:
 # --- knight [004] ---------------------------------------------------------------
 
 def _knight_night(state: State, seat: int) -> list[Choice]:
-    return _or_pass([Choice("guard", _others(state, seat), (1, 1))])
+    return _or_pass([Choice.one_of("guard", _others(state, seat))])
 
 
 # --- medium [004] ---------------------------------------------------------------

@@ -9,7 +9,6 @@ chance comes from `_rng`, seeded by the game's seed and the draw count.
 
 from __future__ import annotations
 
-from collections import Counter
 from random import Random
 from typing import TypeVar
 
@@ -23,6 +22,7 @@ from .rulesets import (
     check_role,
     recommended_deal,
     resolve_options,
+    ruleset_roles,
 )
 from .state import APPLY, STEP_KEEPS, State, rebuild
 
@@ -61,8 +61,10 @@ def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
         Random(f"{seed}:deal").shuffle(deal)
     if len(deal) != len(players):
         raise SetupError(f"the deal has {len(deal)} cards for {len(players)} players")
-    for role in (*deal, *center):
-        check_role(ruleset, role)
+    cards = [*deal, *center]
+    if not ruleset_roles(ruleset).issuperset(cards):
+        for role in cards:
+            check_role(ruleset, role)  # says which card and why
     if "thief" in deal:
         if len(center) != 2:
             raise SetupError("a dealt thief needs exactly two centre cards")
@@ -70,7 +72,7 @@ def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
             raise SetupError("there is only one thief card")
     elif center:
         raise SetupError("centre cards are only used when the thief is dealt")
-    check_copies(Counter(deal + center))
+    check_copies({role: cards.count(role) for role in set(cards)})
     if professions is None and opts.get("professions"):
         professions = village.deal(len(players), seed)
     setup = {"e": "setup", "ruleset": ruleset, "options": opts, "players": players,
@@ -268,7 +270,7 @@ def _wolves_choices(state: State, seat: int) -> list[Choice]:
         prey = tuple(i for i in state.up if not ROLES[roles[i]].wolf)
         if state.village:
             prey = village.prey(state, prey)  # not the tavern keeper [000]
-        got = state.memo_step["pack"] = [Choice("attack", prey, (1, 1)), Choice("pass")] \
+        got = state.memo_step["pack"] = [Choice.one_of("attack", prey), Choice("pass")] \
             if prey else []
     return got
 
@@ -277,12 +279,10 @@ def _wolves_closed(state: State) -> bool:
     """The wolves' own part of their step is settled (RULES.md §5 werewolf)."""
     wolves = _wolves(state)
     picks = state.picks
-    if len(picks) < len(wolves) or not picks.keys() >= set(wolves):  # someone has not picked
-        return state.opts["wolf_attack"] == "any-wolf" and any(
-            t is not None for t in picks.values())  # the first wolf's choice stands [004]
-    if state.opts["wolf_attack"] == "any-wolf":
-        return True
-    return len({picks[w] for w in wolves}) == 1  # unanimous [000]
+    everyone = len(picks) >= len(wolves) and all(w in picks for w in wolves)  # has picked
+    if state.opts["wolf_attack"] == "any-wolf":  # the first wolf's choice stands [004]
+        return everyone or any(t is not None for t in picks.values())
+    return everyone and len({picks[w] for w in wolves}) == 1  # unanimous [000]
 
 
 def _vote_targets(state: State, seat: int) -> tuple[int, ...]:
@@ -310,13 +310,13 @@ def _ballots(state: State) -> dict:
     revealed = state.revealed
     shared = [Choice.one_of("vote", pool)] if pool else []  # for all who may name anyone
     voters = []  # those left with a choice (_voters)
-    for seat in state.up:
+    for at, seat in enumerate(state.up):
         if seat in revealed or (allowed is not None and seat not in allowed):
             cached[seat] = []
             continue
         out = pool
         if not self_ok and seat in out:
-            k = out.index(seat)
+            k = at if out is state.up else out.index(seat)
             out = out[:k] + out[k + 1:]
         if lovers and seat in lovers:
             lover = lovers[1] if seat == lovers[0] else lovers[0]
@@ -674,13 +674,14 @@ def _next_night_step(state: State) -> None:
 
 
 def _close_wolves(state: State) -> None:
-    wolves = _wolves(state)
-    picks = [state.picks[w] for w in wolves if w in state.picks]
     target = None
     if state.opts["wolf_attack"] == "any-wolf":
         target = next((t for t in state.picks.values() if t is not None), None)
-    elif picks and len(picks) == len(wolves) and len(set(picks)) == 1:
-        target = picks[0]
+    else:
+        wolves = _wolves(state)
+        picks = [state.picks[w] for w in wolves if w in state.picks]
+        if picks and len(picks) == len(wolves) and len(set(picks)) == 1:
+            target = picks[0]
     if state.caught:  # the one caught spying in the pack's step is the victim [000]
         target = next(s for s in (holder(state, role) for role in powers.PACK) if s is not None)
     _emit(state, {"e": "attack", "target": target, "caught": state.caught})

@@ -92,6 +92,11 @@ def resolve_options(name: str, overrides: dict | None) -> dict:
     return opts
 
 
+def ruleset_roles(name: str) -> frozenset[str]:
+    """The cards `name` plays with (SetupError for an unknown ruleset)."""
+    return ruleset(name)["roles"]
+
+
 def check_role(ruleset_name: str, role: str) -> None:
     if role not in ROLES:
         raise SetupError(f"unknown role {role!r}")
