@@ -3,7 +3,9 @@
 
 Every figure comes from random legal games (a random waiting seat picks
 uniformly among all its legal actions), measured with `time.perf_counter` on
-one core:
+one core. The games of a `games_per_s*` run draw the deal's shuffle and the
+players' picks from one RNG for the whole run, as AIWolf's RandomBench does
+(../shared/bench/aiwolf); each game keeps its own seed for the engine's draws.
 
 - `games_per_s`: complete 9-player jp-standard games per second (the figure
   ../shared/bench/aiwolf/compare.sh sets beside AIWolf's);
@@ -69,11 +71,15 @@ def _games_per_s(ruleset: str, players: int, add: tuple[str, ...], seconds: floa
     """Complete random games per second; with `views`, building after every
     action the acting seat's `view_for` and the `public_view`, as the hub does."""
     deal = _deal(ruleset, players, add)
+    names = [f"P{i}" for i in range(players)]
     after = _views if views else None
+    rng = Random(0)  # one for the run (a new Mersenne Twister per game cost ~2 %)
     games, seed = 0, 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds or games < 20:
-        state, rng = _shuffled_game(ruleset, deal, seed, options)
+        cards = deal[:]
+        rng.shuffle(cards)
+        state = new_game(ruleset, names, cards, options, seed=seed)
         play_random(state, rng, after=after)
         games += 1
         seed += 1
