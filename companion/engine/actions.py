@@ -8,9 +8,8 @@ maps its button to the `vote` Choice, and a random player samples from it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from math import comb
 from random import Random
 from typing import ClassVar, TypeVar
@@ -178,7 +177,7 @@ class Choice:
     modes: tuple[str, ...] = ()
     powers: tuple[str, ...] = ()
     buildings: tuple[str, ...] = ()
-    info: dict = field(default_factory=dict, compare=False, hash=False)
+    info: Mapping[str, object] | None = field(default=None, compare=False, hash=False)
     #: names one seat among `targets` and nothing else (`count` (1, 1), not
     #: MULTI nor assign): most choices, and the fast path of `allows`, `sample`
     #: and `sample_uniform`. Set by `__init__`; not a field (derived from them).
@@ -189,13 +188,15 @@ class Choice:
                  info: dict | None = None, powers: tuple[str, ...] = (),
                  buildings: tuple[str, ...] = ()) -> None:  # written out, as Action's
         d = self.__dict__  # a field left at its default is not stored (Action.__init__)
-        d["do"], d["info"] = do, {} if info is None else info
+        d["do"] = do
+        if info is not None:
+            d["info"] = info
         if targets != ():
             d["targets"] = targets
         if count != (0, 0):
             d["count"] = count
             if count == (1, 1) and do not in _NOT_PLAIN:
-                d["one"], d["size"] = True, len(targets)  # `size`, known at once
+                d["one"] = True
         if heal is not False:
             d["heal"] = heal
         if cards != ():
@@ -215,11 +216,9 @@ class Choice:
         choice = object.__new__(cls)
         d = choice.__dict__
         d["do"] = do
-        d["info"] = {}
         d["targets"] = targets
         d["count"] = (1, 1)
         d["one"] = True
-        d["size"] = len(targets)
         return choice
 
     def allows(self, a: Action) -> bool:
@@ -249,11 +248,12 @@ class Choice:
         return (lo <= len(picked) <= hi and len(set(picked)) == len(picked)
                 and all(t in self.targets for t in picked))
 
-    @cached_property
+    @property
     def size(self) -> int:
-        """How many distinct actions this family holds (worked out once: a
-        Choice never changes)."""
+        """How many distinct actions this family holds."""
         do = self.do
+        if do == "pass":
+            return 1
         if do == "potion":
             return (2 if self.heal else 1) * (len(self.targets) + 1)
         if do == "swap":
@@ -313,7 +313,8 @@ class Choice:
             out["powers"] = list(self.powers)
         if self.buildings:
             out["buildings"] = list(self.buildings)
-        out.update(self.info)
+        if self.info:
+            out.update(self.info)
         return out
 
 
@@ -333,7 +334,7 @@ def sample_uniform(choices: list[Choice], actor: int, rng: Random) -> Action:
         return one.sample(actor, rng)
     # one draw among all the actions; a Choice naming one seat takes its target
     # from the same draw (uniform within the Choice, as the Choice is over all)
-    sizes = [c.size for c in choices]
+    sizes = [len(c.targets) if c.one else c.size for c in choices]
     k = int(rng.random() * sum(sizes))
     for choice, size in zip(choices, sizes):
         if k < size:

@@ -47,7 +47,7 @@ def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
     players = list(players)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise SetupError(f"a game seats {MIN_PLAYERS}–{MAX_PLAYERS} players, not {len(players)}")
-    if any(not isinstance(p, str) or not p.strip() for p in players):
+    if not all(isinstance(p, str) and p.strip() for p in players):
         raise SetupError("player names must be non-empty strings")
     if len(set(players)) != len(players):
         dupes = sorted({p for p in players if players.count(p) > 1})
@@ -184,8 +184,8 @@ def _wolves(state: State) -> list[int]:
     """The living wolves (cached for the open step: nobody dies inside a step)."""
     got = state.memo_step.get("wolves")
     if got is None:
-        roles = state.roles
-        got = state.memo_step["wolves"] = [i for i in state.up if ROLES[roles[i]].wolf]
+        alive = state.alive
+        got = state.memo_step["wolves"] = [i for i in _sides(state)[0] if alive[i]]
     return got
 
 
@@ -266,8 +266,8 @@ def _wolves_choices(state: State, seat: int) -> list[Choice]:
     # unanimous: a wolf may change his pick while the step is open [000]
     got = state.memo_step.get("pack")  # the same for every wolf, all step long
     if got is None:
-        roles = state.roles
-        prey = tuple(i for i in state.up if not ROLES[roles[i]].wolf)
+        wolves = _wolves(state)
+        prey = tuple([i for i in state.up if i not in wolves])
         if state.village:
             prey = village.prey(state, prey)  # not the tavern keeper [000]
         got = state.memo_step["pack"] = [Choice.one_of("attack", prey), Choice("pass")] \
@@ -339,7 +339,8 @@ def _ballots(state: State) -> dict:
 def _unvoted(state: State) -> list[int]:
     """Voters who have not voted yet (votes are the engine's hot path)."""
     votes = state.votes
-    return [i for i in _voters(state) if i not in votes]
+    voters = _voters(state)
+    return [i for i in voters if i not in votes] if votes else voters
 
 
 def _voters(state: State) -> list[int]:
@@ -944,22 +945,17 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
         if seat is not None and wins(state, seat, mixed):
             team = ROLES[role].team
             return team, _side(state, team)
-    wolves = humans = 0  # living
-    lone = False  # a wolf card with whom the pack cannot win (the white werewolf)
-    thief = None  # a living card that takes the win of whichever side wins (the fox [004])
-    for i in up:
-        role = roles[i]
-        if ROLES[role].wolf:
-            wolves += 1
-            lone = lone or role in powers.LONE
-        elif role in powers.STEALS:
-            thief = thief or role
-        else:
-            humans += 1
+    alive = state.alive
+    wolf_seats, thief_seats, lone_seats = _sides(state)
+    wolves = len([i for i in wolf_seats if alive[i]])  # living
+    thieves = [i for i in thief_seats if alive[i]]
+    humans = len(up) - wolves - len(thieves)
+    # a living card that takes the win of whichever side wins (the fox [004])
+    thief = roles[thieves[0]] if thieves else None
     if not wolves:
         team = ROLES[thief].team if thief else "village"
         return team, _side(state, team)
-    if lone:
+    if any(alive[i] for i in lone_seats):
         return None  # the white werewolf: beside other wolves (RULES.md §7 Decision), the
         # pack cannot win; alone, his win is his own (above)
     if mixed:
@@ -971,6 +967,20 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
         return None
     team = ROLES[thief].team if thief else "werewolves"
     return team, _side(state, team)
+
+
+def _sides(state: State) -> tuple[list[int], list[int], list[int]]:
+    """The seats holding a wolf card, a card that steals the win (`steals`),
+    a wolf card with whom the pack cannot win (`lone`), living or dead
+    (cached as `_in_play`, until a card changes hands)."""
+    got = state.memo_play.get("sides")
+    if got is None:
+        roles = state.roles
+        got = state.memo_play["sides"] = (
+            [i for i, r in enumerate(roles) if ROLES[r].wolf],
+            [i for i, r in enumerate(roles) if r in powers.STEALS],
+            [i for i, r in enumerate(roles) if r in powers.LONE])
+    return got
 
 
 def _side(state: State, team: str) -> list[int]:

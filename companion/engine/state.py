@@ -89,7 +89,8 @@ class State:
     memo_step: dict = field(default_factory=dict, repr=False, compare=False)
     memo_cards: dict = field(default_factory=dict, repr=False, compare=False)
     # the night order and powers.py's hook tables less the cards no seat holds
-    # (rules._in_play; cleared with memo_cards)
+    # (rules._in_play), the seats of each side's cards (rules._sides); cleared
+    # with memo_cards
     memo_play: dict = field(default_factory=dict, repr=False, compare=False)
     # the public view's parts (views._public_view) and, for it, (events read,
     # index of the last "tally" among them)
