@@ -84,6 +84,10 @@ class Action:
         return action
 
     def to_dict(self) -> dict:
+        if len(self.__dict__) == 3 and self.do not in _LISTED:  # actor, do, target: most
+            if self.target is None:
+                return {"actor": self.actor, "do": self.do}
+            return {"actor": self.actor, "do": self.do, "target": self.target}
         out: dict = {"actor": self.actor, "do": self.do}
         if self.target is not None:
             out["target"] = self.target
@@ -146,6 +150,8 @@ class Action:
         return action
 
 
+#: Actions whose dict lists fields even at their defaults (Action.to_dict).
+_LISTED = MULTI | {"potion"}
 #: Actions that may come as a seat naming at most one seat (check_shape's fast path).
 _ONE_SEAT = ACTION_IDS - {"spy", "timeout", "restore", "assign"}
 
@@ -349,9 +355,8 @@ def sample_uniform(choices: list[Choice], actor: int, rng: Random) -> Action:
 
 def check_shape(a: Action) -> None:
     """Reject actions whose fields do not fit their kind, before any rule is asked."""
-    if (type(a.actor) is int and (a.target is None or type(a.target) is int)
-            and a.poison is None and a.card is None and a.targets == () and a.mode is None
-            and a.outcome is None and a.power is None and a.building is None
+    if (len(a.__dict__) == 3 and type(a.actor) is int  # no other field set (Action.__init__)
+            and (a.target is None or type(a.target) is int)
             and type(a.do) is str and a.do in _ONE_SEAT):
         return  # the usual shape: a seat naming at most one seat
     if not isinstance(a.do, str) or a.do not in ACTION_IDS:

@@ -711,7 +711,7 @@ def _dies_tonight(state: State, seat: int | None) -> bool:
 
 
 def _dawn(state: State) -> None:
-    time = state.time()
+    time = state.now
     dead: list[tuple[int, str]] = []
     victim = _shown_victim(state)
     if victim is not None and _attack_kills(state, victim):
@@ -753,8 +753,8 @@ def _run_queue(state: State) -> None:
         if not state.queue:
             break
         seat = state.queue[0]
-        time = state.time()
-        lover = lover_of(state, seat)
+        time = state.now
+        lover = lover_of(state, seat) if state.lovers else None
         if lover is not None and state.alive[lover]:
             _kill(state, lover, "heartbreak", time)
         prompts = []  # each is skipped above if nobody is left to name
@@ -817,11 +817,15 @@ def _open_vote(state: State, round_: int, candidates: list[int] | None) -> None:
         _close_vote(state)
 
 
-def _tally(state: State) -> tuple[dict[int, int], list[int], int, bool]:
+def _tally(state: State) -> tuple[dict[str, int | None], dict[int, int], list[int], int, bool]:
+    """The ballots keyed for the log, the votes each seat got, the most
+    voted (sorted when tied), their votes, and whether the poster counted."""
+    ballots: dict[str, int | None] = {}
     counts: dict[int, int] = {}
     vote = state.step == "vote"
     double = state.sheriff if vote else None  # his ballot counts twice
     for voter, target in state.votes.items():
+        ballots[_KEYS[voter]] = target
         if target is not None:
             counts[target] = counts.get(target, 0) + (2 if voter == double else 1)
     posted = vote and state.poster is not None and _posted(state, counts)
@@ -829,12 +833,12 @@ def _tally(state: State) -> tuple[dict[int, int], list[int], int, bool]:
         assert state.poster is not None
         counts[state.poster] = counts.get(state.poster, 0) + 2
     if not counts:
-        return counts, [], 0, posted
+        return ballots, counts, [], 0, posted
     top = max(counts.values())
     tied = [t for t, c in counts.items() if c == top]
     if len(tied) > 1:
         tied.sort()
-    return counts, tied, top, posted
+    return ballots, counts, tied, top, posted
 
 
 def _posted(state: State, counts: dict[int, int]) -> bool:
@@ -847,9 +851,8 @@ def _posted(state: State, counts: dict[int, int]) -> bool:
 
 
 def _close_vote(state: State) -> None:
-    counts, tied, top, posted = _tally(state)
-    event = {"e": "tally", "step": state.step, "round": state.round,
-             "votes": {_KEYS[k]: v for k, v in state.votes.items()},
+    ballots, counts, tied, top, posted = _tally(state)
+    event = {"e": "tally", "step": state.step, "round": state.round, "votes": ballots,
              "counts": {_KEYS[k]: v for k, v in counts.items()}, "top": top}
     if posted:
         event["poster"] = state.poster  # two of its votes are the rumormonger's
@@ -925,7 +928,7 @@ def _execute(state: State, seat: int | None, cause: str = "execution",
     if seat is not None:
         saved = powers.EXECUTED.get(state.roles[seat]) if cause == "execution" else None
         if saved is None or not saved(state, seat):  # the village idiot lives on
-            _kill(state, seat, cause, state.time())
+            _kill(state, seat, cause, state.now)
     _run_queue(state)
 
 
@@ -936,7 +939,7 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
     roles = state.roles
     if not up:
         return "draw", []
-    mixed = state.lovers if mixed_lovers(state) else None  # the mixed pair, if any
+    mixed = state.lovers if state.lovers and mixed_lovers(state) else None  # the mixed pair
     if mixed and sorted(up) == sorted(mixed):
         return "lovers", sorted(mixed)
     # a solo card's own win: the piper, the white werewolf

@@ -325,7 +325,7 @@ def _over(s: State, e: dict) -> None:
 
 
 def _note(s: State, seat: int, e: dict) -> None:
-    s.notes[seat].append({**e, "time": s.time()})
+    s.notes[seat].append({**e, "time": s.now})
 
 
 APPLY = {
