@@ -308,15 +308,21 @@ def _ballots(state: State) -> dict:
     lovers = state.lovers  # in every vote, the election too (RULES.md §5 Cupid [000][003])
     allowed = None if election else state.allowed
     revealed = state.revealed
+    up = state.up
+    if pool is up and len(up) > 1 and not (self_ok or revealed or lovers or allowed is not None):
+        # the usual first round: every living player names anyone but himself
+        for k, seat in enumerate(up):
+            cached[seat] = [Choice.one_of("vote", up[:k] + up[k + 1:])]
+        return _amended(state, cached, list(up))
     shared = [Choice.one_of("vote", pool)] if pool else []  # for all who may name anyone
     voters = []  # those left with a choice (_voters)
-    for at, seat in enumerate(state.up):
+    for at, seat in enumerate(up):
         if seat in revealed or (allowed is not None and seat not in allowed):
             cached[seat] = []
             continue
         out = pool
         if not self_ok and seat in out:
-            k = at if out is state.up else out.index(seat)
+            k = at if out is up else out.index(seat)
             out = out[:k] + out[k + 1:]
         if lovers and seat in lovers:
             lover = lovers[1] if seat == lovers[0] else lovers[0]
@@ -328,7 +334,14 @@ def _ballots(state: State) -> dict:
             voters.append(seat)
         else:
             cached[seat] = []
-    if state.village:  # the schoolteacher, the tavern keeper, the day powers (RULES.md §8)
+    return _amended(state, cached, voters)
+
+
+def _amended(state: State, cached: dict, voters: list[int]) -> dict:
+    """`_ballots`' last word: with professions, The Village amends the choices
+    (the schoolteacher, the tavern keeper, the day powers: RULES.md §8), and
+    `_voters` finds the voters; without, they are `voters`."""
+    if state.village:
         village.ballots(state, cached)
     else:
         cached["voters"] = voters
