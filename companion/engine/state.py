@@ -273,7 +273,8 @@ def _resolve(s: State, e: dict) -> None:
 
 def _triggers(s: State, e: dict) -> None:
     s.queue.pop(0)
-    s.prompts = [(kind, seat) for kind, seat in e["prompts"]]
+    if e["prompts"] or s.prompts:
+        s.prompts = [(kind, seat) for kind, seat in e["prompts"]]
 
 
 def _wounded(s: State, e: dict) -> None:
