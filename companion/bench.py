@@ -50,10 +50,12 @@ def _deal(ruleset: str, players: int, add: tuple[str, ...] = ()) -> list[str]:
     return [r for r, c in sorted(recommended_deal(ruleset, players, add).items()) for _ in range(c)]
 
 
-def _shuffled_game(ruleset: str, deal: list[str], seed: int,
-                   options: dict | None = None) -> tuple[State, Random]:
-    """A new game with `deal` shuffled from `seed`, and the RNG to play it with."""
-    rng = Random(seed)
+def _shuffled_game(ruleset: str, deal: list[str], seed: int, options: dict | None = None,
+                   rng: Random | None = None) -> tuple[State, Random]:
+    """A new game (its seed `seed`) with `deal` shuffled by `rng` (None: a new
+    one seeded from `seed`), and the RNG to play it with."""
+    if rng is None:
+        rng = Random(seed)
     cards = deal[:]
     rng.shuffle(cards)
     return new_game(ruleset, [f"P{i}" for i in range(len(cards))], cards, options,
@@ -71,15 +73,12 @@ def _games_per_s(ruleset: str, players: int, add: tuple[str, ...], seconds: floa
     """Complete random games per second; with `views`, building after every
     action the acting seat's `view_for` and the `public_view`, as the hub does."""
     deal = _deal(ruleset, players, add)
-    names = [f"P{i}" for i in range(players)]
     after = _views if views else None
     rng = Random(0)  # one for the run (a new Mersenne Twister per game cost ~2 %)
     games, seed = 0, 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds or games < 20:
-        cards = deal[:]
-        rng.shuffle(cards)
-        state = new_game(ruleset, names, cards, options, seed=seed)
+        state, _ = _shuffled_game(ruleset, deal, seed, options, rng)
         play_random(state, rng, after=after)
         games += 1
         seed += 1

@@ -280,7 +280,7 @@ class Choice:
         do = self.do
         if self.one:  # one seat among targets: most
             targets = self.targets
-            return Action(actor, do, targets[int(rng.random() * len(targets))])  # pick(), inline
+            return Action.of(actor, do, targets[int(rng.random() * len(targets))])  # pick(), inline
         if do == "potion":
             heal = self.heal and rng.random() < 0.5
             poison = rng.choice(self.targets + (None,)) if self.targets else None
