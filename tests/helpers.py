@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.engine import State, legal_actions
+from companion.engine import State, legal_actions, view_for
 from companion.replay import parse_action, run_replay, setup_game
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea",
@@ -78,6 +78,29 @@ def a(actor: str | None, do: str, target: str | None = None, **fields) -> dict:
 def votes(*pairs: str) -> list[dict]:
     """votes("Ann>Bob", "Cid>Bob") — one vote per "voter>target"."""
     return [a(p.split(">")[0], "vote", p.split(">")[1]) for p in pairs]
+
+
+def attack(target: str, *wolves: str) -> list[dict]:
+    """Each of `wolves` attacks `target`."""
+    return [a(w, "attack", target) for w in wolves]
+
+
+def results(state, name: str) -> list[dict]:
+    """A player's private results, without their date (the rule is about the content)."""
+    return [{k: v for k, v in r.items() if k != "time"}
+            for r in view_for(state, S(name))["results"]]
+
+
+def ok(out: dict) -> dict:
+    """A replay output that played through (status 0)."""
+    assert out["status"] == 0, out.get("error")
+    return out
+
+
+def refused(out: dict) -> int | None:
+    """The index of the action a refused replay script stopped at (status 2)."""
+    assert out["status"] == 2, "the script should have been refused"
+    return out["error"]["index"]
 
 
 def deaths(out: dict) -> list[tuple[str, str, str]]:

@@ -11,7 +11,7 @@ import io
 import json
 import sys
 
-from helpers import a, deaths, game, play, votes
+from helpers import a, deaths, game, ok, play, votes
 
 from companion.cli import main
 from companion.engine import legal_actions, public_view, view_for
@@ -20,11 +20,6 @@ from companion.replay import run_replay
 MH = "millers-hollow"
 NS = {"sheriff": False}
 R8 = ["werewolf", "werewolf", "seer", "witch", "villager", "villager", "villager", "villager"]
-
-
-def ok(out: dict) -> dict:
-    assert out["status"] == 0, out.get("error")
-    return out
 
 
 # --- sheriff election -----------------------------------------------------------

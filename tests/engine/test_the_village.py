@@ -17,7 +17,22 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from helpers import NAMES, S, a, choices, deaths, game, play, script, seats, votes
+from helpers import (
+    NAMES,
+    S,
+    a,
+    attack,
+    choices,
+    deaths,
+    game,
+    ok,
+    play,
+    refused,
+    results,
+    script,
+    seats,
+    votes,
+)
 
 from companion.engine import (
     Action,
@@ -40,27 +55,8 @@ W, V = "werewolf", "villager"
 F, D = "farmer", "drifter"
 
 
-def results(state, name: str) -> list[dict]:
-    return [{k: v for k, v in r.items() if k != "time"}
-            for r in view_for(state, S(name))["results"]]
-
-
 def power(state, name: str) -> str | None:
     return view_for(state, S(name))["profession"]["power"]
-
-
-def ok(out: dict) -> dict:
-    assert out["status"] == 0, out.get("error")
-    return out
-
-
-def refused(out: dict) -> int | None:
-    assert out["status"] == 2, "the script should have been refused"
-    return out["error"]["index"]
-
-
-def attack(target: str, *wolves: str) -> list[dict]:
-    return [a(w, "attack", target) for w in wolves]
 
 
 # Eight players: two wolves (Ann, Bob), six villagers; everyone owns a farm

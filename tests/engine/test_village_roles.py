@@ -10,7 +10,21 @@ day 1 goes straight to the execution vote.
 from __future__ import annotations
 
 import pytest
-from helpers import NAMES, S, a, choices, deaths, game, play, seats, votes
+from helpers import (
+    NAMES,
+    S,
+    a,
+    attack,
+    choices,
+    deaths,
+    game,
+    ok,
+    play,
+    refused,
+    results,
+    seats,
+    votes,
+)
 
 from companion.engine import (
     Action,
@@ -29,29 +43,9 @@ NO_SHERIFF = {"sheriff": False}
 
 # --- small helpers -------------------------------------------------------------
 
-def attack(target: str, *wolves: str) -> list[dict]:
-    return [a(w, "attack", target) for w in wolves]
-
-
 def everyone_votes(target: str, voters: list[str], own_vote: str) -> list[dict]:
     """Every voter names `target`; the target himself names `own_vote`."""
     return [a(v, "vote", own_vote if v == target else target) for v in voters]
-
-
-def results(state, name: str) -> list[dict]:
-    """A player's private results, without their date (the rule is about the content)."""
-    got = view_for(state, S(name))["results"]
-    return [{k: v for k, v in r.items() if k != "time"} for r in got]
-
-
-def ok(out: dict) -> dict:
-    assert out["status"] == 0, out.get("error")
-    return out
-
-
-def error_index(out: dict) -> int | None:
-    assert out["status"] == 2, "the script should have been refused"
-    return out["error"]["index"]
 
 
 # =============================================================================
@@ -103,7 +97,7 @@ def test_seer_inspects_one_player_each_night__rules_s5_seer():
     c = choices(st, "Bob")["inspect"]
     assert c.count == (1, 1)
     assert set(seats("Ann", "Cid", "Dan", "Eve")) <= set(c.targets)
-    assert error_index(play(MH, SEER_GAME, [a("Bob", "inspect", None, targets=["Ann", "Cid"])],
+    assert refused(play(MH, SEER_GAME, [a("Bob", "inspect", None, targets=["Ann", "Cid"])],
                             NO_SHERIFF)) == 0
 
 
@@ -187,7 +181,7 @@ def test_witch_poison_only_once_per_game__rules_s5_witch_002():
     assert c.heal is True  # the heal is still there
     out = play(MH, WITCH_GAME, script + [a("Cid", "potion", heal=False, poison="Bob")],
                NO_SHERIFF)
-    assert error_index(out) == len(script)
+    assert refused(out) == len(script)
 
 
 def test_witch_with_both_potions_spent_is_not_called__rules_s5_witch_s1_passing():
@@ -219,7 +213,7 @@ def test_witch_self_heal_forbidden_when_option_off__rules_s5_witch_000():
     assert S("Ann") in c.targets  # she may still poison
     out = play(MH, WITCH_GAME, attack("Cid", "Ann", "Bob")
                + [a("Cid", "potion", heal=True, poison=None)], opts)
-    assert error_index(out) == 2
+    assert refused(out) == 2
     out = ok(play(MH, WITCH_GAME, attack("Cid", "Ann", "Bob") + [a("Cid", "pass")], opts))
     assert deaths(out) == [("Cid", "werewolves", "night 1")]
 
@@ -325,7 +319,7 @@ def test_cupid_links_two_players_himself_allowed__rules_s5_cupid_000_003():
     assert S("Cid") in c.targets
     st = game(MH, CUPID_GAME, [a("Cid", "link", None, targets=["Cid", "Dan"])], NO_SHERIFF)
     assert sorted(st.lovers) == [S("Cid"), S("Dan")]
-    assert error_index(play(MH, CUPID_GAME, [a("Cid", "link", None, targets=["Dan"])],
+    assert refused(play(MH, CUPID_GAME, [a("Cid", "link", None, targets=["Dan"])],
                             NO_SHERIFF)) == 0
 
 
@@ -365,7 +359,7 @@ def test_lovers_may_not_vote_for_each_other__rules_s5_cupid_000_003():
     assert S("Eve") not in dan and S("Dan") not in eve
     assert S("Ann") in dan and S("Ann") in eve
     out = play(MH, CUPID_GAME, script + [a("Dan", "vote", "Eve")], NO_SHERIFF)
-    assert error_index(out) == len(script)
+    assert refused(out) == len(script)
 
 
 def test_lovers_may_not_vote_for_each_other_in_the_sheriff_election__rules_s5_cupid_000_003():
@@ -380,7 +374,7 @@ def test_lovers_may_not_vote_for_each_other_in_the_sheriff_election__rules_s5_cu
     assert S("Eve") not in dan and S("Dan") not in eve
     assert S("Dan") in dan and S("Ann") in eve
     out = play(MH, CUPID_GAME, script + [a("Eve", "vote", "Dan")])
-    assert error_index(out) == len(script)
+    assert refused(out) == len(script)
 
 
 def test_mixed_lovers_win_as_last_two_alive_without_cupid__rules_s5_cupid_s7_000_003():
@@ -578,7 +572,7 @@ def test_thief_must_swap_when_both_centre_cards_are_werewolves__rules_s5_thief_0
     center = ["werewolf", "werewolf"]
     st = game(MH, THIEF_GAME, [], NO_SHERIFF, center=center)
     assert [c.do for c in legal_actions(st, S("Ann"))] == ["swap"]
-    assert error_index(play(MH, THIEF_GAME, [a("Ann", "pass")], NO_SHERIFF, center=center)) == 0
+    assert refused(play(MH, THIEF_GAME, [a("Ann", "pass")], NO_SHERIFF, center=center)) == 0
 
 
 def test_thief_timeout_with_two_werewolves_takes_card_0__rules_s5_thief_decision():
@@ -636,7 +630,7 @@ def test_defender_not_the_same_player_two_nights_running__rules_s5_defender_002_
     targets = choices(st, "Cid")["protect"].targets
     assert S("Dan") not in targets
     assert {S("Cid"), S("Fay"), S("Ann")} <= set(targets)
-    assert error_index(play(MH, DEF_GAME, script + [a("Cid", "protect", "Dan")],
+    assert refused(play(MH, DEF_GAME, script + [a("Cid", "protect", "Dan")],
                             NO_SHERIFF)) == len(script)
 
 
@@ -678,7 +672,7 @@ def test_revealed_idiot_loses_his_vote__rules_s5_village_idiot_002_003():
     assert (st.phase, st.n, st.step) == ("day", 2, "vote")
     assert legal_actions(st, S("Cid")) == []
     assert S("Cid") not in waiting_for(st)
-    assert error_index(play(MH, IDIOT_GAME, script + [a("Cid", "vote", "Ann")],
+    assert refused(play(MH, IDIOT_GAME, script + [a("Cid", "vote", "Ann")],
                             NO_SHERIFF)) == len(script)
 
 
@@ -861,7 +855,7 @@ def test_scapegoat_names_next_days_voters__rules_s5_scapegoat_003():
     assert (st.phase, st.n, st.step) == ("day", 2, "vote")
     assert sorted(waiting_for(st)) == list(seats("Dan", "Eve"))
     assert legal_actions(st, S("Gus")) == [] and legal_actions(st, S("Ann")) == []
-    assert error_index(play(MH, GOAT_GAME, script + [a("Gus", "vote", "Ann")],
+    assert refused(play(MH, GOAT_GAME, script + [a("Gus", "vote", "Ann")],
                             NO_SHERIFF)) == len(script)
     out = ok(play(MH, GOAT_GAME, script + votes("Dan>Ann", "Eve>Ann"), NO_SHERIFF))
     assert deaths(out)[-1] == ("Ann", "execution", "day 2")
@@ -953,7 +947,7 @@ def test_white_werewolf_cannot_devour_a_villager__rules_s5_white_werewolf_000():
     n1 = attack("Cid", "Ann", "Bob") + everyone_votes(
         "Dan", ["Ann", "Bob", "Dan", "Eve", "Fay", "Gus", "Hal"], "Ann")
     script = n1 + attack("Eve", "Ann", "Bob")
-    assert error_index(play(MH, WW_GAME, script + [a("Bob", "devour", "Fay")],
+    assert refused(play(MH, WW_GAME, script + [a("Bob", "devour", "Fay")],
                             NO_SHERIFF)) == len(script)
 
 
@@ -993,9 +987,9 @@ def test_piper_charms_two_other_players__rules_s5_piper_002_003():
     c = choices(st, "Cid")["charm"]
     assert c.count == (2, 2)
     assert S("Cid") not in c.targets
-    assert error_index(play(MH, PIPER_GAME, attack("Gus", "Ann", "Bob")
+    assert refused(play(MH, PIPER_GAME, attack("Gus", "Ann", "Bob")
                             + [a("Cid", "charm", None, targets=["Dan"])], NO_SHERIFF)) == 2
-    assert error_index(play(MH, PIPER_GAME, attack("Gus", "Ann", "Bob")
+    assert refused(play(MH, PIPER_GAME, attack("Gus", "Ann", "Bob")
                             + [a("Cid", "charm", None, targets=["Cid", "Dan"])], NO_SHERIFF)) == 2
     st = game(MH, PIPER_GAME, attack("Gus", "Ann", "Bob")
               + [a("Cid", "charm", None, targets=["Dan", "Eve"])], NO_SHERIFF)
