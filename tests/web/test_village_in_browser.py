@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 import pytest
-from browser_kit import PHONE, TABLET, hook
+from browser_kit import confirm, hook, open_pages
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -40,15 +40,7 @@ def _play(hub: Any, new_context: Any) -> None:
            "deal": dict(zip(NAMES, ROLES)), "professions": dict(zip(NAMES, PROFS)),
            "options": {"sheriff": False, "discussion_s": 8, "night_s": 0}}
     seats = hub.api("POST", "/api/games", doc)["seats"]
-    phones = {}
-    for seat in (PYRO, CONFESSOR):
-        phone = new_context(hub, **PHONE).new_page()
-        phone.goto(hub.base + seats[seat]["url"])
-        phones[seat] = phone
-    screen = new_context(hub).new_page()
-    screen.goto(hub.base + "/table")
-    gm = new_context(hub, **TABLET).new_page()
-    gm.goto(f"{hub.base}/gm?token={hub.token}")
+    phones, screen, gm = open_pages(hub, new_context, seats, (PYRO, CONFESSOR))
 
     # the confessor's card shows her profession and building, held like the role
     phone = phones[CONFESSOR]
@@ -70,8 +62,7 @@ def _play(hub: Any, new_context: Any) -> None:
             box = hook(phones[PYRO], "choice-burn")
             expect(box).to_be_visible(timeout=10_000)
             box.locator(f"[data-test=target-{BURNED}]").click()
-            hook(phones[PYRO], "confirm").click()
-            expect(hook(phones[PYRO], "confirm")).to_be_hidden()
+            confirm(phones[PYRO])
             burned = True
             time.sleep(0.2)
             continue
@@ -84,8 +75,7 @@ def _play(hub: Any, new_context: Any) -> None:
     expect(box).to_be_visible(timeout=15_000)
     assert hub.api("GET", "/api/gm")["pace"]["mode"] == "discussion"
     box.locator("[data-test=target-2]").click()
-    hook(phone, "confirm").click()
-    expect(hook(phone, "confirm")).to_be_hidden()
+    confirm(phone)
     result = hook(phone, "result").last
     expect(result).to_be_visible()
     result.click()

@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 import pytest
-from browser_kit import PHONE, TABLET, hook
+from browser_kit import confirm, hook, open_pages
 
 from companion.table.pacing import Settings
 
@@ -30,11 +30,6 @@ ROLES = ["werewolf", "werewolf", "rumormonger", "seer", "villager", "villager", 
 PROFS = ["farmer", "drifter", "steward", "baker", "confessor", "bonesetter", "lord", "barber"]
 WOLF, DRIFTER, RUMOR, BAKER, CONFESSOR, BONESETTER, LORD, BARBER = range(8)
 SEED = 5  # the baker's rolls: night 1 finds Ann, night 2 nobody (his phone says which)
-
-
-def confirm(phone: Any) -> None:
-    hook(phone, "confirm").click()
-    expect(hook(phone, "confirm")).to_be_hidden()
 
 
 def test_the_village_widgets_on_phones(hub_factory, new_context):
@@ -56,15 +51,8 @@ def _play(hub: Any, new_context: Any) -> None:
            "deal": dict(zip(NAMES, ROLES)), "professions": dict(zip(NAMES, PROFS)),
            "options": {"sheriff": False, "discussion_s": 120, "night_s": 0}}
     seats = hub.api("POST", "/api/games", doc)["seats"]
-    phones = {}
-    for seat in (DRIFTER, RUMOR, BAKER, BONESETTER, LORD):
-        phone = new_context(hub, **PHONE).new_page()
-        phone.goto(hub.base + seats[seat]["url"])
-        phones[seat] = phone
-    screen = new_context(hub).new_page()
-    screen.goto(hub.base + "/table")
-    gm = new_context(hub, **TABLET).new_page()
-    gm.goto(f"{hub.base}/gm?token={hub.token}")
+    phones, screen, gm = open_pages(hub, new_context, seats,
+                                    (DRIFTER, RUMOR, BAKER, BONESETTER, LORD))
 
     # night 1: the rumormonger posts an accusation against Ann from his phone
     # (RULES.md §8 rumormonger [000]); the wolves kill Hal, the barber, through
