@@ -3,6 +3,8 @@ they find a page's parts (the `data-test` hooks of docs/pages.md)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -38,3 +40,36 @@ def confirm(page: Any) -> None:
 
     hook(page, "confirm").click()
     expect(hook(page, "confirm")).to_be_hidden()
+
+
+def night_to_day(hub: Any, page: Any, step: str, do: str, target: int,
+                 after: Callable[[], None] | None = None,
+                 api: dict[str, list[dict]] | None = None, seconds: float = 20) -> None:
+    """Drive a night to the day: at `step`, `page` (a player's phone) names
+    seat `target` in its `do` widget and confirms, then `after()` runs; at a
+    step of `api`, its actions go through the GM's API; every other step
+    times out (the GM's API: the test's driver, never the pages' way in)."""
+    from playwright.sync_api import expect
+
+    deadline = time.monotonic() + seconds
+    acted = False
+    while time.monotonic() < deadline:
+        pending = hub.api("GET", "/api/gm")["pending"]
+        if pending["phase"] == "day":
+            break
+        if pending["step"] == step and not acted:
+            box = hook(page, f"choice-{do}")
+            expect(box).to_be_visible(timeout=10_000)
+            box.locator(f"[data-test=target-{target}]").click()
+            confirm(page)
+            if after is not None:
+                after()
+            acted = True
+            time.sleep(0.2)
+            continue
+        if api and pending["step"] in api:
+            for action in api[pending["step"]]:
+                hub.api("POST", "/api/actions", action)
+            continue
+        hub.api("POST", "/api/actions", {"do": "timeout"})
+    assert acted, f"the {step} step never reached the phone"

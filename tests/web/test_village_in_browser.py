@@ -11,11 +11,10 @@ and driver, never the pages' way in)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
-from browser_kit import confirm, hook, open_pages
+from browser_kit import confirm, hook, night_to_day, open_pages
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -52,22 +51,7 @@ def _play(hub: Any, new_context: Any) -> None:
     expect(hook(phone, "profession")).to_be_hidden()
 
     # night 1: the GM ends every step but the pyromaniac's, who burns a farm
-    deadline = time.monotonic() + 20
-    burned = False
-    while time.monotonic() < deadline:
-        p = hub.api("GET", "/api/gm")["pending"]
-        if p["phase"] == "day":
-            break
-        if p["step"] == "pyromaniac" and not burned:
-            box = hook(phones[PYRO], "choice-burn")
-            expect(box).to_be_visible(timeout=10_000)
-            box.locator(f"[data-test=target-{BURNED}]").click()
-            confirm(phones[PYRO])
-            burned = True
-            time.sleep(0.2)
-            continue
-        hub.api("POST", "/api/actions", {"do": "timeout"})
-    assert burned
+    night_to_day(hub, phones[PYRO], "pyromaniac", "burn", BURNED)
     # the table screen: the burned farm, in public
     expect(hook(screen, "village")).to_contain_text("Burned: Ann's Farm", timeout=15_000)
     # the day's discussion: the confessor hears Cid (the seer) before the vote

@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 import pytest
-from browser_kit import confirm, hook, open_pages
+from browser_kit import confirm, hook, night_to_day, open_pages
 
 from companion.table.pacing import Settings
 
@@ -57,28 +57,12 @@ def _play(hub: Any, new_context: Any) -> None:
     # night 1: the rumormonger posts an accusation against Ann from his phone
     # (RULES.md §8 rumormonger [000]); the wolves kill Hal, the barber, through
     # the GM's API (his shop is left empty); the seer's step times out
-    deadline = time.monotonic() + 20
-    posted = False
-    while time.monotonic() < deadline:
-        p = hub.api("GET", "/api/gm")["pending"]
-        if p["phase"] == "day":
-            break
-        if p["step"] == "rumormonger" and not posted:
-            box = hook(phones[RUMOR], "choice-post")
-            expect(box).to_be_visible(timeout=10_000)
-            box.locator(f"[data-test=target-{WOLF}]").click()
-            confirm(phones[RUMOR])
-            # still night: the table screen does not tell the rumour yet
-            assert "rumour" not in hook(screen, "village").inner_text()
-            posted = True
-            time.sleep(0.2)
-            continue
-        if p["step"] == "wolves":
-            for wolf in ("Ann", "Bob"):
-                hub.api("POST", "/api/actions", {"do": "attack", "actor": wolf, "target": "Hal"})
-            continue
-        hub.api("POST", "/api/actions", {"do": "timeout"})
-    assert posted
+    def still_night() -> None:  # the table screen does not tell the rumour yet
+        assert "rumour" not in hook(screen, "village").inner_text()
+
+    night_to_day(hub, phones[RUMOR], "rumormonger", "post", WOLF, after=still_night,
+                 api={"wolves": [{"do": "attack", "actor": wolf, "target": "Hal"}
+                                 for wolf in ("Ann", "Bob")]})
     assert hub.api("GET", "/api/gm")["pending"]["phase"] == "day"
     # by day the table screen shows the poster, in public
     expect(hook(screen, "village")).to_contain_text("A rumour accuses Ann.", timeout=15_000)
