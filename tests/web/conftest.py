@@ -270,7 +270,14 @@ def new_context(browser: Any, requests_seen: Requests) -> Iterator[Callable[...,
         made.append(context)
         return context
 
-    make.made = made  # type: ignore[attr-defined]
+    def close_all() -> None:
+        """Close every context made so far: a test that starts its own hub
+        calls it before that hub stops."""
+        for context in made:
+            context.close()
+        made.clear()
+
+    make.close_all = close_all  # type: ignore[attr-defined]
     yield make
     for context in made:
         try:

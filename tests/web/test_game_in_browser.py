@@ -282,8 +282,7 @@ def test_millers_hollow_for_eight_played_on_phones(hub_factory, new_context, sho
         try:
             _play_mh(hub, new_context, shot)
         finally:
-            for context in list(new_context.made):  # before this hub stops
-                context.close()
+            new_context.close_all()  # before this hub stops
 
 
 def _play_mh(hub: Any, new_context: Any, shot: Any) -> None:
@@ -314,8 +313,7 @@ def test_jp_standard_for_nine_in_japanese(hub_factory, new_context, shot):
         try:
             _play_jp(hub, new_context, shot)
         finally:
-            for context in list(new_context.made):  # before this hub stops
-                context.close()
+            new_context.close_all()  # before this hub stops
 
 
 def _play_jp(hub: Any, new_context: Any, shot: Any) -> None:

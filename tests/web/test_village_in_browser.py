@@ -30,8 +30,7 @@ def test_a_village_game_on_phones_table_and_tablet(hub_factory, new_context):
         try:
             _play(hub, new_context)
         finally:
-            for context in list(new_context.made):
-                context.close()
+            new_context.close_all()  # before this hub stops
 
 
 def _play(hub: Any, new_context: Any) -> None:

@@ -42,8 +42,7 @@ def test_the_village_widgets_on_phones(hub_factory, new_context):
         try:
             _play(hub, new_context)
         finally:
-            for context in list(new_context.made):
-                context.close()
+            new_context.close_all()  # before this hub stops
 
 
 def _play(hub: Any, new_context: Any) -> None:
