@@ -73,3 +73,16 @@ def night_to_day(hub: Any, page: Any, step: str, do: str, target: int,
             continue
         hub.api("POST", "/api/actions", {"do": "timeout"})
     assert acted, f"the {step} step never reached the phone"
+
+
+def held_profession_shows(page: Any, *texts: str) -> None:
+    """Hold the phone's card (The Village): its profession part shows each of
+    `texts`; let go: it hides again, like the role."""
+    from playwright.sync_api import expect
+
+    hook(page, "card").hover()
+    page.mouse.down()
+    for text in texts:
+        expect(hook(page, "profession")).to_contain_text(text)
+    page.mouse.up()
+    expect(hook(page, "profession")).to_be_hidden()

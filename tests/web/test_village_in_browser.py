@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_kit import confirm, hook, night_to_day, open_pages
+from browser_kit import confirm, held_profession_shows, hook, night_to_day, open_pages
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -42,12 +42,7 @@ def _play(hub: Any, new_context: Any) -> None:
 
     # the confessor's card shows her profession and building, held like the role
     phone = phones[CONFESSOR]
-    hook(phone, "card").hover()
-    phone.mouse.down()
-    expect(hook(phone, "profession")).to_contain_text("Confessor")
-    expect(hook(phone, "profession")).to_contain_text("Church")
-    phone.mouse.up()
-    expect(hook(phone, "profession")).to_be_hidden()
+    held_profession_shows(phone, "Confessor", "Church")
 
     # night 1: the GM ends every step but the pyromaniac's, who burns a farm
     night_to_day(hub, phones[PYRO], "pyromaniac", "burn", BURNED)

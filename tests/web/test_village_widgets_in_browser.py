@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 import pytest
-from browser_kit import confirm, hook, night_to_day, open_pages
+from browser_kit import confirm, held_profession_shows, hook, night_to_day, open_pages
 
 from companion.table.pacing import Settings
 
@@ -100,13 +100,7 @@ def _play(hub: Any, new_context: Any) -> None:
     box.locator(f"[data-test=target-{DRIFTER}]").click()
     confirm(steward)
     expect(hook(gm, f"prof-{DRIFTER}")).to_contain_text("Barber · Barbershop")
-    drifter = phones[DRIFTER]
-    hook(drifter, "card").hover()
-    drifter.mouse.down()
-    expect(hook(drifter, "profession")).to_contain_text("Barber")
-    expect(hook(drifter, "profession")).to_contain_text("Barbershop")
-    drifter.mouse.up()
-    expect(hook(drifter, "profession")).to_be_hidden()
+    held_profession_shows(phones[DRIFTER], "Barber", "Barbershop")
 
     # the vote (GM's API): the village condemns Ann; the lord (RULES.md §8
     # lord [000]) gets the pardon prompt on his phone and pardons: nobody dies
