@@ -279,9 +279,10 @@ def _wolves_closed(state: State) -> bool:
     """The wolves' own part of their step is settled (RULES.md §5 werewolf)."""
     wolves = _wolves(state)
     picks = state.picks
-    everyone = len(picks) >= len(wolves) and all(w in picks for w in wolves)  # has picked
+    # (no generator where the step has just opened: none has picked yet)
+    everyone = len(picks) >= len(wolves) and all(map(picks.__contains__, wolves))  # has picked
     if state.opts["wolf_attack"] == "any-wolf":  # the first wolf's choice stands [004]
-        return everyone or any(t is not None for t in picks.values())
+        return everyone or (bool(picks) and any(t is not None for t in picks.values()))
     return everyone and len({picks[w] for w in wolves}) == 1  # unanimous [000]
 
 
@@ -963,15 +964,19 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
             return team, _side(state, team)
     alive = state.alive
     wolf_seats, thief_seats, lone_seats = _sides(state)
-    wolves = len([i for i in wolf_seats if alive[i]])  # living
-    thieves = [i for i in thief_seats if alive[i]]
+    # the living among them (map, no comprehension: this runs after every death)
+    wolves = 0
+    for i in wolf_seats:
+        if alive[i]:
+            wolves += 1
+    thieves = [i for i in thief_seats if alive[i]] if thief_seats else ()
     humans = len(up) - wolves - len(thieves)
     # a living card that takes the win of whichever side wins (the fox [004])
     thief = roles[thieves[0]] if thieves else None
     if not wolves:
         team = ROLES[thief].team if thief else "village"
         return team, _side(state, team)
-    if any(alive[i] for i in lone_seats):
+    if lone_seats and any(map(alive.__getitem__, lone_seats)):
         return None  # the white werewolf: beside other wolves (RULES.md §7 Decision), the
         # pack cannot win; alone, his win is his own (above)
     if mixed:
