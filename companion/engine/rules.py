@@ -964,7 +964,7 @@ def _outcome(state: State) -> tuple[str, list[int]] | None:
             return team, _side(state, team)
     alive = state.alive
     wolf_seats, thief_seats, lone_seats = _sides(state)
-    # the living among them (map, no comprehension: this runs after every death)
+    # the living among them (a loop, no comprehension: this runs after every death)
     wolves = 0
     for i in wolf_seats:
         if alive[i]:
