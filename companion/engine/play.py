@@ -8,7 +8,7 @@ from collections.abc import Callable
 from random import Random
 
 from .actions import sample_uniform
-from .rules import _choices, _waiting, act
+from .rules import _choices, _waiting, play
 from .state import State
 
 MAX_ACTIONS = 5000
@@ -21,7 +21,7 @@ def play_random(state: State, rng: Random, max_actions: int = MAX_ACTIONS,
 
     It asks what the hub asks (`waiting_for`, `legal_actions`, then `act`, which
     checks the action again), through their cached answers without the copies
-    the public functions hand out."""
+    the public functions hand out (`play` is `act` without its list of events)."""
     for _ in range(max_actions):
         if state.phase == "over":
             return state
@@ -29,7 +29,7 @@ def play_random(state: State, rng: Random, max_actions: int = MAX_ACTIONS,
         if not seats:
             raise RuntimeError(f"stuck: nobody to act at {state.step!r}")
         seat = seats[int(rng.random() * len(seats))] if len(seats) > 1 else seats[0]  # pick()
-        act(state, sample_uniform(_choices(state, seat), seat, rng))
+        play(state, sample_uniform(_choices(state, seat), seat, rng))
         if after is not None:
             after(state, seat)
     raise RuntimeError(f"no end after {max_actions} actions")
