@@ -491,8 +491,14 @@ class Display:
     def follow(self, table: Any) -> threading.Thread:
         """Show the table's public stream in a daemon thread, re-rendering
         once a second for the countdown (the view's `now` moved on by the time
-        since it arrived)."""
+        since it arrived). The first frame (at start-up, the GM's QR code) is
+        on the device before this returns, so the hub says it is ready only
+        once the display shows something."""
         listener, first = table.listen("public")
+        try:
+            self.show(json.loads(first))
+        except Exception:  # a bad frame must not stop the display
+            log.exception("display: could not show a view")
         self._stop.clear()
         thread = threading.Thread(target=self._run, args=(table, listener, first),
                                   name="display", daemon=True)

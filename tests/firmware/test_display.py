@@ -12,6 +12,7 @@ import os
 import queue
 import random
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -203,8 +204,16 @@ def test_follow_shows_the_public_stream_and_ends_when_it_closes():
             self.unlistened = True
 
     table = FakeTable()
-    shown = display.Display(display.open_device(simulate=True))
+    device = display.open_device(simulate=True)
+    drawn_by = []
+    send = device.display
+    device.display = lambda image: (drawn_by.append(threading.current_thread()), send(image))
+    shown = display.Display(device)
     thread = shown.follow(table)
+    # the first view is drawn by follow() itself, before it returns: `werewolf
+    # serve` says it is ready only once the display shows the boot frame
+    assert drawn_by[:1] == [threading.current_thread()]
+    assert shown.last_image.tobytes() == display.render(frames.discussion()).tobytes()
     assert thread.daemon
     table.listener.queue.put(json.dumps(frames.verdict()))
     deadline = time.monotonic() + 5
