@@ -2,7 +2,7 @@
 through Flask-Babel message catalogs in web/translations (no string tables in
 code).
 
-The page language is, in order: the `lang` cookie (a player's own choice),
+The page language is, in order: the `lang` cookie (the device's own choice),
 the game's language, the browser's Accept-Language, English.
 
 For templates (a context processor): `role_names`, `side_names`,
@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, request
 from flask_babel import Babel, get_locale
 
 LANGUAGES = ("en", "ja", "zh_Hant")
@@ -45,8 +45,20 @@ PROJECT = "werewolf-companion"
 CATALOG_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 
 
+LANG_COOKIE = "lang"  # a device's own choice of language, for every page
+
+
+def keep_language(response: Response, lang: str) -> Response:
+    """`?lang=ja` on a page: keep the device's choice in the `lang` cookie (an
+    unknown language keeps nothing); the caller reloads the page without it."""
+    if lang in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax",
+                            path="/")
+    return response
+
+
 def select_locale() -> str:
-    chosen = request.cookies.get("lang")
+    chosen = request.cookies.get(LANG_COOKIE)
     if chosen in LANGUAGES:
         return chosen
     table = current_app.extensions.get("table")

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import Blueprint, Response, make_response, redirect, render_template, request
 
 from .common import PRIVATE, is_gm
+from .i18n import keep_language
 
 bp = Blueprint("pages", __name__)
+
+
+@bp.before_request
+def language_choice() -> Response | None:
+    """`?lang=ja` on the GM's pages or the table screen, as on a phone's page:
+    the device keeps its language in the `lang` cookie, and the page reloads
+    without it (the game's language otherwise; README *Languages*)."""
+    lang = request.args.get("lang")
+    if lang is None:
+        return None
+    rest = urlencode([(k, v) for k, v in request.args.items(multi=True) if k != "lang"])
+    return keep_language(make_response(redirect(request.path + (f"?{rest}" if rest else ""))),
+                         lang)
 
 
 @bp.get("/")

@@ -21,12 +21,11 @@ from flask import (
 
 from ..table.session import BadInput
 from .common import PRIVATE, Forbidden, body, stream, table
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, keep_language
 
 bp = Blueprint("player", __name__, url_prefix="/p")
 
 DEVICE_COOKIE = "device"
-LANG_COOKIE = "lang"
 TAKEN = "this seat is already open on another phone — ask the game master"
 
 
@@ -73,10 +72,7 @@ def page(token: str) -> Response:
         return _private(make_response(render_template("taken.html", message=TAKEN), 403))
     lang = request.args.get("lang")
     if lang is not None:
-        response = make_response(redirect(f"/p/{token}"))
-        if lang in LANGUAGES:
-            response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax",
-                                path="/")
+        response = keep_language(make_response(redirect(f"/p/{token}")), lang)
     else:
         response = make_response(render_template("player.html", token=token,
                                                  languages=LANGUAGES))

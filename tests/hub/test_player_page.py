@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from .conftest import GM, jp9, mh8
+from .conftest import GM, GM_TOKEN, jp9, mh8
 
 PHONE_HOOKS = ("card", "role", "team", "power", "lang", "night-screen", "results", "knows",
                "dead", "error", "confirm")
@@ -179,6 +179,34 @@ def test_table_screen_has_the_dom_hooks(app, client, lang):
     assert f'<html lang="{lang}">' in html
     i18n_of(html)
     assert "/api/public/stream" in static(client, "/static/table.js")
+
+
+def test_lang_query_on_the_table_screen_and_the_gm_pages(app, client):
+    """[issue 6] `?lang=` works on every page, not only a phone's (README
+    *Languages*): in a Japanese game the table screen and the GM's tablet
+    switch to English and back, and the GM's token survives the reload."""
+    new_game(client, {**jp9(), "language": "ja"})
+    screen = app.test_client()
+    assert '<html lang="ja">' in screen.get("/table").get_data(as_text=True)  # the game's
+    r = screen.get("/table?lang=en")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/table")
+    assert any(c.startswith("lang=en") for c in r.headers.getlist("Set-Cookie"))
+    html = screen.get("/table").get_data(as_text=True)
+    assert '<html lang="en">' in html and set(TABLE_HOOKS) <= hooks(html)
+
+    tablet = app.test_client()
+    r = tablet.get(f"/gm?token={GM_TOKEN}&lang=en")
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/gm?token={GM_TOKEN}")
+    r = tablet.get(r.headers["Location"])  # the token's own reload sets the GM cookie
+    assert r.status_code == 302 and r.headers["Location"].endswith("/gm")
+    assert '<html lang="en">' in tablet.get("/gm").get_data(as_text=True)
+    for page in ("/gm/table", "/gm/sheet"):
+        assert tablet.get(f"{page}?lang=ja").status_code == 302
+        assert '<html lang="ja">' in tablet.get(page).get_data(as_text=True)
+    r = tablet.get("/gm/table?lang=xx")  # an unknown language keeps the choice made
+    assert r.status_code == 302
+    assert not any(c.startswith("lang=") for c in r.headers.getlist("Set-Cookie"))
+    assert '<html lang="ja">' in tablet.get("/gm").get_data(as_text=True)
 
 
 # --- nothing from outside the Pi ------------------------------------------------
