@@ -495,28 +495,29 @@ class Display:
         on the device before this returns, so the hub says it is ready only
         once the display shows something."""
         listener, first = table.listen("public")
-        try:
-            self.show(json.loads(first))
-        except Exception:  # a bad frame must not stop the display
-            log.exception("display: could not show a view")
+        views = _timed(listener.queue, first, self._stop)
         self._stop.clear()
-        thread = threading.Thread(target=self._run, args=(table, listener, first),
+        self._show_safely(next(views))  # the first view, before the thread starts
+        thread = threading.Thread(target=self._run, args=(table, listener, views),
                                   name="display", daemon=True)
         self._thread = thread
         thread.start()
         return thread
 
-    def _run(self, table: Any, listener: Any, first: str) -> None:
+    def _run(self, table: Any, listener: Any, views: Iterator[dict]) -> None:
         try:
-            for view in _timed(listener.queue, first, self._stop):
-                try:
-                    self.show(view)
-                except Exception:  # a bad frame must not stop the display
-                    log.exception("display: could not show a view")
+            for view in views:
+                self._show_safely(view)
         finally:
             unlisten = getattr(table, "unlisten", None)
             if unlisten is not None:
                 unlisten(listener)
+
+    def _show_safely(self, view: dict) -> None:
+        try:
+            self.show(view)
+        except Exception:  # a bad frame must not stop the display
+            log.exception("display: could not show a view")
 
     def stop(self, timeout: float = 2.0) -> None:
         self._stop.set()
