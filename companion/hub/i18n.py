@@ -35,8 +35,9 @@ import io
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, make_response, redirect, request
 from flask_babel import Babel, get_locale
 
 LANGUAGES = ("en", "ja", "zh_Hant")
@@ -48,9 +49,12 @@ CATALOG_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 LANG_COOKIE = "lang"  # a device's own choice of language, for every page
 
 
-def keep_language(response: Response, lang: str) -> Response:
-    """`?lang=ja` on a page: keep the device's choice in the `lang` cookie (an
-    unknown language keeps nothing); the caller reloads the page without it."""
+def keep_language(lang: str) -> Response:
+    """`?lang=ja` on a page: the page reloaded without it (other query
+    arguments kept), the device's choice kept in the `lang` cookie for every
+    page (an unknown language keeps nothing)."""
+    rest = urlencode([(k, v) for k, v in request.args.items(multi=True) if k != "lang"])
+    response = make_response(redirect(request.path + (f"?{rest}" if rest else "")))
     if lang in LANGUAGES:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax",
                             path="/")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from flask import Blueprint, Response, make_response, redirect, render_template, request
 
 from .common import PRIVATE, is_gm
@@ -20,9 +18,7 @@ def language_choice() -> Response | None:
     lang = request.args.get("lang")
     if lang is None:
         return None
-    rest = urlencode([(k, v) for k, v in request.args.items(multi=True) if k != "lang"])
-    return keep_language(make_response(redirect(request.path + (f"?{rest}" if rest else ""))),
-                         lang)
+    return keep_language(lang)
 
 
 @bp.get("/")

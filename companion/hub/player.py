@@ -14,7 +14,6 @@ from flask import (
     Response,
     jsonify,
     make_response,
-    redirect,
     render_template,
     request,
 )
@@ -72,7 +71,7 @@ def page(token: str) -> Response:
         return _private(make_response(render_template("taken.html", message=TAKEN), 403))
     lang = request.args.get("lang")
     if lang is not None:
-        response = keep_language(make_response(redirect(f"/p/{token}")), lang)
+        response = keep_language(lang)
     else:
         response = make_response(render_template("player.html", token=token,
                                                  languages=LANGUAGES))
