@@ -279,9 +279,9 @@ def _wolves_closed(state: State) -> bool:
     """The wolves' own part of their step is settled (RULES.md §5 werewolf)."""
     wolves = _wolves(state)
     picks = state.picks
-    # (no generator where the step has just opened: none has picked yet)
     everyone = len(picks) >= len(wolves) and all(map(picks.__contains__, wolves))  # has picked
     if state.opts["wolf_attack"] == "any-wolf":  # the first wolf's choice stands [004]
+        # (no generator while nobody has picked: the step has just opened)
         return everyone or (bool(picks) and any(t is not None for t in picks.values()))
     return everyone and len({picks[w] for w in wolves}) == 1  # unanimous [000]
 
