@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from random import Random
 
+from .acting import play
 from .actions import sample_uniform
-from .rules import _choices, _waiting, play
+from .choices import cached_choices, waiting
 from .state import State
 
 MAX_ACTIONS = 5000
@@ -25,11 +26,11 @@ def play_random(state: State, rng: Random, max_actions: int = MAX_ACTIONS,
     for _ in range(max_actions):
         if state.phase == "over":
             return state
-        seats = _waiting(state)
+        seats = waiting(state)
         if not seats:
             raise RuntimeError(f"stuck: nobody to act at {state.step!r}")
         seat = seats[int(rng.random() * len(seats))] if len(seats) > 1 else seats[0]  # pick()
-        play(state, sample_uniform(_choices(state, seat), seat, rng))
+        play(state, sample_uniform(cached_choices(state, seat), seat, rng))
         if after is not None:
             after(state, seat)
     raise RuntimeError(f"no end after {max_actions} actions")

@@ -24,7 +24,8 @@ Hooks, all optional (`Power`):
   deaths it causes appended to `dead` (seat, cause).
 - `dies(state, seat, cause)`: his death's own events, and the prompts it opens.
 - `executed(state, seat)`: True: the execution does not kill him.
-- `tie(state)`: a tied execution vote; True when it settled the vote.
+- `tie(state)`: a tied execution vote; (seat, cause): the one it executes
+  instead, which settles the vote (None: it does not).
 - `wins(state, seat, mixed)`: True: the living holder has won alone (`mixed`:
   the lovers of a mixed pair, or None).
 - `unprotectable`: the defender's protection does not cover him.
@@ -42,12 +43,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import rules as r
 from .actions import SPY_MODES, Action, Choice
+from .kernel import emit, holder, living_wolves, powered, rng
 from .roles import ROLES
 from .state import State
 
 PASS = Choice("pass")
+SPY_ODDS = {"discreet": (0.2, 0.2), "bold": (0.4, 0.4)}  # (learns a wolf, caught) [000]
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ class Power:
     dawn: Callable[[State, list[tuple[int, str]]], None] | None = None
     dies: Callable[[State, int, str], list[str]] | None = None
     executed: Callable[[State, int], bool] | None = None
-    tie: Callable[[State], bool] | None = None
+    tie: Callable[[State], tuple[int, str] | None] | None = None
     wins: Callable[[State, int, tuple[int, int] | None], bool] | None = None
     unprotectable: bool = False
     steals: bool = False
@@ -84,6 +86,30 @@ def _others(state: State, seat: int) -> tuple[int, ...]:
     return up[:k] + up[k + 1:]
 
 
+# --- the wolves' attack: what the cards make of it -----------------------------
+
+def shown_victim(state: State) -> int | None:
+    """The victim the witch is shown: none when the defender held [002] (not
+    for an `unprotectable` card: the little girl)."""
+    v = state.attack
+    if v is None or (v == state.protected and state.roles[v] not in UNPROTECTABLE):
+        return None
+    return v
+
+
+def attack_kills(state: State, seat: int) -> bool:
+    """The wolves' attack tonight lands on `seat` and kills him: not protected,
+    not healed, not spared by his card (the fox [004], the elder's spare life [003])."""
+    if seat != shown_victim(state) or state.healed:
+        return False
+    spared = SPARED.get(state.roles[seat])
+    return spared is None or not spared(state, seat)
+
+
+def dies_tonight(state: State, seat: int | None) -> bool:
+    return seat is not None and (seat == state.poisoned or attack_kills(state, seat))
+
+
 # --- thief [000][002][003] ------------------------------------------------------
 
 def _thief_night(state: State, seat: int) -> list[Choice]:
@@ -93,12 +119,12 @@ def _thief_night(state: State, seat: int) -> list[Choice]:
 
 
 def _thief_called(state: State, seat: int) -> None:
-    r._emit(state, {"e": "centre", "seat": seat, "cards": list(state.center)})
+    emit(state, {"e": "centre", "seat": seat, "cards": list(state.center)})
 
 
 def _thief_acted(state: State, a: Action) -> None:
     if a.do == "pass":  # keeps his card: a villager from now on
-        r._emit(state, {"e": "card", "seat": a.actor, "role": "villager"})
+        emit(state, {"e": "card", "seat": a.actor, "role": "villager"})
 
 
 def _thief_default(state: State) -> str:
@@ -108,9 +134,9 @@ def _thief_default(state: State) -> str:
 
 def _thief_timeout(state: State, seat: int) -> None:
     if _thief_default(state) == "swap-0":
-        r._emit(state, {"e": "act", "do": "swap", "actor": seat, "card": 0, "default": True})
+        emit(state, {"e": "act", "do": "swap", "actor": seat, "card": 0, "default": True})
     else:
-        r._emit(state, {"e": "card", "seat": seat, "role": "villager"})
+        emit(state, {"e": "card", "seat": seat, "role": "villager"})
 
 
 # --- cupid ----------------------------------------------------------------------
@@ -152,7 +178,7 @@ def _medium_nightfall(state: State, seat: int) -> None:
     """Told the card of the player executed the day before, as the night begins."""
     if state.executed is not None:
         card = state.roles[state.executed]
-        r._emit(state, {"e": "medium", "seat": seat, "target": state.executed,
+        emit(state, {"e": "medium", "seat": seat, "target": state.executed,
                         "result": ROLES[card].reads})
 
 
@@ -160,7 +186,7 @@ def _medium_nightfall(state: State, seat: int) -> None:
 
 def _girl_pack(state: State, seat: int) -> list[Choice]:
     """She may spy once in the wolves' step (or pass)."""
-    if state.spied or not r._powered(state, seat):
+    if state.spied or not powered(state, seat):
         return []
     return [Choice("spy", modes=SPY_MODES), PASS]
 
@@ -169,17 +195,17 @@ def _girl_acts(state: State, a: Action, event: dict) -> None:
     if a.do != "spy":
         return
     outcome = a.outcome
-    rng = None
+    gen = None
     if outcome is None:  # not forced by a script: drawn [000]
         assert a.mode is not None  # check_shape: spying has a mode
-        rng = r._rng(state)
-        wolf_p, caught_p = r.SPY_ODDS[a.mode]
-        x = rng.random()
+        gen = rng(state)
+        wolf_p, caught_p = SPY_ODDS[a.mode]
+        x = gen.random()
         outcome = "wolf" if x < wolf_p else "caught" if x < wolf_p + caught_p else "nothing"
         event["draw"] = True
     event["outcome"] = outcome
     if outcome == "wolf":
-        event["wolf"] = (rng or r._rng(state)).choice(r._wolves(state))
+        event["wolf"] = (gen or rng(state)).choice(living_wolves(state))
         event["draw"] = True
 
 
@@ -202,7 +228,7 @@ def _white_dawn(state: State, dead: list[tuple[int, str]]) -> None:
 # --- witch [002][003] -----------------------------------------------------------
 
 def _witch_night(state: State, seat: int) -> list[Choice]:
-    victim = r._shown_victim(state)
+    victim = shown_victim(state)
     heal = state.potions["heal"] and victim is not None and (
         victim != seat or state.opts["witch_self_heal"])
     poison = state.up if state.potions["poison"] else ()  # herself too [003]
@@ -212,7 +238,7 @@ def _witch_night(state: State, seat: int) -> list[Choice]:
 
 
 def _witch_called(state: State, seat: int) -> None:
-    r._emit(state, {"e": "shown", "seat": seat, "victim": r._shown_victim(state)})
+    emit(state, {"e": "shown", "seat": seat, "victim": shown_victim(state)})
 
 
 def _witch_dawn(state: State, dead: list[tuple[int, str]]) -> None:
@@ -238,7 +264,7 @@ def _piper_wins(state: State, seat: int, mixed: tuple[int, int] | None) -> bool:
 
 def _piper_skips(state: State, seat: int) -> bool:
     """[002]: not called on a night the wolves or the witch kill him."""
-    return r._dies_tonight(state, seat)
+    return dies_tonight(state, seat)
 
 
 # --- pyromaniac [000] ----------------------------------------------------------
@@ -264,7 +290,7 @@ def _pyro_dawn(state: State, dead: list[tuple[int, str]]) -> None:
     seat = state.burning
     if seat is None:
         return
-    r._emit(state, {"e": "burned", "seat": seat})
+    emit(state, {"e": "burned", "seat": seat})
     if state.attack != seat:
         return
     if (seat, "werewolves") in dead:
@@ -291,7 +317,7 @@ def nearest_wolf(state: State, seat: int) -> int | None:
 
 def _rumor_night(state: State, seat: int) -> list[Choice]:
     """Every night an accusation on a building owner's building: two votes
-    against him in the next day's first execution vote (rules._tally)."""
+    against him in the next day's first execution vote (votes._tally)."""
     owners = _owners(state, seat)
     return _or_pass([Choice("post", owners, (1, 1))] if owners else [])
 
@@ -303,34 +329,33 @@ def _elder_spared(state: State, seat: int) -> bool:
 
 
 def _elder_dawn(state: State, dead: list[tuple[int, str]]) -> None:
-    victim = r._shown_victim(state)
+    victim = shown_victim(state)
     if victim is not None and state.roles[victim] == "elder" and victim not in state.wounded:
-        r._emit(state, {"e": "wounded", "seat": victim})  # healed or not
+        emit(state, {"e": "wounded", "seat": victim})  # healed or not
 
 
 def _elder_dies(state: State, seat: int, cause: str) -> list[str]:
     # killed by the village: every village power is lost; in death order, so a
     # hunter who died before him still shoots
     if cause in ("poison", "hunter", "execution") and not state.powers_lost:
-        r._emit(state, {"e": "powers-lost", "seat": seat})
+        emit(state, {"e": "powers-lost", "seat": seat})
     return []
 
 
 # --- hunter ---------------------------------------------------------------------
 
 def _hunter_dies(state: State, seat: int, cause: str) -> list[str]:
-    return ["hunter"] if r._powered(state, seat) else []  # he shoots as he dies
+    return ["hunter"] if powered(state, seat) else []  # he shoots as he dies
 
 
 # --- scapegoat [002][003] -------------------------------------------------------
 
-def _scapegoat_tie(state: State) -> bool:
+def _scapegoat_tie(state: State) -> tuple[int, str] | None:
     """A tie executes him, whatever the tie policy."""
-    seat = r.holder(state, "scapegoat")
-    if seat is None or not r._powered(state, seat):
-        return False
-    r._execute(state, seat, cause="scapegoat")
-    return True
+    seat = holder(state, "scapegoat")
+    if seat is None or not powered(state, seat):
+        return None
+    return seat, "scapegoat"
 
 
 def _scapegoat_dies(state: State, seat: int, cause: str) -> list[str]:
@@ -341,9 +366,9 @@ def _scapegoat_dies(state: State, seat: int, cause: str) -> list[str]:
 
 def _idiot_executed(state: State, seat: int) -> bool:
     """Voted out the first time: shown, and he lives on without a vote."""
-    if seat in state.revealed or not r._powered(state, seat):
+    if seat in state.revealed or not powered(state, seat):
         return False
-    r._emit(state, {"e": "revealed", "seat": seat})
+    emit(state, {"e": "revealed", "seat": seat})
     return True
 
 

@@ -18,11 +18,12 @@ play (`state.village`), so a game without them does no work for them:
 - `acts(state, action, event)` (table `ACTS`, by action id): fills in a day
   power's result before its event is applied (the confessor's card, whether
   the barber shaved a wolf).
-- `acted(state, action)` (table `ACTED`): what follows a day power's event
-  (the barber's deaths).
+- `acted(state, action)` (table `ACTED`): the deaths that follow a day
+  power's event, as (seat, cause) (the barber's).
 - `ballots(state, cached)`: the open vote's choices, amended (silenced
   voters, the tavern keeper first and never a target, the day powers).
-- `voters(state, seats)`: who may vote in the open vote, amended the same way.
+- `voters(state, seats, vote_targets)`: who may vote in the open vote, amended
+  the same way (`vote_targets(state, seat)`: choices.vote_targets, passed in).
 - `closed(state, counts, tied)`: after a tally (the tavern keeper's loss).
 - `election(state)`: the day and candidates of the captain's election.
 - `heirs(state, seat)`: who may succeed a dying captain.
@@ -37,9 +38,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
-from . import rules as r
 from .actions import Action, Choice
 from .errors import SetupError
+from .kernel import emit, living_wolves, rng
 from .roles import ROLES
 from .state import State
 
@@ -86,6 +87,9 @@ BUILDINGS = tuple(p for p in PROFESSIONS if p != DRIFTER)
 #: The once-only powers the bonesetter may make usable again [000].
 RESTORABLE = ("confessor", "barber", "lord")
 BAKER_ODDS = 0.25  # [000]
+#: Whom a seat may vote for in the open vote (choices.vote_targets, passed in by
+#: the common rules: this module does not import them).
+Targets = Callable[[State, int], tuple[int, ...]]
 
 
 # --- the deal -----------------------------------------------------------------
@@ -203,16 +207,15 @@ def _barber_acts(state: State, a: Action, event: dict) -> None:
     event["wolf"] = ROLES[state.roles[a.target]].wolf
 
 
-def _barber_acted(state: State, a: Action) -> None:
+def _barber_acted(state: State, a: Action) -> list[tuple[int, str]]:
     """The shaved one dies; if he was no wolf, the barber too (cause barber for
-    both); then the deaths' triggers run and the vote opens again."""
+    both); the common rules then run the deaths' triggers and open the vote
+    again (acting._day_power)."""
     assert a.target is not None and a.actor is not None
-    r._emit(state, {"e": "resolve", "then": "vote"})
-    time = state.time()
-    r._kill(state, a.target, "barber", time)
+    dead = [(a.target, "barber")]
     if not ROLES[state.roles[a.target]].wolf:
-        r._kill(state, a.actor, "barber", time)
-    r._run_queue(state)
+        dead.append((a.actor, "barber"))
+    return dead
 
 
 # --- bonesetter [000] -----------------------------------------------------------
@@ -233,7 +236,7 @@ DAY: dict[str, Callable[[State, int], list[Choice]]] = {
     "barber": _barber_day, "bonesetter": _bonesetter_day,
 }
 ACTS = {"confess": _confessor_acts, "shave": _barber_acts}
-ACTED = {"shave": _barber_acted}
+ACTED: dict[str, Callable[[State, Action], list[tuple[int, str]]]] = {"shave": _barber_acted}
 
 
 def day_choices(state: State, seat: int) -> list[Choice]:
@@ -244,7 +247,7 @@ def day_choices(state: State, seat: int) -> list[Choice]:
 # --- the vote: schoolteacher, tavern keeper, day powers -------------------------
 
 def ballots(state: State, cached: dict) -> None:
-    """Amend the open vote's choices (built once per vote, rules._ballots):
+    """Amend the open vote's choices (built once per vote, choices.ballots):
     the silenced have no vote in execution votes; nobody may vote against the
     tavern keeper while she holds her power, and she votes first [000]; while
     the window is open, the day powers are offered beside the vote."""
@@ -270,38 +273,38 @@ def ballots(state: State, cached: dict) -> None:
             cached[seat] = [*cached[seat], *day_choices(state, seat)]
 
 
-def voters(state: State, seats: list[int]) -> list[int]:
+def voters(state: State, seats: list[int], vote_targets: Targets) -> list[int]:
     """Who may vote now, amended as `ballots` amends their choices."""
     if state.step != "vote":
         return seats
-    first = first_voter(state)
+    first = first_voter(state, vote_targets)
     if first is not None:
         return [first]
     silenced = state.silenced or frozenset()
-    return [i for i in seats if i not in silenced and r._vote_targets(state, i)]
+    return [i for i in seats if i not in silenced and vote_targets(state, i)]
 
 
-def idle(state: State, seat: int) -> str:
+def idle(state: State, seat: int, vote_targets: Targets) -> str:
     """Why a living seat has no choice in the open execution vote, for the
     refusal's message (public facts only)."""
     if state.step != "vote" or not state.alive[seat]:
         return ""
     if seat in (state.silenced or ()):
         return ": silenced by the schoolteacher today"
-    first = first_voter(state)
+    first = first_voter(state, vote_targets)
     if first is not None and first != seat:
         return f": {state.names[first]}, the tavern keeper, votes first"
     return ""
 
 
-def first_voter(state: State) -> int | None:
+def first_voter(state: State, vote_targets: Targets) -> int | None:
     """The tavern keeper, while the vote waits for her ballot."""
     if state.step != "vote":
         return None
     tavern = keeper(state)
     if tavern is None or tavern in state.votes or tavern in (state.silenced or ()):
         return None
-    return tavern if r._vote_targets(state, tavern) else None
+    return tavern if vote_targets(state, tavern) else None
 
 
 def closed(state: State, counts: dict[int, int], tied: list[int]) -> None:
@@ -311,7 +314,7 @@ def closed(state: State, counts: dict[int, int], tied: list[int]) -> None:
         return
     tavern = keeper(state)
     if tavern is not None and state.votes.get(tavern) in tied:
-        r._emit(state, {"e": "spent", "building": "tavern-keeper", "power": "lost",
+        emit(state, {"e": "spent", "building": "tavern-keeper", "power": "lost",
                         "seat": tavern})
 
 
@@ -352,8 +355,8 @@ def dawn(state: State, dead: list[tuple[int, str]]) -> None:
     for seat in holders(state, "baker"):
         if seat in dying:
             continue
-        rng = r._rng(state)
-        wolves = r._wolves(state)
-        hit = rng.random() < BAKER_ODDS and bool(wolves)
-        r._emit(state, {"e": "baker", "seat": seat, "draw": True,
-                        "wolf": rng.choice(wolves) if hit else None})
+        gen = rng(state)
+        wolves = living_wolves(state)
+        hit = gen.random() < BAKER_ODDS and bool(wolves)
+        emit(state, {"e": "baker", "seat": seat, "draw": True,
+                        "wolf": gen.choice(wolves) if hit else None})

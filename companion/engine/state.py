@@ -27,7 +27,7 @@ class State:
     phase: str = "setup"  # night | day | over
     n: int = 0  # night/day number
     now: str = "setup 0"  # "night 2": phase and n, as `time()` says them
-    step: str = ""  # see rules.STEP_LABELS
+    step: str = ""  # a night step (roles.NIGHT_STEPS), a vote or a prompt (kernel)
     actor: int | None = None  # the one seat a prompt step waits for
     acts: int = 0  # actions applied so far (events carry the number in "a")
     draws: int = 0  # chance draws so far (seeds the next one)
@@ -89,7 +89,7 @@ class State:
     memo_step: dict = field(default_factory=dict, repr=False, compare=False)
     memo_cards: dict = field(default_factory=dict, repr=False, compare=False)
     # the night order and powers.py's hook tables less the cards no seat holds
-    # (rules._in_play), the seats of each side's cards (rules._sides); cleared
+    # (kernel.in_play), the seats of each side's cards (wins._sides); cleared
     # with memo_cards
     memo_play: dict = field(default_factory=dict, repr=False, compare=False)
     # the public view's parts (views._public_view) and, for it, (events read,

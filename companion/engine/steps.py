@@ -9,8 +9,9 @@ read no clock (the hub owns the timers).
 from __future__ import annotations
 
 from . import powers
+from .choices import waiting_for
+from .kernel import PROMPTS, VOTES
 from .roles import NIGHT_STEPS, ROLES, called_tonight
-from .rules import PROMPTS, VOTES, waiting_for
 from .rulesets import RULESETS
 from .state import State
 
@@ -107,7 +108,7 @@ def _on_timeout(state: State, kind: str) -> str | None:
     if kind == "over":
         return None
     if kind in ("vote", "runoff", "election"):
-        return str(state.opts["vote_timeout"])  # rules._timeout: every vote alike
+        return str(state.opts["vote_timeout"])  # acting._timeout: every vote alike
     if kind == "wolves":
         return "close"
     if step == "appoint":

@@ -13,19 +13,18 @@ wolf his bakery found.
 from __future__ import annotations
 
 from . import professions as village
+from .choices import legal_actions, waiting_for
 from .errors import IllegalAction
-from .roles import ROLES
-from .rules import (
+from .kernel import (
     PROMPTS,
     PUBLIC_CAUSES,
     VOTES,
     fresh_memo,
-    legal_actions,
     lover_of,
     mixed_lovers,
     step_label,
-    waiting_for,
 )
+from .roles import ROLES
 from .state import State
 
 

@@ -9,7 +9,25 @@ import ast
 import inspect
 import re
 
-from companion.engine import ROLES, new_game, powers, rules, state, steps, view_for, views
+from companion.engine import (
+    ROLES,
+    acting,
+    choices,
+    deaths,
+    flow,
+    game,
+    kernel,
+    new_game,
+    night,
+    powers,
+    rules,
+    state,
+    steps,
+    view_for,
+    views,
+    votes,
+    wins,
+)
 from companion.engine.roles import FIRST_NIGHT_ONLY, NIGHT_STEPS, STEP_NIGHTS
 
 
@@ -45,8 +63,15 @@ def test_no_role_is_named_in_the_common_rules() -> None:
     prompt ("hunter"), a cause of death ("hunter", "scapegoat"), a team ("piper"),
     an event ("medium") or the card a "revealed" event shows ("village-idiot")."""
     names = set(ROLES) - {"werewolf", "villager"}
-    allowed = {rules: {"thief", "hunter", "scapegoat", "piper"}, state: {"hunter", "medium"},
-               steps: {"hunter"}, views: {"hunter", "medium", "village-idiot"}}
+    # the common rules are split by job (rules.py is their public face): each part
+    # is held to the names the one rules.py was allowed, or fewer
+    common = {"thief", "hunter", "scapegoat", "piper"}
+    allowed = {rules: set(), game: {"thief"}, acting: set(), flow: set(), deaths: {"hunter"},
+               votes: set(), night: set(), wins: set(), choices: {"hunter"}, kernel: common,
+               state: {"hunter", "medium"}, steps: {"hunter"},
+               views: {"hunter", "medium", "village-idiot"}}
+    assert all(ok <= common for module, ok in allowed.items()
+               if module not in (state, steps, views))
     for module, ok in allowed.items():
         found = set()
         for node in ast.walk(ast.parse(inspect.getsource(module))):

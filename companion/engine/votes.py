@@ -1,0 +1,161 @@
+"""The day's votes (RULES.md §6): the sheriff's election, the execution vote,
+its tally, ties and runoffs, and the execution.
+
+Each function returns what comes next (flow.py): an execution hands its dead
+to the queue; a vote that waits for ballots returns None.
+"""
+
+from __future__ import annotations
+
+from . import powers
+from . import professions as village
+from .choices import waiting
+from .kernel import KEYS, Next, emit, in_play, kill, living, rng
+from .roles import ROLES
+from .state import State
+
+
+def begin_day(state: State) -> Next:
+    emit(state, {"e": "day", "n": state.n})
+    if state.opts["sheriff"] and not state.elected:
+        # with professions: on day 2, among the living farmers (RULES.md §8)
+        day, candidates = village.election(state) if state.village else (1, None)
+        if state.n == day:
+            return _elect(state, candidates)
+    return open_vote(state, 1, None)
+
+
+def _elect(state: State, candidates: list[int] | None) -> Next:
+    if candidates != []:
+        emit(state, {"e": "step", "step": "election", "round": 1, "candidates": candidates})
+        if waiting(state):
+            return None
+    emit(state, {"e": "sheriff", "seat": None, "how": "none"})
+    return open_vote(state, 1, None)
+
+
+def open_vote(state: State, round_: int, candidates: list[int] | None) -> Next:
+    emit(state, {"e": "step", "step": "vote", "round": round_, "candidates": candidates})
+    if not waiting(state):
+        return close_vote(state)
+    return None
+
+
+def _tally(state: State) -> tuple[dict[str, int | None], dict[int, int], list[int], int, bool]:
+    """The ballots keyed for the log, the votes each seat got, the most
+    voted (sorted when tied), their votes, and whether the poster counted."""
+    ballots: dict[str, int | None] = {}
+    counts: dict[int, int] = {}
+    vote = state.step == "vote"
+    double = state.sheriff if vote else None  # his ballot counts twice
+    for voter, target in state.votes.items():
+        ballots[KEYS[voter]] = target
+        if target is not None:
+            counts[target] = counts.get(target, 0) + (2 if voter == double else 1)
+    posted = vote and state.poster is not None and _posted(state, counts)
+    if posted:  # the rumormonger's two votes, in the day's first execution vote (RULES.md §8)
+        assert state.poster is not None
+        counts[state.poster] = counts.get(state.poster, 0) + 2
+    if not counts:
+        return ballots, counts, [], 0, posted
+    top = max(counts.values())
+    tied = [t for t, c in counts.items() if c == top]
+    if len(tied) > 1:
+        tied.sort()
+    return ballots, counts, tied, top, posted
+
+
+def _posted(state: State, counts: dict[int, int]) -> bool:
+    """The poster counts: the day's first execution vote, someone voted, its
+    target lives and is not the tavern keeper holding her power (RULES.md §8
+    Decision)."""
+    poster = state.poster
+    return (poster is not None and bool(counts) and state.round == 1 and state.alive[poster]
+            and not (state.village and village.keeper(state) == poster))
+
+
+def close_vote(state: State) -> Next:
+    ballots, counts, tied, top, posted = _tally(state)
+    event = {"e": "tally", "step": state.step, "round": state.round, "votes": ballots,
+             "counts": {KEYS[k]: v for k, v in counts.items()}, "top": top}
+    if posted:
+        event["poster"] = state.poster  # two of its votes are the rumormonger's
+    if len(tied) > 1:
+        event["tie"] = tied
+    emit(state, event)
+    if state.village:
+        village.closed(state, counts, tied)  # the tavern keeper's loss
+    if state.step == "election":
+        return _close_election(state, tied)
+    if len(tied) == 1:
+        return execute(state, tied[0])
+    if not tied:
+        return execute(state, None)
+    # the scapegoat overrides every policy [002][003]
+    for tie in in_play(state, powers.TIE).values():
+        settled = tie(state)
+        if settled is not None:
+            seat, cause = settled
+            return execute(state, seat, cause)
+    policy = state.opts["tie"]
+    rounds = len(state.ties)
+    if policy == "scapegoat-sheriff-none":
+        pick = state.votes.get(state.sheriff) if state.sheriff is not None else None
+        return execute(state, pick if pick in tied else None)
+    if policy == "none" or (policy == "runoff-once" and rounds >= 2):
+        return execute(state, None)
+    if policy == "runoff-once" or rounds < 3:
+        return open_vote(state, state.round + 1, tied)
+    if policy == "runoff-draw" and len(set(state.ties[-3:])) == 1 and _half_power_play(state):
+        emit(state, {"e": "over", "winner": "draw", "winners": [], "why": "three ties"})
+        return None
+    return execute(state, _draw(state, tied))
+
+
+def _draw(state: State, among: list[int]) -> int:
+    pick = rng(state).choice(among)
+    emit(state, {"e": "drawn", "among": among, "seat": pick, "draw": True})
+    return pick
+
+
+def _half_power_play(state: State) -> bool:
+    up = living(state)
+    wolfish = sum(1 for i in up if ROLES[state.roles[i]].wolf
+                  or ROLES[state.roles[i]].team == "werewolves")  # the madman too
+    return len(up) % 2 == 0 and 2 * wolfish == len(up)
+
+
+def _close_election(state: State, tied: list[int]) -> Next:
+    """Plurality; a tie is re-voted once among the tied, then one of them is
+    drawn (RULES.md §6 Decision). No vote at all in the first round: no sheriff."""
+    if len(tied) == 1:
+        emit(state, {"e": "sheriff", "seat": tied[0], "how": "elected"})
+    elif state.round == 1 and not tied:
+        emit(state, {"e": "sheriff", "seat": None, "how": "none"})
+    elif state.round == 1:
+        emit(state, {"e": "step", "step": "election", "round": 2, "candidates": tied})
+        if waiting(state):
+            return None
+        return _close_election(state, [])  # nobody can vote in the re-vote: draw
+    else:
+        assert state.candidates is not None  # round 2 is among the tied
+        seat = _draw(state, tied or list(state.candidates))
+        emit(state, {"e": "sheriff", "seat": seat, "how": "drawn"})
+    return open_vote(state, 1, None)
+
+
+def execute(state: State, seat: int | None, cause: str = "execution",
+            asked: bool = False) -> Next:
+    """The vote's outcome carried out (None: nobody); the lord may pardon it
+    first; the village idiot lives on (his card's `executed` hook)."""
+    if seat is not None and cause == "execution" and state.village and not asked:
+        lord = village.lord(state, seat)
+        if lord is not None:  # he may pardon it first (RULES.md §8 Decision)
+            emit(state, {"e": "step", "step": "pardon", "actor": lord, "condemned": seat})
+            return None
+    emit(state, {"e": "resolve", "then": "night"})
+    if seat is not None:
+        saved = powers.EXECUTED.get(state.roles[seat]) if cause == "execution" else None
+        if saved is None or not saved(state, seat):  # the village idiot lives on
+            kill(state, seat, cause, state.now)
+    return "queue"
