@@ -89,9 +89,7 @@ def _public_view(state: State) -> dict:
         view["village"] = _public_village(state)
     last = _last_tally(state)
     if last is not None:
-        tally = {k: last[k] for k in ("step", "round", "votes", "counts", "top")}
-        tally["tie"] = last.get("tie")
-        view["last_tally"] = tally
+        view["last_tally"] = _tally_fields(state.log, last)
     if over:
         view["winner"], view["winners"] = state.winner, list(state.winners)
     return view
@@ -110,9 +108,33 @@ def _public_village(state: State) -> dict:
     }
 
 
-def _last_tally(state: State) -> dict | None:
-    """The log's last "tally" event, found by reading only the events logged
-    since the last call (`State.memo_tally` holds how far it read)."""
+def _tally_fields(log: list[dict], index: int, sheriff: int | None = -1) -> dict:
+    """The public fields of the "tally" event at `log[index]`: "step",
+    "round", "votes", "counts", "top", "tie", and how the counts were made,
+    "ballots" and "extra" (CONTRACTS C1). Games logged before the event
+    carried those two get them derived from its "votes", the sheriff then
+    (`sheriff`; -1: found in the log) and its "poster", as the engine counted
+    them (votes._tally)."""
+    e = log[index]
+    out = {k: e[k] for k in ("step", "round", "votes", "counts", "top")}
+    out["tie"] = e.get("tie")
+    if "ballots" in e:
+        out["ballots"], out["extra"] = e["ballots"], e["extra"]
+        return out
+    if sheriff == -1:
+        sheriff = next((log[j]["seat"] for j in range(index - 1, -1, -1)
+                        if log[j]["e"] == "sheriff"), None)
+    double = sheriff if e["step"] == "vote" else None
+    out["ballots"] = [{"voter": int(k), "target": t, "weight": 2 if int(k) == double else 1}
+                      for k, t in sorted(e["votes"].items(), key=lambda kv: int(kv[0]))]
+    poster = e.get("poster")
+    out["extra"] = [] if poster is None else [{"source": "poster", "target": poster, "votes": 2}]
+    return out
+
+
+def _last_tally(state: State) -> int | None:
+    """The index of the log's last "tally" event, found by reading only the
+    events logged since the last call (`State.memo_tally` holds how far it read)."""
     log = state.log
     seen, last = state.memo_tally
     if seen > len(log) or (last is not None and log[last]["e"] != "tally"):
@@ -121,7 +143,7 @@ def _last_tally(state: State) -> dict | None:
         if log[i]["e"] == "tally":
             last = i
     state.memo_tally = (len(log), last)
-    return None if last is None else log[last]
+    return last
 
 
 def view_for(state: State, seat: int | None) -> dict:
@@ -301,7 +323,9 @@ def announcements(state: State) -> list[dict]:
       [] is a peaceful morning.
     - "death": {"seat", "name", "role", "cause"}: any other death (execution,
       hunter's shot, scapegoat, heartbreak after them, day deaths), in order.
-    - "tally": {"step", "round", "votes", "counts", "top", "tie"}: a closed vote.
+    - "tally": {"step", "round", "votes", "counts", "top", "tie", "ballots",
+      "extra"}: a closed vote; "ballots" and "extra" say how "counts" were made
+      (each ballot's weight: the sheriff's 2; the rumormonger's two posted votes).
     - "revealed": {"seat", "name", "role": "village-idiot"}: an idiot voted out.
     - "sheriff": {"seat", "how"}: elected, drawn, none, appointed, default, died.
     - "no-execution": a vote closed and nobody is executed.
@@ -325,6 +349,7 @@ def announcements(state: State) -> list[dict]:
     fires: list[dict] = []  # The Village: tonight's burned buildings
     poster: int | None = None  # and tonight's accusation
     condemned: int | None = None
+    sheriff: int | None = None  # for the ballots' weights of tallies logged without them
 
     def death(e: dict) -> dict:
         seat, cause = e["seat"], e["cause"]
@@ -373,9 +398,7 @@ def announcements(state: State) -> list[dict]:
             condemned = e.get("condemned", condemned)  # the lord's pardon prompt
         elif kind == "tally":
             flush()
-            out.append({"kind": "tally", "time": time,
-                        **{k: e[k] for k in ("step", "round", "votes", "counts", "top")},
-                        "tie": e.get("tie")})
+            out.append({"kind": "tally", "time": time, **_tally_fields(log, i, sheriff)})
         elif kind == "burned":
             seat = e["seat"]
             fires.append({"seat": seat, "name": state.names[seat],
@@ -397,6 +420,7 @@ def announcements(state: State) -> list[dict]:
                         "name": state.names[e["seat"]], "role": "village-idiot"})
         elif kind == "sheriff":
             flush()
+            sheriff = e["seat"]
             out.append({"kind": "sheriff", "time": time, "seat": e["seat"],
                         "how": e["how"]})
         elif kind == "over":

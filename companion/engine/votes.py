@@ -41,28 +41,44 @@ def open_vote(state: State, round_: int, candidates: list[int] | None) -> Next:
     return None
 
 
-def _tally(state: State) -> tuple[dict[str, int | None], dict[int, int], list[int], int, bool]:
-    """The ballots keyed for the log, the votes each seat got, the most
-    voted (sorted when tied), their votes, and whether the poster counted."""
-    ballots: dict[str, int | None] = {}
+def _tally(state: State) -> tuple[dict, dict[int, int], list[int]]:
+    """The "tally" event of the open vote (without its "tie"), the votes each
+    seat got, and the most voted (sorted when tied).
+
+    The event says how the counts were made (CONTRACTS C1): `ballots`, one per
+    voter in seat order with its weight (the sheriff's 2 in an execution vote
+    [000][003]), and `extra`, the votes no ballot cast (the rumormonger's two,
+    RULES.md §8), so that for every seat counts == its ballots' weights + its
+    extra votes, and no reader has to know a rule to show them."""
+    votes: dict[str, int | None] = {}
     counts: dict[int, int] = {}
     vote = state.step == "vote"
     double = state.sheriff if vote else None  # his ballot counts twice
     for voter, target in state.votes.items():
-        ballots[KEYS[voter]] = target
+        votes[KEYS[voter]] = target
         if target is not None:
             counts[target] = counts.get(target, 0) + (2 if voter == double else 1)
-    posted = vote and state.poster is not None and _posted(state, counts)
-    if posted:  # the rumormonger's two votes, in the day's first execution vote (RULES.md §8)
-        assert state.poster is not None
-        counts[state.poster] = counts.get(state.poster, 0) + 2
-    if not counts:
-        return ballots, counts, [], 0, posted
-    top = max(counts.values())
-    tied = [t for t, c in counts.items() if c == top]
-    if len(tied) > 1:
-        tied.sort()
-    return ballots, counts, tied, top, posted
+    ballots = [{"voter": voter, "target": target, "weight": 2 if voter == double else 1}
+               for voter, target in sorted(state.votes.items())]
+    extra = []
+    poster = state.poster
+    if vote and poster is not None and _posted(state, counts):
+        # the rumormonger's two votes, in the day's first execution vote (RULES.md §8)
+        counts[poster] = counts.get(poster, 0) + 2
+        extra.append({"source": "poster", "target": poster, "votes": 2})
+    tied: list[int] = []
+    top = 0
+    if counts:
+        top = max(counts.values())
+        tied = [t for t, c in counts.items() if c == top]
+        if len(tied) > 1:
+            tied.sort()
+    event = {"e": "tally", "step": state.step, "round": state.round, "votes": votes,
+             "counts": {KEYS[k]: v for k, v in counts.items()}, "top": top,
+             "ballots": ballots, "extra": extra}
+    if extra:
+        event["poster"] = poster  # two of its votes are the rumormonger's
+    return event, counts, tied
 
 
 def _posted(state: State, counts: dict[int, int]) -> bool:
@@ -75,11 +91,7 @@ def _posted(state: State, counts: dict[int, int]) -> bool:
 
 
 def close_vote(state: State) -> Next:
-    ballots, counts, tied, top, posted = _tally(state)
-    event = {"e": "tally", "step": state.step, "round": state.round, "votes": ballots,
-             "counts": {KEYS[k]: v for k, v in counts.items()}, "top": top}
-    if posted:
-        event["poster"] = state.poster  # two of its votes are the rumormonger's
+    event, counts, tied = _tally(state)
     if len(tied) > 1:
         event["tie"] = tied
     emit(state, event)

@@ -29,6 +29,7 @@ from companion.engine import (
     IllegalAction,
     State,
     act,
+    announcements,
     legal_actions,
     new_game,
     public_view,
@@ -699,6 +700,62 @@ def test_views_never_leak_cards(setup):
     state = play(setup, each)
     check_public_view(state)
     check_player_views(state)
+
+
+def check_tallies(state: State) -> None:
+    """CONTRACTS C1: each "tally" event says how its counts were made."""
+    sheriff = None
+    logged = []
+    for e in state.log:
+        if e["e"] == "sheriff":
+            sheriff = e["seat"]
+        if e["e"] != "tally":
+            continue
+        logged.append(e)
+        ballots, extra = e["ballots"], e["extra"]
+        # one ballot per voter, in seat order, as "votes" has them
+        assert [b["voter"] for b in ballots] == sorted(int(k) for k in e["votes"])
+        for b in ballots:
+            assert b["target"] == e["votes"][str(b["voter"])]
+            # RULES.md §6: the sheriff's vote counts two in execution votes, one in the election
+            double = e["step"] == "vote" and b["voter"] == sheriff
+            assert b["weight"] == (2 if double else 1), (e, sheriff)
+        # RULES.md §8: the rumormonger's two votes, in the day's first execution vote only
+        assert all(x == {"source": "poster", "target": e.get("poster"), "votes": 2}
+                   for x in extra) and len(extra) <= 1
+        assert bool(extra) == ("poster" in e)
+        if extra:
+            assert e["step"] == "vote" and e["round"] == 1
+        for seat in range(state.size):  # counts == ballots' weights + extra votes
+            weights = sum(b["weight"] for b in ballots if b["target"] == seat)
+            more = sum(x["votes"] for x in extra if x["target"] == seat)
+            assert e["counts"].get(str(seat), 0) == weights + more, (seat, e)
+        assert set(e["counts"]) <= {str(i) for i in range(state.size)}
+    said = [x for x in announcements(state) if x["kind"] == "tally"]
+    assert [(x["ballots"], x["extra"]) for x in said] == [
+        (e["ballots"], e["extra"]) for e in logged]
+    if logged:
+        last = public_view(state)["last_tally"]
+        assert (last["ballots"], last["extra"]) == (logged[-1]["ballots"], logged[-1]["extra"])
+    # a log of before issue 15 (no ballots/extra): the views derive the same fields
+    old = copy.deepcopy(state.log)
+    for e in old:
+        if e["e"] == "tally":
+            del e["ballots"], e["extra"]
+    before = rebuild(old)
+    assert announcements(before) == announcements(state)
+    assert public_view(before).get("last_tally") == public_view(state).get("last_tally")
+
+
+@settings(max_examples=120, **SETTINGS)
+@given(setup=any_setup())
+def test_every_tally_says_how_its_counts_were_made(setup):
+    """[issue 15] CONTRACTS C1, RULES.md §6 (the sheriff's double vote
+    [000][003]) and §8 (the rumormonger's two votes [000]): in random games of
+    every ruleset, each tally's ballots (one per voter, seat order, weight) and
+    extra votes add up to its counts, seat by seat; the announcements and the
+    view carry them; an old log without them gives the same views."""
+    check_tallies(play(setup))
 
 
 @settings(max_examples=80, **SETTINGS)
