@@ -133,7 +133,7 @@ def ballots(state: State) -> dict:
             cached[seat] = [Choice.one_of("vote", up[:k] + up[k + 1:])]
         return _amended(state, cached, list(up))
     shared = [Choice.one_of("vote", pool)] if pool else []  # for all who may name anyone
-    voters = []  # those left with a choice (_voters)
+    voters = []  # those left with a choice (`voters`)
     for at, seat in enumerate(up):
         if seat in revealed or (allowed is not None and seat not in allowed):
             cached[seat] = []

@@ -1,9 +1,10 @@
 """What each card does beyond the common rules: one section per role.
 
-The common rules (rules.py) call these hooks at fixed points of the game and
-know no role by name; a role that bends a rule does it here, under its own
-name, and nowhere else. A card with no entry plays by the common rules
-(villager, madman, freemason: what they know is data in roles.py).
+The common rules (choices, night, votes, deaths, wins, acting: see rules.py)
+call these hooks at fixed points of the game and know no role by name; a role
+that bends a rule does it here, under its own name, and nowhere else. A card
+with no entry plays by the common rules (villager, madman, freemason: what
+they know is data in roles.py).
 
 Hooks, all optional (`Power`):
 
@@ -36,6 +37,12 @@ Hooks, all optional (`Power`):
 Each hook is looked up once, at import, into the tables at the bottom (hook
 name -> [(role, function)] in night order), so the common rules pay one dict
 lookup or a short loop per point, not a test per role.
+
+A hook gets what it needs as arguments (the state, the seat, the action) and
+writes its events with the kernel's primitives (`emit`, `rng`, ...); it never
+calls back into the common rules: where a card changes what happens next, its
+hook returns it (the scapegoat's `tie` names whom to execute) and the common
+rules carry it out. So this module imports the kernel, never the rules.
 """
 
 from __future__ import annotations

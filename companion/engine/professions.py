@@ -10,7 +10,7 @@ rumormonger can target anyone). A building's power is usable unless
 keeper's); buildings are named by their profession id (each is unique but the
 farms, whose power is permanent).
 
-The common rules (rules.py) call the hooks below only when professions are in
+The common rules (see rules.py) call the hooks below only when professions are in
 play (`state.village`), so a game without them does no work for them:
 
 - `day_choices(state, seat)`: the day powers a seat may use while the day's
