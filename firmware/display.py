@@ -9,7 +9,7 @@ the game to the table.
 `render` reads the public view only (`Table.public()`), so the frame cannot
 depend on anything secret: at night it shows "Night N" and the call being
 made, nothing else. Text is in the game's language through
-companion/script.py's names plus the few screen words below; Japanese and
+companion/words' names and its screen words (names.SCREEN); Japanese and
 Chinese need GNU Unifont (Debian's fonts-unifont). Without it the display
 warns once (logging) and falls back to pillow's default font with English
 text.
@@ -34,7 +34,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from companion.script import role_name, side_name, step_name
+from companion.words import LANGUAGES, role_name, side_name, step_name
+from companion.words import screen_word as _word
 
 log = logging.getLogger(__name__)
 
@@ -49,24 +50,6 @@ FONT_PATHS = [
     "/usr/local/share/fonts/unifont.otf",
     os.path.join(os.path.dirname(__file__), "fonts", "unifont.otf"),
 ]
-LANGUAGES = ("en", "ja", "zh_Hant")
-
-#: the screen's own short words (the pages' catalog wording where it has one)
-WORDS: dict[str, dict[str, str]] = {
-    "en": {"night": "Night {n}", "day": "Day {n}", "lobby": "Lobby", "paused": "paused",
-           "over": "Game over", "peaceful": "Nobody died", "no-execution": "No execution",
-           "wins": "wins", "sheriff": "Sheriff", "rollcall": "Hands up:",
-           "scan": "Scan:\ngame\nmaster", "idiot": "spared"},
-    "ja": {"night": "第{n}夜", "day": "{n}日目", "lobby": "ロビー", "paused": "一時停止",
-           "over": "ゲーム終了", "peaceful": "犠牲者なし", "no-execution": "処刑なし",
-           "wins": "の勝利", "sheriff": "保安官", "rollcall": "挙手：",
-           "scan": "読み取り：\nゲーム\nマスター", "idiot": "処刑免除"},
-    "zh_Hant": {"night": "第{n}夜", "day": "第{n}天", "lobby": "大廳", "paused": "已暫停",
-                "over": "遊戲結束", "peaceful": "平安夜", "no-execution": "無人被處決",
-                "wins": "獲勝", "sheriff": "村長", "rollcall": "舉手：",
-                "scan": "掃描：\n法官", "idiot": "免於處決"},
-}
-
 
 # --- fonts ----------------------------------------------------------------------
 
@@ -109,10 +92,6 @@ def _lang(view: dict, lang: str | None) -> str:
     if chosen not in LANGUAGES or not has_unifont():
         return "en"  # the Latin fallback speaks English
     return str(chosen)
-
-
-def _word(key: str, lang: str, **fields: object) -> str:
-    return WORDS[lang][key].format(**fields)
 
 
 # --- drawing helpers --------------------------------------------------------------

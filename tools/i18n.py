@@ -5,21 +5,21 @@
     .venv/bin/python tools/i18n.py missing    # list untranslated msgids (exit 1 if any)
     .venv/bin/python tools/i18n.py compile    # only recompile the .mo files
 
-1. extract: every `_()`, `gettext()`, `pgettext()`, `ngettext()`, `N_()` in
-   companion/**.py and web/templates/**.html (babel.cfg) into
-   web/translations/messages.pot (no source locations, sorted, fixed header
+1. extract: every `_()`, `gettext()`, `pgettext()`, `ngettext()`, `N_()`,
+   `P_()` in companion/**.py and web/templates/**.html (babel.cfg) into
+   companion/words/translations/messages.pot (no source locations, sorted, fixed header
    date: a rerun with the same messages changes no file, and concurrent
    edits of the pages do not conflict in the catalogs);
-2. update: merge it into web/translations/{en,ja,zh_Hant}/LC_MESSAGES/messages.po
+2. update: merge it into companion/words/translations/{en,ja,zh_Hant}/LC_MESSAGES/messages.po
    (a new msgid arrives with an empty msgstr; no fuzzy guesses; msgids that
    left the code are dropped);
 3. compile: each .po into its .mo (commit both).
 
-After adding text to a page or to companion/script.py: run this, fill the
+After adding text to a page or to companion/words/: run this, fill the
 empty `msgstr ""` of the new entries in ja and zh_Hant (`missing` lists
 them; English may stay empty: it falls back to the msgid; keep every
 `{placeholder}` of the msgid), run `compile` (or the whole thing) again, and
-commit the .pot, .po and .mo files. tests/hub/test_i18n.py fails while a
+commit the .pot, .po and .mo files. tests/words/test_catalogs.py fails while a
 msgid has no Japanese or Chinese translation or a .mo differs from its .po.
 Role names follow the rule sources' own words (RULES.md §9, the test lists
 them).
@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.hub.i18n import (  # noqa: E402
+from companion.words.catalogs import (  # noqa: E402
     LANGUAGES,
     extract_messages,
     mo_bytes,
@@ -59,7 +59,7 @@ def update() -> None:
     for lang in LANGUAGES:
         po = translations_dir() / lang / "LC_MESSAGES" / "messages.po"
         if po.exists():
-            catalog = read_catalog(lang, ROOT)
+            catalog = read_catalog(lang)
         else:
             catalog = Catalog(locale=lang, project=template.project,
                               creation_date=template.creation_date)
@@ -74,14 +74,14 @@ def update() -> None:
 
 def compile_() -> None:
     for lang in LANGUAGES:
-        catalog = read_catalog(lang, ROOT)
+        catalog = read_catalog(lang)
         _write(translations_dir() / lang / "LC_MESSAGES" / "messages.mo", mo_bytes(catalog))
 
 
 def missing() -> int:
     count = 0
     for lang in LANGUAGES[1:]:
-        for context, msgid in untranslated(read_catalog(lang, ROOT)):
+        for context, msgid in untranslated(read_catalog(lang)):
             count += 1
             print(f"{lang}: {f'[{context}] ' if context else ''}{msgid!r}")
     return count

@@ -42,14 +42,13 @@ from ..engine import (
 )
 from ..engine.rules import fresh_memo
 from ..replay import parse_action, result_of, setup_game
-from ..script import gm_line, public_line
 from ..store import Store
+from ..words import LANGUAGES, gm_line, public_line
 from .pacing import Pace, Settings
 
 #: The Village's day powers (RULES.md §8): usable while the hub holds the discussion.
 DAY_POWERS = frozenset({"confess", "shave", "silence", "restore", "assign"})
 SETUP_FIELDS = ("ruleset", "options", "players", "deal", "center", "professions", "seed")
-LANGUAGES = ("en", "ja", "zh_Hant")  # the pages' languages; a game has one
 #: how a game's votes are cast [issue 7]: on the phones, or with the seat boxes'
 #: buttons by roll-call (a press in a candidate's window) or lock-in (a pick
 #: on the phone, locked by a press)

@@ -1,12 +1,8 @@
 """The pages' languages [issue 6] "Languages" (docs/pages.md, RULES.md §9):
-the message catalogs in web/translations are complete and compiled, role
-names follow the rule sources' own words, and the templates get the names
-and the JavaScript strings in the page's language.
-
-The messages are extracted from the code and the templates *at test time*
-(babel.cfg, as tools/i18n.py does), so a page that adds `_("...")` without
-a Japanese and a Chinese translation fails here: run `tools/i18n.py`, fill
-the new entries, run it again.
+the templates get the names and the JavaScript strings in the page's
+language, and each page's `#names` JSON is the words' table of names.
+The catalogs themselves (complete, compiled, the sources' words) are
+tested without Flask in tests/words/test_catalogs.py.
 """
 
 from __future__ import annotations
@@ -15,109 +11,13 @@ import json
 import re
 
 import pytest
-from babel.messages.mofile import read_mo
 from flask import render_template_string
 
-from companion import script
-from companion.hub.i18n import (
-    LANGUAGES,
-    extract_messages,
-    js_messages,
-    mo_bytes,
-    read_catalog,
-    translations_dir,
-    untranslated,
-)
+from companion import words
+from companion.hub.i18n import js_messages
+from companion.words import names_for
 
-#: RULES.md §9: the seeds' own words. Japanese: [002] the Millers Hollow
-#: moderator sheet (盗賊, 守護者, 怠け者 the village idiot, 長老, 嫌われ者 the
-#: scapegoat, 笛吹き), [000] BGA (ハンター, 白狼, 放火魔, うわさ屋), [004] the standard
-#: game (霊能者, 騎士, 狂人, 共有者, 妖狐). Chinese: [003] (先知, 小偷, 獵人, 長者,
-#: 白癡, 樂師, 守護者), in Traditional characters.
-ROLE_NAMES = {
-    "ja": {"villager": "村人", "werewolf": "人狼", "seer": "占い師", "witch": "魔女",
-           "hunter": "ハンター", "cupid": "キューピッド", "little-girl": "少女",
-           "thief": "盗賊", "defender": "守護者", "village-idiot": "怠け者", "elder": "長老",
-           "scapegoat": "嫌われ者", "piper": "笛吹き", "white-werewolf": "白狼",
-           "pyromaniac": "放火魔", "rumormonger": "うわさ屋", "madman": "狂人",
-           "medium": "霊能者", "knight": "騎士", "freemason": "共有者", "fox": "妖狐"},
-    "zh_Hant": {"villager": "村民", "werewolf": "狼人", "seer": "先知", "witch": "女巫",
-                "hunter": "獵人", "cupid": "丘比特", "little-girl": "小女孩", "thief": "小偷",
-                "defender": "守護者", "village-idiot": "白癡", "elder": "長者",
-                "scapegoat": "替罪羊", "piper": "樂師", "white-werewolf": "白狼",
-                "pyromaniac": "縱火犯", "rumormonger": "造謠者", "madman": "狂人",
-                "medium": "靈媒師", "knight": "騎士", "freemason": "共有者", "fox": "妖狐"},
-    "en": {"villager": "Villager", "werewolf": "Werewolf", "seer": "Seer", "witch": "Witch",
-           "hunter": "Hunter", "cupid": "Cupid", "little-girl": "Little girl",
-           "thief": "Thief", "defender": "Defender", "village-idiot": "Village idiot",
-           "elder": "Elder", "scapegoat": "Scapegoat", "piper": "Piper",
-           "white-werewolf": "White werewolf", "pyromaniac": "Pyromaniac",
-           "rumormonger": "Rumormonger", "madman": "Madman", "medium": "Medium",
-           "knight": "Knight", "freemason": "Freemason", "fox": "Fox"},
-}
-#: Simplified characters that must not appear in the Traditional Chinese catalog
-SIMPLIFIED = set("预猎贼卫长丧灵骑陈这个说话时间们让发现样选举剧门见乐师处开关现结队战胜负")
-PLACEHOLDER = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)s")
-
-
-@pytest.fixture(scope="module")
-def template():  # type: ignore[no-untyped-def]
-    return extract_messages()
-
-
-@pytest.mark.parametrize("lang", ["ja", "zh_Hant"])
-def test_every_message_is_translated(template, lang: str) -> None:  # type: ignore[no-untyped-def]
-    """[issue 6]: every msgid of the code and the templates, extracted now,
-    has a non-empty, non-fuzzy translation in Japanese and in Traditional
-    Chinese (run tools/i18n.py, translate, rerun)."""
-    missing = untranslated(read_catalog(lang), template)
-    assert not missing, f"untranslated in {lang} (tools/i18n.py missing): {missing}"
-
-
-@pytest.mark.parametrize("lang", ["ja", "zh_Hant"])
-def test_translations_keep_their_placeholders(lang: str) -> None:
-    """A translation uses exactly the `{name}`/`%(n)s` fields of its msgid
-    (a missing field would drop a name, a new one would raise)."""
-    for msg in read_catalog(lang):
-        if msg.id and msg.string:
-            assert sorted(PLACEHOLDER.findall(str(msg.string))) == sorted(
-                PLACEHOLDER.findall(str(msg.id))), (lang, msg.id, msg.string)
-
-
-def test_traditional_chinese_uses_traditional_characters() -> None:
-    """docs/pages.md: zh_Hant is Traditional Chinese ([003]'s words converted:
-    預/先知, 獵人, 長者, 樂師 — never 猎, 长, 乐...)."""
-    for msg in read_catalog("zh_Hant"):
-        bad = SIMPLIFIED & set(str(msg.string))
-        assert not bad, (msg.id, msg.string, bad)
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_compiled_catalogs_match_their_sources(lang: str) -> None:
-    """The committed .mo is the .po compiled (tools/i18n.py compile): the
-    pages and the script read the .mo."""
-    path = translations_dir() / lang / "LC_MESSAGES" / "messages.mo"
-    with open(path, "rb") as f:
-        committed = {(m.context, m.id): m.string for m in read_mo(f) if m.id}
-    import io
-
-    fresh = {(m.context, m.id): m.string
-             for m in read_mo(io.BytesIO(mo_bytes(read_catalog(lang)))) if m.id}
-    assert committed == fresh, "run tools/i18n.py compile"
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_role_names_follow_the_sources(lang: str) -> None:
-    """RULES.md §9: role names are the seeds' own words (see ROLE_NAMES)."""
-    assert script.role_names(lang) == ROLE_NAMES[lang]
-
-
-def test_sides_and_the_sheriff_follow_the_sources() -> None:
-    """[004]: 村人陣営, 人狼陣営, 妖狐陣営; [002]: 保安官; [003]: 村長."""
-    assert [script.side_name(s, "ja") for s in ("village", "werewolves", "fox")] == [
-        "村人陣営", "人狼陣営", "妖狐陣営"]
-    assert script.translations("ja").gettext("Sheriff") == "保安官"
-    assert script.translations("zh_Hant").gettext("Sheriff") == "村長"
+from .conftest import GM, GM_TOKEN, jp9
 
 
 def test_templates_get_names_and_js_messages(app, client) -> None:  # type: ignore[no-untyped-def]
@@ -139,8 +39,35 @@ def test_templates_get_names_and_js_messages(app, client) -> None:  # type: igno
         assert json.loads(out.rsplit("|", 1)[1]) == {
             "abstains": marked.get(lang, "abstains"), "abstained": marked.get(lang, "abstained")}
         with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
-            messages = js_messages([script.translations(lang).gettext("Confirm"), "Cancel",
+            messages = js_messages([words.translations(lang).gettext("Confirm"), "Cancel",
                                     "not a msgid"])
         assert set(messages) == {"Confirm", "Cancel", "not a msgid"}
         assert messages["Confirm"] == {"ja": "決定", "zh_Hant": "確認", "en": "Confirm"}[lang]
         assert messages["not a msgid"] == "not a msgid"
+
+
+#: the tables each page's names JSON takes from web/templates/_names.html
+#: (the GM page's "steps" are its own: the log's wording)
+PAGE_NAMES = {
+    "player": ("names", ("roles", "teams", "causes", "wins", "steps", "professions",
+                         "buildings", "prof_powers", "prof_states")),
+    "table": ("names", ("roles", "teams", "causes", "wins", "steps", "buildings")),
+    "gm": ("words", ("roles", "teams", "causes", "professions", "buildings", "prof_states")),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "zh_Hant"])
+@pytest.mark.parametrize("page", list(PAGE_NAMES))
+def test_each_pages_names_are_the_words_table(client, page: str, lang: str) -> None:
+    """[issue 15] one table of names: the names a page's script reads (its
+    `#names` JSON, words.js `pageWords`) are companion.words' `names_for(lang)`,
+    rendered by _names.html, never a copy of their own."""
+    seat_url = client.post("/api/games", json=jp9(), headers=GM).get_json()["seats"][0]["url"]
+    client.set_cookie("gm", GM_TOKEN)
+    client.set_cookie("lang", lang)
+    url = {"gm": "/gm", "player": seat_url, "table": "/table"}[page]
+    html = client.get(url).get_data(as_text=True)
+    block, keys = PAGE_NAMES[page]
+    shown = json.loads(re.search(rf'id="{block}">(.*?)</script>', html, re.S).group(1))
+    for key in keys:
+        assert shown[key] == names_for(lang)[key], (page, key)

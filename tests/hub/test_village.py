@@ -187,7 +187,7 @@ def test_page_names_follow_the_engines_professions() -> None:
     pages' catalogs give the same words; in Chinese the same words in
     traditional characters [issue 9]."""
     from companion.engine.professions import PROFESSIONS
-    from companion.script import building_names, translations
+    from companion.words import building_names, translations
 
     ja = translations("ja")
     zh = translations("zh_Hant")
@@ -209,7 +209,7 @@ def test_moderator_lines_for_the_village(lang: str) -> None:
     """RULES.md §8, §9 [000][002][003]: the moderator's lines for the new
     calls, fires, posters, silences, pardons and the lord's prompt, in every
     language (a missing translation would read as the English msgid)."""
-    from companion import script
+    from companion import words as script
 
     names = ["Ann", "Bob", "Cid"]
     players = [{"seat": i, "name": n, "alive": True} for i, n in enumerate(names)]

@@ -1,7 +1,8 @@
-"""The moderator's script [issue 6] "Languages", RULES.md §9: the GM's line
-and the table's line for every step, in English, Japanese and Traditional
-Chinese, following [002]'s and [004]'s wording; the table's line never
-names the card of a living player whose card is not public.
+"""The moderator's lines (companion/words/lines.py) [issue 6] "Languages",
+RULES.md §9: the GM's line and the table's line for every step, in English,
+Japanese and Traditional Chinese, following [002]'s and [004]'s wording; the
+table's line never names the card of a living player whose card is not
+public.
 
 Games here are random legal games of the engine (`play_random`'s policy),
 viewed at every step as the hub would: the GM view (`view_for(state, None)`
@@ -13,9 +14,7 @@ from __future__ import annotations
 import re
 from random import Random
 
-import pytest
-
-from companion import script
+from companion import words
 from companion.engine import (
     ROLES,
     act,
@@ -122,10 +121,10 @@ def test_role_names_never_leak_in_the_public_line() -> None:
             hidden = {state.roles[p["seat"]] for p in pub["players"]
                       if p["alive"] and p["role"] is None} - allowed
             for lang in LANGS:
-                line = script.public_line(pub, lang)
+                line = words.public_line(pub, lang)
                 assert line
                 for role in hidden:
-                    name = re.escape(script.role_name(role, lang).lower())
+                    name = re.escape(words.role_name(role, lang).lower())
                     word = rf"\b{name}\b" if lang == "en" else name  # not "be*witch*ing"
                     assert not re.search(word, line.lower()), (seed, lang, role, line)
                 checked += 1
@@ -144,8 +143,8 @@ def test_a_line_for_every_step_mode_and_language() -> None:
         for gm, pub, state, p in _views(seed):
             kinds.add(p["kind"])
             modes.add(gm["pace"]["mode"])
-            lines = {lang: (script.gm_line(gm, lang, announcements(state)),
-                            script.gm_line(gm, lang), script.public_line(pub, lang))
+            lines = {lang: (words.gm_line(gm, lang, announcements(state)),
+                            words.gm_line(gm, lang), words.public_line(pub, lang))
                      for lang in LANGS}
             for lang in LANGS:
                 assert all(line.strip() for line in lines[lang]), (seed, lang, p, gm["pace"])
@@ -153,7 +152,7 @@ def test_a_line_for_every_step_mode_and_language() -> None:
                 assert lines[lang][0] != lines["en"][0]
     lobby = {"phase": "lobby", "game": None, "seq": 0, "players": [], "language": "en"}
     for lang in LANGS:
-        assert script.public_line(lobby, lang) and script.gm_line(
+        assert words.public_line(lobby, lang) and words.gm_line(
             {"pace": {"mode": "lobby"}, "players": []}, lang)
     modes.add("lobby")
     assert kinds == {"night", "wolves", "vote", "runoff", "election", "prompt", "over"}
@@ -180,129 +179,27 @@ def test_night_calls_follow_the_moderator_sheets() -> None:
     standard game ("恐ろしい夜がやってきました"), [003] in Chinese ("先知請睜眼")."""
     mh = _state_of("millers-hollow", ["werewolf", "werewolf", "seer", "witch", "cupid", "piper",
                                       "villager", "villager"])
-    first = script.gm_line(_night_gm(mh, "seer", 0), "ja").split("\n")
+    first = words.gm_line(_night_gm(mh, "seer", 0), "ja").split("\n")
     assert first[0] == "夜が来て、村は眠りにつきます。みんなは目を閉じてください。"
     assert first[1] == "占い師よ、目覚めてどのプレイヤーの正体を占うか選択せよ。"
     assert first[2] == "占い師は再び眠りに落ちます。"
-    cupid = script.gm_line(_night_gm(mh, "cupid", 1), "ja")
+    cupid = words.gm_line(_night_gm(mh, "cupid", 1), "ja")
     assert "恋人たちよ、目覚めてお互いを確認せよ。" in cupid
     assert "夜が来て" not in cupid  # only the first call says night falls
-    assert "呪われた者どもよ" in script.gm_line(_night_gm(mh, "piper", 5), "ja")
-    assert script.gm_line(_night_gm(mh, "witch", 4), "ja").startswith(
+    assert "呪われた者どもよ" in words.gm_line(_night_gm(mh, "piper", 5), "ja")
+    assert words.gm_line(_night_gm(mh, "witch", 4), "ja").startswith(
         "魔女よ、目覚めなさい。我は汝に人狼の犠牲者を示す。")
-    zh = script.gm_line(_night_gm(mh, "seer", 0), "zh_Hant")
+    zh = words.gm_line(_night_gm(mh, "seer", 0), "zh_Hant")
     assert "天黑請閉眼" in zh and "先知請睜眼" in zh and "先知請閉眼" in zh
-    en = script.gm_line(_night_gm(mh, "seer", 0), "en")
+    en = words.gm_line(_night_gm(mh, "seer", 0), "en")
     assert en.startswith("Night falls") and "Seer, wake up" in en
     jp = _state_of("jp-standard", JP_DEAL[:9])
-    line = script.gm_line(_night_gm(jp, "wolves", 1), "ja")
+    line = words.gm_line(_night_gm(jp, "wolves", 1), "ja")
     assert "今夜の襲撃はありません" in line  # no attack on night 1 [004]
-    assert script.gm_line(_night_gm(jp, "seer", 0), "ja").startswith(
+    assert words.gm_line(_night_gm(jp, "seer", 0), "ja").startswith(
         "恐ろしい夜がやってきました。みなさん眠りについてください。")
     public = public_view(jp)
     public["announcements"] = announcements(jp)
     public["pace"] = {"mode": "calls", "call": "seer", "night": 1}
-    assert script.public_line(public, "ja") == \
+    assert words.public_line(public, "ja") == \
         "第1夜\n占い師よ、目覚めてどのプレイヤーの正体を占うか選択せよ。"
-
-
-def test_peaceful_dawn_uses_004s_words() -> None:
-    """RULES.md §9 [004]: "みなさん、明るい朝がやってきました。昨晩、人狼の襲撃は
-    ありませんでした。" when nobody died."""
-    dawn = {"kind": "dawn", "time": "night 2", "n": 2, "deaths": []}
-    assert script.announcement_text(dawn, NAMES, "ja") == "昨晩、人狼の襲撃はありませんでした。"
-    assert script.announcement_text(dawn, NAMES, "en") == \
-        "Last night, there was no werewolf attack."
-    assert script.announcement_text(dawn, NAMES, "zh_Hant") == "昨晚沒有人被狼人殺害。"
-
-
-def test_dawn_names_the_victim_and_withholds_the_role() -> None:
-    """RULES.md §9 [004]: "昨晩、人狼の襲撃にあったのは○○さんです。○○さんはゲームから
-    抜け、以後話し合いに参加する事はできません。" The card is named only when the
-    entry has it (`reveal_on_death`)."""
-    hidden = {"kind": "dawn", "time": "night 2", "n": 2,
-              "deaths": [{"seat": 1, "name": "Bob", "role": None, "cause": None}]}
-    assert script.announcement_text(hidden, NAMES, "ja", "jp-standard") == (
-        "昨晩、人狼の襲撃にあったのはBobさんです。"
-        "Bobさんはゲームから抜け、以後話し合いに参加する事はできません。")
-    shown = {**hidden, "deaths": [{"seat": 1, "name": "Bob", "role": "seer", "cause": None}]}
-    text = script.announcement_text(shown, NAMES, "ja", "millers-hollow")
-    assert "Bobさんの正体は占い師でした。" in text and "人狼の襲撃" not in text
-    two = {**hidden, "deaths": [{"seat": 1, "name": "Bob", "role": None, "cause": None},
-                                {"seat": 3, "name": "Dee", "role": None, "cause": None}]}
-    assert script.announcement_text(two, NAMES, "en") .startswith(
-        "Last night's victims: Bob and Dee.")
-    for lang in LANGS:
-        for role in ROLES:
-            assert script.role_name(role, lang) not in script.announcement_text(
-                hidden, NAMES, lang, "jp-standard") or role == "werewolf"
-
-
-def test_day_announcements_and_the_winners() -> None:
-    """RULES.md §9 [004]: the execution ("投票の結果、○○さんが処刑されました"), the
-    winning side ("人狼は全て処刑されました。村人陣営の勝利です", "村人は全て人狼に食い
-    尽くされてしまいました…。人狼陣営の勝利です", the fox's line), and the other
-    entries of `announcements()` as sentences."""
-    text = script.announcement_text(
-        {"kind": "death", "seat": 0, "name": "Ann", "role": None, "cause": "execution"},
-        NAMES, "ja")
-    assert text.startswith("投票の結果、Annさんが処刑されました。")
-    assert script.announcement_text({"kind": "over", "winner": "village", "winners": [0]},
-                                    NAMES, "ja").startswith(
-        "人狼は全て処刑されました。村人陣営の勝利です。")
-    assert script.announcement_text({"kind": "over", "winner": "werewolves", "winners": []},
-                                    NAMES, "ja") == \
-        "村人は全て人狼に食い尽くされてしまいました…。人狼陣営の勝利です。"
-    assert "妖狐陣営の勝利です" in script.announcement_text(
-        {"kind": "over", "winner": "fox", "winners": [2]}, NAMES, "ja")
-    entries = [
-        {"kind": "no-execution"}, {"kind": "revealed", "seat": 1, "name": "Bob"},
-        {"kind": "tally", "step": "vote", "round": 1, "counts": {"0": 2, "1": 2},
-         "top": 2, "tie": [0, 1]},
-        {"kind": "tally", "step": "election", "round": 1, "counts": {}, "top": 0,
-         "tie": None},
-        *({"kind": "sheriff", "seat": 2, "how": how}
-          for how in ("elected", "drawn", "none", "appointed", "default", "died")),
-        *({"kind": "death", "seat": 0, "name": "Ann", "role": "hunter", "cause": cause}
-          for cause in (None, "execution", "hunter", "scapegoat")),
-        *({"kind": "over", "winner": w, "winners": [0, 1]}
-          for w in ("village", "werewolves", "fox", "lovers", "piper", "white-werewolf",
-                    "draw")),
-    ]
-    for lang in LANGS:
-        texts = [script.announcement_text(a, NAMES, lang) for a in entries]
-        assert all(texts), lang
-        assert len(set(texts)) == len(texts), lang
-
-
-def test_names_and_help_in_every_language() -> None:
-    """[issue 6]: roles, sides, steps, options (label, help, values) and the
-    phone's power lines come from the catalogs, in every language."""
-    from companion.engine import OPTION_VALUES
-    from companion.engine.roles import NIGHT_STEPS
-
-    for lang in LANGS:
-        for role in ROLES:
-            assert script.role_name(role, lang) and script.power_line(role, lang)
-        for side in ("village", "werewolves", "white-werewolf", "piper", "fox", "lovers",
-                     "draw"):
-            assert script.side_name(side, lang) != side
-        for step in (*NIGHT_STEPS, "election", "vote", "runoff", "hunter", "appoint", "allow",
-                     "discussion", "last-words", "over", "lobby"):
-            assert script.step_name(step, lang) != step
-        for name, values in OPTION_VALUES.items():
-            assert script.option_label(name, lang) != name
-            assert script.option_help(name, lang)
-            for value in values or ():
-                assert script.option_value(name, value, lang) != str(value).lower()
-    assert script.side_name("village", "ja") == "村人陣営"  # [004]
-    assert script.side_name("fox", "ja") == "妖狐陣営"
-    assert script.step_name("wolves", "zh_Hant") == "狼人"
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_unknown_language_falls_back_to_english(lang: str) -> None:
-    """A language outside en/ja/zh_Hant is read as English."""
-    assert script.role_name("seer", "xx") == "Seer"
-    assert script.role_name("seer", lang) == {"en": "Seer", "ja": "占い師",
-                                              "zh_Hant": "先知"}[lang]

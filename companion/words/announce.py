@@ -1,0 +1,259 @@
+"""The announcements [issue 6] (RULES.md §9): what the table is told, as the
+game master says it, in the game's language.
+
+    announcement_text(entry, names, "ja")   # one `engine.announcements()` entry
+    announced(T, "ja", entries, names, ruleset, wolves_alive)   # several, with openers
+    rebuilt_announcements(gm_view)          # the entries, from a GM view alone
+
+Every sentence is a gettext message (extracted into the catalogs,
+companion/words/translations) and follows [004]'s GM templates in Japanese
+(the dawn, the vote, the execution and the winners) and [003]'s wording in
+Traditional Chinese. An entry names the dead as announced, and their cards
+only where the entry has them (`reveal_on_death`); nothing here reads a
+secret. Which causes of death the table hears is the engine's rule
+(`companion.engine.PUBLIC_CAUSES`), read from there.
+
+The sentence helpers (`person`, `join_names`, `minutes`) are shared with the
+moderator's lines (companion/words/lines.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import PUBLIC_CAUSES
+from .catalogs import catalog_for
+from .names import building_names, role_name
+
+# --- sentences ------------------------------------------------------------------
+
+def person(T: Any, name: str) -> str:
+    """A player's name as the GM says it (ja: "○○さん", [004])."""
+    return str(T.pgettext("person", "{name}")).format(name=name)
+
+
+def join_names(T: Any, names: list[str]) -> str:
+    people = [person(T, n) for n in names]
+    if len(people) < 2:
+        return "".join(people)
+    return str(T.pgettext("list", ", ")).join(people[:-1]) + T.pgettext("list", " and ") \
+        + people[-1]
+
+
+def minutes(T: Any, seconds: int) -> str:
+    if seconds and seconds % 60 == 0:
+        return str(T.gettext("{minutes} minutes")).format(minutes=seconds // 60)
+    return str(T.gettext("{seconds} seconds")).format(seconds=seconds)
+
+
+def _leaves(T: Any, names: list[str]) -> str:
+    return str(T.gettext("{names} leave the game and may not take part in the discussion "
+                         "any more.") if len(names) > 1 else
+               T.gettext("{names} leaves the game and may not take part in the discussion "
+                         "any more.")).format(names=join_names(T, names))
+
+
+def _was(T: Any, lang: str, name: str, role: str) -> str:
+    return str(T.gettext("{name} was the {role}.")).format(name=person(T, name),
+                                                           role=role_name(role, lang))
+
+
+def _sentences(lang: str, parts: list[str]) -> str:
+    """Sentences side by side: no space between Japanese or Chinese ones."""
+    return ("" if lang in ("ja", "zh_Hant") else " ").join(p for p in parts if p)
+
+
+def announcement_text(a: dict, names: list[str], lang: str,
+                      ruleset: str | None = None) -> str:
+    """One entry of `engine.announcements()` as the GM says it, [004]'s
+    templates: the victims named, their cards only where the entry has them
+    (`reveal_on_death`), "no attack last night" for a peaceful dawn. `names`
+    are the players by seat (tallies and the sheriff name seats);
+    `ruleset="jp-standard"` words a single night death as [004] does ("attacked
+    by the werewolves"); elsewhere the cause is not said."""
+    T = catalog_for(lang)
+    kind = a.get("kind")
+
+    def name_of(seat: object) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    if kind == "dawn":
+        deaths = a.get("deaths") or []
+        if not deaths:  # a peaceful night may still have had a fire or a poster (§8)
+            return _sentences(lang, [str(T.gettext("Last night, there was no werewolf attack.")),
+                                     *_village_dawn(T, lang, a, name_of)])
+        who = [d["name"] for d in deaths]
+        if len(who) == 1 and ruleset == "jp-standard":
+            text = T.gettext("Last night, the werewolves attacked {names}.")
+        else:
+            text = T.gettext("Last night's victims: {names}.") if len(who) > 1 else \
+                T.gettext("Last night's victim: {names}.")
+        out = [str(text).format(names=join_names(T, who)), _leaves(T, who)]
+        out += [_was(T, lang, d["name"], d["role"]) for d in deaths if d.get("role")]
+        out += _village_dawn(T, lang, a, name_of)
+        return _sentences(lang, out)
+    if kind == "silence":  # RULES.md §8: the schoolteacher names them aloud
+        return str(T.gettext("The schoolteacher silences {names}: they may not vote today.")
+                   ).format(names=join_names(T, [name_of(s) for s in a.get("targets") or []]))
+    if kind == "pardon":
+        return str(T.gettext("The lord pardons {name}: nobody is executed today.")
+                   ).format(name=person(T, name_of(a.get("condemned"))))
+    if kind == "death":
+        name, cause = a["name"], a.get("cause")
+        if cause == "execution":
+            text = T.gettext("By the vote, {name} is executed.")
+        elif cause == "scapegoat":
+            text = T.gettext("The vote is tied: the scapegoat, {name}, is executed.")
+        elif cause == "hunter":
+            text = T.gettext("The hunter shoots {name}.")
+        elif cause == "barber":
+            text = T.gettext("The barber's razor slips: {name} dies.")
+        else:
+            text = T.gettext("{name} dies.")
+        out = [str(text).format(name=person(T, name)), _leaves(T, [name])]
+        if a.get("role"):
+            out.append(_was(T, lang, name, a["role"]))
+        return _sentences(lang, out)
+    if kind == "no-execution":
+        return str(T.gettext("By the vote, nobody is executed today."))
+    if kind == "revealed":
+        return str(T.gettext("{name} is the village idiot: spared, but may no longer vote.")
+                   ).format(name=person(T, a["name"]))
+    if kind == "sheriff":
+        how, named = a.get("how"), person(T, name_of(a.get("seat")))
+        text = {
+            "elected": T.gettext("{name} is elected sheriff."),
+            "drawn": T.gettext("The sheriff vote is tied: {name} is drawn by lot as sheriff."),
+            "none": T.gettext("Nobody is elected: there is no sheriff."),
+            "appointed": T.gettext("{name} is the new sheriff."),
+            "default": T.gettext("No successor was named: {name} becomes the sheriff."),
+            "died": T.gettext("Nobody is left to succeed the sheriff: there is no sheriff any "
+                              "more."),
+        }.get(str(how), T.gettext("{name} is the sheriff."))
+        return str(text).format(name=named)
+    if kind == "tally":
+        counts = a.get("counts") or {}
+        if not counts:
+            return str(T.gettext("Nobody voted."))
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], int(kv[0])))
+        items = str(T.pgettext("list", ", ")).join(
+            str(T.gettext("{name}: {count}")).format(name=person(T, name_of(int(s))), count=c)
+            for s, c in ranked)
+        text = T.gettext("Votes for the sheriff: {counts}.") if a.get("step") == "election" \
+            else T.gettext("Votes: {counts}.")
+        out = [str(text).format(counts=items)]
+        if a.get("tie"):
+            out.append(str(T.gettext("Tie between {names}.")).format(
+                names=join_names(T, [name_of(s) for s in a["tie"]])))
+        return _sentences(lang, out)
+    if kind == "over":
+        return _sentences(lang, _over(T, a, names))
+    return ""
+
+
+def _village_dawn(T: Any, lang: str, a: dict, name_of: Any) -> list[str]:
+    """A dawn's fires and the night's posted accusation (RULES.md §8 [000])."""
+    out = []
+    for b in a.get("burned") or []:
+        out.append(str(T.gettext("In the night, {name}'s {building} burned down.")).format(
+            name=b.get("name", "?"), building=building_names(lang).get(b.get("building"),
+                                                                       b.get("building"))))
+    if a.get("poster") is not None:
+        out.append(str(T.gettext("A poster on the village square accuses {name}.")).format(
+            name=person(T, name_of(a["poster"]))))
+    return out
+
+
+def _over(T: Any, a: dict, names: list[str], wolves_alive: bool | None = None) -> list[str]:
+    winner = a.get("winner")
+    if winner == "village":
+        out = [T.gettext("All the werewolves have been eliminated. The village wins.")]
+    elif winner == "werewolves":
+        out = [T.gettext("The villagers have all been devoured by the werewolves… "
+                         "The werewolves win.")]
+    elif winner == "fox":
+        out = [T.gettext("The werewolves' winning condition is met, but the fox has "
+                         "survived. The fox wins.") if wolves_alive else
+               T.gettext("The village's winning condition is met, but the fox has survived. "
+                         "The fox wins.")]
+    elif winner == "lovers":
+        out = [T.gettext("Only the lovers are left alive. The lovers win.")]
+    elif winner == "piper":
+        out = [T.gettext("Every living player is charmed. The piper wins.")]
+    elif winner == "white-werewolf":
+        out = [T.gettext("Only the white werewolf is left. The white werewolf wins.")]
+    else:
+        out = [T.gettext("The game ends in a draw: nobody wins.")]
+    winners = [names[s] for s in a.get("winners") or [] if 0 <= s < len(names)]
+    if winners:
+        out.append(str(T.gettext("Winners: {names}.")).format(names=join_names(T, winners)))
+    return [str(s) for s in out]
+
+
+def _dawn_opener(T: Any, ruleset: str | None, deaths: bool) -> str:
+    if ruleset == "jp-standard":  # [004]
+        return str(T.gettext("Everyone, a bright morning has come."))
+    if deaths:  # [002] ⑦
+        return str(T.gettext("Morning has come. Villagers, wake up and open your eyes, all "
+                             "but these…"))
+    return str(T.gettext("Morning has come. Villagers, wake up and open your eyes."))
+
+
+def announced(T: Any, lang: str, anns: list[dict], names: list[str],
+               ruleset: str | None, wolves_alive: bool | None) -> list[str]:
+    """The entries' sentences in order, as the GM reads them: a dawn opens
+    with the morning line ([002], [004]'s for jp-standard), the end of the
+    game with the winners (`wolves_alive` words the fox's win)."""
+    out = []
+    for a in anns:
+        if a.get("kind") == "dawn":
+            out.append(_dawn_opener(T, ruleset, bool(a.get("deaths"))))
+        if a.get("kind") == "over":
+            out += _over(T, a, names, wolves_alive)
+        else:
+            out.append(announcement_text(a, names, lang, ruleset))
+    return [s for s in out if s]
+
+
+def recent_entries(anns: list[dict]) -> list[dict]:
+    """What happened since the last decision: from the last dawn or tally on."""
+    for i in range(len(anns) - 1, -1, -1):
+        if anns[i].get("kind") in ("dawn", "tally"):
+            return anns[i:]
+    return anns[-1:]
+
+
+def rebuilt_announcements(view: dict) -> list[dict]:
+    """Announcements rebuilt from a GM view when the hub passes none: the
+    dawns and the deaths as the table was told them (no tallies: the view
+    keeps only the last)."""
+    players = view.get("players") or []
+    reveal = (view.get("options") or {}).get("reveal_on_death", False)
+    n, phase = int(view.get("n") or 0), view.get("phase")
+    nights = n if phase in ("day", "over") else n - 1
+    out: list[tuple[tuple[int, int, int], dict]] = []
+    dawns: dict[int, dict[str, Any]] = {
+        k: {"kind": "dawn", "time": f"night {k}", "n": k, "deaths": []}
+        for k in range(1, nights + 1)}
+    for i, d in enumerate(view.get("deaths") or []):
+        seat, cause, time = d["seat"], d.get("cause"), str(d.get("time", ""))
+        entry = {"seat": seat, "name": players[seat]["name"] if seat < len(players) else "?",
+                 "role": players[seat].get("role") if reveal and seat < len(players) else None,
+                 "cause": cause if cause in PUBLIC_CAUSES else None}
+        part, _, num = time.partition(" ")
+        k = int(num or 0)
+        if part == "night" and cause not in PUBLIC_CAUSES and k in dawns:
+            dawns[k]["deaths"].append(entry)
+        else:
+            out.append(((k, 0 if part == "night" else 1, i + 1),
+                        {"kind": "death", "time": time, **entry}))
+    for k, dawn in dawns.items():
+        dawn["deaths"].sort(key=lambda e: e["seat"])
+        out.append(((k, 0, 0), dawn))
+    if view.get("winner") is not None:
+        out.append(((n + 1, 0, 0), {"kind": "over", "time": f"{phase} {n}",
+                                    "winner": view["winner"],
+                                    "winners": list(view.get("winners") or [])}))
+    return [a for _, a in sorted(out, key=lambda x: x[0])]
+
+

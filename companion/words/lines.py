@@ -1,0 +1,322 @@
+"""The moderator's lines [issue 6] (RULES.md §9): what the game master reads
+aloud at each step, and what the table screen shows, in the game's language.
+
+    gm_line(gm_view, "ja", announcements)   # the line for the GM's tablet
+    public_line(public_view, "zh_Hant")      # the same, from the public view only
+
+Pure functions over the views the table already builds: no Flask request, no
+state. Every sentence is a gettext message (extracted by `tools/i18n.py` into
+companion/words/translations) and follows the sources' own wording in
+Japanese: [002] the Millers Hollow moderator sheet (the night's calls,
+"夜が来て、村は眠りにつきます…"), [004] the Japanese standard game's GM templates
+("恐ろしい夜がやってきました…", the dawn, the vote, the execution and the winners);
+in Chinese, [003]'s wording ("天黑請閉眼", "先知請睜眼") in Traditional characters.
+
+A line may hold several sentences, one per line ("\\n"): at the first call of
+a night the GM reads the day's outcome, the night-falls line, then the call's
+wake line, its follow-ups (cupid's lovers, the piper's charmed) and its sleep
+line. Nothing here reads a secret that the table may not hear: the GM's line
+names the called role (every role of the ruleset is called, RULES.md §4), the
+dead (as announced) and the winners, never a living player's card. What the
+table is told (the announcements) is companion/words/announce.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import ROLES
+from .announce import (
+    announced,
+    join_names,
+    minutes,
+    person,
+    rebuilt_announcements,
+    recent_entries,
+)
+from .catalogs import catalog_for
+from .names import step_name
+
+# --- the night ------------------------------------------------------------------
+
+def _night_falls(T: Any, ruleset: str | None, night: int) -> str:
+    if ruleset == "jp-standard":  # [004]
+        return str(T.gettext("A terrible night has come. Everyone, go to sleep."))
+    if night <= 1:  # [002], the first night
+        return str(T.gettext("Night falls and the village goes to sleep. Everyone, close your "
+                             "eyes."))
+    return str(T.gettext("Night has come. The survivors go to sleep."))  # [002] ⑩
+
+
+def _wake(T: Any, lang: str, call: str, view: dict, night: int) -> str:
+    """The call's wake line ([002]; the knight's after [004])."""
+    if call == "wolves" and night == 1 and not (view.get("options") or {}).get(
+            "first_night_attack", True):
+        return str(T.gettext("Werewolves, wake up and recognise each other. There is no attack "
+                             "tonight."))
+    lines = {
+        "thief": T.gettext("Thief, wake up. Look at the two centre cards: you may take one of "
+                           "them, and must if both are werewolves."),
+        "cupid": T.gettext("Cupid, wake up and point at the two players who will be lovers."),
+        "defender": T.gettext("Defender, wake up and choose one player to protect from the "
+                              "werewolves' attack tonight."),
+        "seer": T.gettext("Seer, wake up and choose the player whose true identity you want "
+                          "to see."),
+        "knight": T.gettext("Knight, wake up and choose one player to guard from the "
+                            "werewolves tonight (not yourself)."),
+        "wolves": T.gettext("Werewolves, wake up, recognise each other and choose a new "
+                            "victim."),
+        "white-werewolf": T.gettext("White werewolf, wake up. You may devour one werewolf."),
+        "witch": T.gettext("Witch, wake up. I show you the werewolves' victim. Will you use "
+                           "your healing potion or your poison?"),
+        "piper": T.gettext("Piper, wake up and charm two players with your bewitching music."),
+        "pyromaniac": T.gettext("Pyromaniac, wake up. You may burn one player's building "
+                                "tonight, once a game."),
+        "rumormonger": T.gettext("Rumormonger, wake up and choose the player your poster "
+                                 "accuses."),
+    }
+    if call in lines:
+        return str(lines[call])
+    return str(T.gettext("{role}, wake up.")).format(role=step_name(call, lang))
+
+
+def _after(T: Any, lang: str, call: str) -> list[str]:
+    """The sleep line, and the calls [002] makes right after (lovers, charmed)."""
+    sleep = {
+        "thief": T.gettext("The thief goes back to sleep."),
+        "cupid": T.gettext("Cupid goes back to sleep."),
+        "defender": T.gettext("The defender goes back to sleep."),
+        "seer": T.gettext("The seer goes back to sleep."),
+        "knight": T.gettext("The knight goes back to sleep."),
+        "wolves": T.gettext("The werewolves go back to sleep."),
+        "white-werewolf": T.gettext("The white werewolf goes back to sleep."),
+        "witch": T.gettext("The witch goes back to sleep."),
+        "piper": T.gettext("The piper goes back to sleep."),
+        "pyromaniac": T.gettext("The pyromaniac goes back to sleep."),
+        "rumormonger": T.gettext("The rumormonger goes back to sleep."),
+    }
+    out = [str(sleep[call]) if call in sleep else
+           str(T.gettext("{role} goes back to sleep.")).format(role=step_name(call, lang))]
+    if call == "cupid":
+        out += [T.gettext("Lovers, wake up and recognise each other."),
+                T.gettext("The lovers go back to sleep.")]
+    elif call == "piper":
+        out += [T.gettext("All the charmed players, open your eyes and recognise each other."),
+                T.gettext("The charmed players go back to sleep.")]
+    return [str(s) for s in out]
+
+
+# --- the day --------------------------------------------------------------------
+
+def _vote_of(view: dict, anns: list[dict], gm: bool) -> tuple[str, int, list[int] | None]:
+    """(kind "election" | "vote", round, candidates) of the vote being held or
+    discussed: the GM's engine step, or what the public view and the
+    announcements show."""
+    p = view.get("pending") or {}
+    if gm and p.get("kind") in ("vote", "runoff", "election"):
+        return ("election" if p["kind"] == "election" else "vote", int(p.get("round") or 1),
+                p.get("candidates"))
+    vote = view.get("vote")
+    if vote:
+        return str(vote.get("kind")), int(vote.get("round") or 1), vote.get("candidates")
+    n = view.get("n")
+    today = [a for a in anns if a.get("time") == f"day {n}"]
+    if today and today[-1].get("kind") == "tally" and today[-1].get("tie"):
+        last = today[-1]
+        return str(last.get("step")), int(last.get("round") or 1) + 1, list(last["tie"])
+    elected = any(a.get("kind") == "sheriff" for a in anns)
+    if (view.get("options") or {}).get("sheriff") and n == 1 and not elected:
+        return "election", 1, None
+    return "vote", 1, None
+
+
+def _vote_lines(T: Any, view: dict, anns: list[dict], names: list[str], mode: str,
+                gm: bool, lang: str) -> list[str]:
+    kind, round_, candidates = _vote_of(view, anns, gm)
+    opts = view.get("options") or {}
+    ruleset = view.get("ruleset")
+    wolves = _wolves_alive(view)
+    n = view.get("n")
+    out: list[str] = []
+    timer = int(opts.get("discussion_s" if round_ == 1 else "extra_discussion_s") or 0)
+    if mode == "discussion" or not timer:  # what the table learns first, then the vote
+        today = [a for a in anns if a.get("time") == f"day {n}"]
+        dawn = [i for i, a in enumerate(anns) if a.get("kind") == "dawn" and a.get("n") == n]
+        if round_ > 1:  # the line names the tied: the tally's counts only when voting now
+            recent = recent_entries(anns)
+            out += announced(T, lang, recent if mode == "ballot" else recent[1:], names,
+                              ruleset, wolves)
+        elif kind == "vote" and any(a.get("kind") == "sheriff" for a in today):
+            out += announced(T, lang, [a for a in today if a.get("kind") == "sheriff"][-1:],
+                              names, ruleset, wolves)
+        elif dawn:
+            out += announced(T, lang, anns[dawn[-1]:], names, ruleset, wolves)
+    who = join_names(T, [names[s] for s in candidates or [] if 0 <= s < len(names)])
+    if mode == "discussion":
+        village = opts.get("professions") or (view.get("village") or {}).get("professions")
+        if kind == "election" and n == 2 and village:
+            out.append(T.gettext("Today the farmers stand for sheriff: only a farmer may be "
+                                 "elected. Discuss for {time}, then vote."))  # RULES.md §8
+        elif kind == "election":
+            out.append(T.gettext("Before the vote, the village elects a sheriff, whose vote "
+                                 "counts double. Discuss for {time}, then vote.") if round_ == 1
+                       else T.gettext("The sheriff vote is tied between {names}. Discuss for "
+                                      "{time}, then vote again."))
+        elif round_ == 1:  # [004]
+            if opts.get("professions") or view.get("village", {}).get("professions"):
+                out.append(T.gettext("Before the first ballot, the confessor, the barber, the "
+                                     "schoolteacher, the bonesetter and the steward may use "
+                                     "their day powers."))  # RULES.md §8 Decision
+            out.append(T.gettext("Now discuss for {time} and choose one person you suspect of "
+                                 "being a werewolf, to execute."))
+        else:
+            out.append(T.gettext("The vote is tied between {names}. Discuss for {time} more, "
+                                 "then vote again."))
+    elif kind == "election":
+        out.append(T.gettext("Vote for the sheriff: everyone, point at one player now.")
+                   if round_ == 1 else
+                   T.gettext("Vote again for the sheriff, among {names}."))
+    elif round_ == 1:  # [004]
+        out.append(T.gettext("Everyone, end the discussion; no more talking from now on. We "
+                             "now vote on whom to execute today."))
+    else:
+        out.append(T.gettext("Runoff: vote again, for one of {names}."))
+    out[-1] = str(out[-1]).format(names=who, time=minutes(T, timer))
+    return [str(s) for s in out]
+
+
+def _wolves_alive(view: dict) -> bool | None:
+    players = view.get("players") or []
+    if not players or any(p.get("role") is None for p in players):
+        return None
+    return any(p.get("alive") and p["role"] in ROLES and ROLES[p["role"]].wolf
+               for p in players)
+
+
+def _prompt_lines(T: Any, view: dict, anns: list[dict], names: list[str], gm: bool,
+                  lang: str) -> list[str]:
+    p = view.get("pending") or {}
+    if gm:
+        step, actor = p.get("step"), p.get("actor")
+        who = names[actor] if isinstance(actor, int) and 0 <= actor < len(names) else None
+    else:
+        step = str(view.get("step") or "").split(" ")[-1]
+        who = _public_actor(view, anns, step)
+    out = announced(T, lang, recent_entries(anns), names, view.get("ruleset"), None)
+    if step == "hunter":  # [002][003]
+        text = T.gettext("{name} is the hunter: point at one living player, who dies at "
+                         "once.") if who else \
+            T.gettext("The hunter points at one living player, who dies at once.")
+    elif step == "appoint":
+        text = T.gettext("{name}, the sheriff, names a successor before leaving.") if who else \
+            T.gettext("The sheriff names a successor before leaving.")
+    elif step == "allow":
+        text = T.gettext("{name}, the scapegoat, chooses who may vote tomorrow.") if who else \
+            T.gettext("The scapegoat chooses who may vote tomorrow.")
+    elif step == "pardon":  # RULES.md §8: the lord (the GM's tablet only names him)
+        text = T.gettext("{name} is condemned. If the lord wishes, he may pardon this "
+                         "execution, once a game.")
+        cond = (view.get("village") or {}).get("condemned")
+        who = names[cond] if isinstance(cond, int) and 0 <= cond < len(names) else "?"
+    elif step == "execution":  # the table: nothing tells whether a lord is deciding
+        text = T.gettext("The execution is about to take place.")
+    else:
+        text = T.gettext("Waiting for {name}.") if who else T.gettext("Waiting for a choice.")
+    out.append(str(text).format(name=person(T, who or "")))
+    return out
+
+
+def _public_actor(view: dict, anns: list[dict], step: str) -> str | None:
+    """Who the prompt is for, from what the table knows."""
+    deaths = [a for a in anns if a.get("kind") == "death"] + [
+        d for a in anns if a.get("kind") == "dawn" for d in a.get("deaths") or []]
+    if step == "hunter":
+        shown = [a for a in deaths if a.get("role") == "hunter"]
+        return str(shown[-1]["name"]) if shown else None
+    if step == "allow":
+        goats = [a for a in deaths if a.get("cause") == "scapegoat"]
+        return str(goats[-1]["name"]) if goats else None
+    if step == "appoint":
+        seat = view.get("sheriff")
+        players = view.get("players") or []
+        if isinstance(seat, int) and 0 <= seat < len(players):
+            return str(players[seat]["name"])
+    return None
+
+
+# --- the lines ------------------------------------------------------------------
+
+def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[str]:
+    T = catalog_for(lang)
+    pace = view.get("pace") or {}
+    mode = pace.get("mode") or ""
+    players = view.get("players") or []
+    names = [str(p.get("name", "?")) for p in players]
+    ruleset = view.get("ruleset")
+    if view.get("phase") == "lobby" or mode == "lobby" or not players:
+        return [str(T.gettext("Deal the cards: each player looks at his own card in secret and "
+                              "keeps it hidden.") if gm else
+                    T.gettext("Waiting for the game master to start a game."))]
+    if mode == "calls":
+        night = int(pace.get("night") or view.get("n") or 1)
+        call = pace.get("call")
+        out: list[str] = []
+        if gm and not pace.get("cursor"):
+            if night > 1:  # the day's outcome, then night falls ([004])
+                day = [a for a in anns if a.get("time") == f"day {night - 1}"]
+                out += announced(T, lang, recent_entries(day), names, ruleset, None) if day else []
+            out.append(_night_falls(T, ruleset, night))
+        elif not gm:
+            out.append(str(T.gettext("Night {n}")).format(n=night))
+        if call is None:
+            out.append(str(T.gettext("Dawn is coming.")))  # [004]
+        else:
+            out.append(_wake(T, lang, str(call), view, night))
+            if gm:
+                out += _after(T, lang, str(call))
+        return out
+    if mode in ("discussion", "ballot"):
+        return _vote_lines(T, view, anns, names, mode, gm, lang)
+    if mode == "prompt":
+        return _prompt_lines(T, view, anns, names, gm, lang)
+    if mode == "last-words":  # the GM may know the game is over: not said before the words
+        said = [a for a in anns if a.get("kind") != "over"]
+        out = announced(T, lang, recent_entries(said), names, ruleset, None)
+        seat = pace.get("seat")
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            out.append(str(T.gettext("{name}, your last words.")).format(
+                name=person(T, names[seat])))
+        else:
+            out.append(str(T.gettext("Last words.")))
+        return out
+    if mode == "verdict":  # the day's result, announced before night falls ([004])
+        tallies = [a for a in anns if a.get("kind") == "tally"]
+        day = [a for a in anns if tallies and a.get("time") == tallies[-1].get("time")
+               and a.get("kind") != "over"]
+        return announced(T, lang, recent_entries(day), names, ruleset, None) or [
+            step_name(str(view.get("step") or mode), lang)]
+    if mode == "over" or view.get("phase") == "over":
+        over = [a for a in anns if a.get("kind") == "over"]
+        if not over and view.get("winner") is not None:
+            over = [{"kind": "over", "winner": view["winner"],
+                     "winners": view.get("winners") or []}]
+        recent = recent_entries([a for a in anns if a.get("kind") != "over"])
+        return announced(T, lang, recent + over[-1:], names, ruleset, _wolves_alive(view))
+    return [step_name(str(view.get("step") or mode), lang)]
+
+
+def gm_line(view: dict, lang: str, announcements: list[dict] | None = None) -> str:
+    """The line the GM reads aloud now, from the GM view (`Table.gm_view`:
+    "pace", "pending", "players", "deaths", "options", "ruleset"). Pass the
+    game's `engine.announcements(state)` for the full script (tallies, the
+    sheriff); without them the dawns and deaths are rebuilt from the view.
+    Sentences are separated by newlines."""
+    anns = announcements if announcements is not None else rebuilt_announcements(view)
+    return "\n".join(_lines(view, anns, lang, gm=True))
+
+
+def public_line(view: dict, lang: str) -> str:
+    """The table screen's line, from the public view alone (`Table.public`:
+    "pace", "announcements", "players", "phase", "n", "step", "vote"...). At
+    night it names only the step being called, as the GM says it aloud."""
+    return "\n".join(_lines(view, list(view.get("announcements") or []), lang, gm=False))

@@ -1,0 +1,129 @@
+"""The one table of names (companion/words/names.py, options.py) [issue 15]:
+every id of the engine's tables has a name in every language, the pages get
+every table under the keys they read (contract C3), the display's screen
+words are the catalogs', and an unknown language reads English."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import words
+from companion.engine import ROLES
+from companion.engine.professions import HOUSE, PROFESSIONS
+from companion.words.names import names_for
+
+LANGS = ("en", "ja", "zh_Hant")
+#: contract C3: the tables of the pages' `#names` JSON (and the card's power lines)
+PAGE_KEYS = {"roles", "teams", "causes", "professions", "buildings", "prof_powers",
+             "prof_states", "wins", "steps", "powers"}
+#: the small display's words before issue 15 moved them into the catalogs
+#: (firmware/display.py WORDS, the pages' wording where they had one)
+SCREEN_WORDS = {
+    "en": {"night": "Night {n}", "day": "Day {n}", "lobby": "Lobby", "paused": "paused",
+           "over": "Game over", "peaceful": "Nobody died", "no-execution": "No execution",
+           "wins": "wins", "sheriff": "Sheriff", "rollcall": "Hands up:",
+           "scan": "Scan:\ngame\nmaster", "idiot": "spared"},
+    "ja": {"night": "第{n}夜", "day": "{n}日目", "lobby": "ロビー", "paused": "一時停止",
+           "over": "ゲーム終了", "peaceful": "犠牲者なし", "no-execution": "処刑なし",
+           "wins": "の勝利", "sheriff": "保安官", "rollcall": "挙手：",
+           "scan": "読み取り：\nゲーム\nマスター", "idiot": "処刑免除"},
+    "zh_Hant": {"night": "第{n}夜", "day": "第{n}天", "lobby": "大廳", "paused": "已暫停",
+                "over": "遊戲結束", "peaceful": "平安夜", "no-execution": "無人被處決",
+                "wins": "獲勝", "sheriff": "村長", "rollcall": "舉手：",
+                "scan": "掃描：\n法官", "idiot": "免於處決"},
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_engine_role_and_profession_has_a_name(lang: str) -> None:
+    """[issue 15] one table of names that the engine's tables read: every
+    card of engine ROLES has a name and a power line, every profession of
+    PROFESSIONS (and the plain house) a name and a power, every building a
+    name, in every language; the tables hold no id the engine does not know.
+    In Japanese and Chinese none is left as the English msgid (RULES.md §9)."""
+    names = names_for(lang)
+    english = names_for("en")
+    professions = set(PROFESSIONS) | {HOUSE}
+    buildings = {p.id for p in PROFESSIONS.values() if p.building} | {HOUSE}
+    assert set(names["roles"]) == set(names["powers"]) == set(ROLES)
+    assert set(names["professions"]) == set(names["prof_powers"]) == professions
+    assert set(names["buildings"]) == buildings
+    for table, ids in (("roles", ROLES), ("powers", ROLES), ("professions", professions),
+                       ("prof_powers", professions), ("buildings", buildings)):
+        for key in ids:
+            text = names[table][key]
+            assert text.strip() and text != key, (table, key)
+            if lang != "en":
+                assert text != english[table][key], (lang, table, key)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_names_for_gives_the_pages_tables(lang: str) -> None:
+    """Contract C3: `names_for(lang)` has the keys the pages' `#names` JSON
+    has (web/templates/_names.html), each a dict id → text in `lang`, the
+    same as the per-name functions give."""
+    names = names_for(lang)
+    assert set(names) == PAGE_KEYS
+    assert all(isinstance(t, str) for table in names.values() for t in table.values())
+    assert names["roles"] == words.role_names(lang)
+    assert names["causes"] == words.cause_names(lang)
+    assert names["buildings"] == words.building_names(lang)
+    assert names["powers"] == words.power_lines(lang)
+    assert names["steps"]["election runoff"] and names["prof_states"]["used"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_displays_words_are_the_catalogs(lang: str) -> None:
+    """[issue 15] the display's own word table moved into the catalogs
+    (names.SCREEN, context "screen") with the same words in each language."""
+    for key, text in SCREEN_WORDS[lang].items():
+        assert words.screen_word(key, lang, n=3) == text.format(n=3), (lang, key)
+
+
+def test_names_and_help_in_every_language() -> None:
+    """[issue 6]: roles, sides, steps, options (label, help, values) and the
+    phone's power lines come from the catalogs, in every language."""
+    from companion.engine import OPTION_VALUES
+    from companion.engine.roles import NIGHT_STEPS
+
+    for lang in LANGS:
+        for role in ROLES:
+            assert words.role_name(role, lang) and words.power_line(role, lang)
+        for side in ("village", "werewolves", "white-werewolf", "piper", "fox", "lovers",
+                     "draw"):
+            assert words.side_name(side, lang) != side
+        for step in (*NIGHT_STEPS, "election", "vote", "runoff", "hunter", "appoint", "allow",
+                     "discussion", "last-words", "over", "lobby"):
+            assert words.step_name(step, lang) != step
+        for name, values in OPTION_VALUES.items():
+            assert words.option_label(name, lang) != name
+            assert words.option_help(name, lang)
+            for value in values or ():
+                assert words.option_value(name, value, lang) != str(value).lower()
+    assert words.side_name("village", "ja") == "村人陣営"  # [004]
+    assert words.side_name("fox", "ja") == "妖狐陣営"
+    assert words.step_name("wolves", "zh_Hant") == "狼人"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_unknown_language_falls_back_to_english(lang: str) -> None:
+    """A language outside en/ja/zh_Hant is read as English."""
+    assert words.role_name("seer", "xx") == "Seer"
+    assert words.role_name("seer", lang) == {"en": "Seer", "ja": "占い師",
+                                              "zh_Hant": "先知"}[lang]
+
+
+def test_the_engines_name_rows_are_the_catalogs_words() -> None:
+    """[issue 9] one source of truth for names (moved from
+    tests/engine/test_role_table.py, so the engine's tests need no catalogs):
+    the ja and zh_Hant names in the engine's role and profession rows are the
+    catalogs' translations (the seeds' words: 占い師, 先知 …), traditional
+    characters for Chinese."""
+    from companion.words.catalogs import read_catalog
+
+    catalogs = {lang: read_catalog(lang) for lang in ("ja", "zh_Hant")}
+    rows = [role.names for role in ROLES.values()]
+    rows += [names for p in PROFESSIONS.values() for names in (p.names, p.building) if names]
+    for en, ja, zh in rows:  # the cards, the professions and their buildings
+        assert catalogs["ja"].get(en).string == ja, en
+        assert catalogs["zh_Hant"].get(en).string == zh, en
