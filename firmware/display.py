@@ -36,6 +36,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from companion.script import role_name, side_name, step_name
 
+from .ports import L, PublicStream
+
 log = logging.getLogger(__name__)
 
 SIZE = (128, 64)
@@ -488,7 +490,7 @@ class Display:
         image.save(buf, format="PNG")
         return buf.getvalue()
 
-    def follow(self, table: Any) -> threading.Thread:
+    def follow(self, table: PublicStream[L]) -> threading.Thread:
         """Show the table's public stream in a daemon thread, re-rendering
         once a second for the countdown (the view's `now` moved on by the time
         since it arrived). The first frame (at start-up, the GM's QR code) is
@@ -504,14 +506,12 @@ class Display:
         thread.start()
         return thread
 
-    def _run(self, table: Any, listener: Any, views: Iterator[dict]) -> None:
+    def _run(self, table: PublicStream[L], listener: L, views: Iterator[dict]) -> None:
         try:
             for view in views:
                 self._show_safely(view)
         finally:
-            unlisten = getattr(table, "unlisten", None)
-            if unlisten is not None:
-                unlisten(listener)
+            table.unlisten(listener)
 
     def _show_safely(self, view: dict) -> None:
         try:
@@ -525,7 +525,7 @@ class Display:
             self._thread.join(timeout)
 
 
-def _timed(messages: queue.Queue, first: str, stop: threading.Event,
+def _timed(messages: queue.Queue[str], first: str, stop: threading.Event,
            tick: float = 1.0) -> Iterator[dict]:
     """Each view as it comes, and the current one again every `tick` seconds
     with `now` advanced; ends at an empty message (the stream closed) or stop."""
