@@ -16,6 +16,11 @@ text.
 
 Layout: four rows of 16 px (Unifont's cell: 8 px per Latin character, 16 per
 CJK one); the first row is a lit bar with the day or night and the timer.
+
+A closed vote is drawn from its tally alone [issue 15]: the counts as they
+come, a ★ for a ballot that weighed more than one (the sheriff's ×2) and a ⚑
+for the rumormonger's posted votes (the tally's `extra`); nothing is summed
+or guessed here.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ import threading
 import time
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -132,8 +137,8 @@ def _fit(font: Font, text: str, width: int) -> str:
     return text + "…"
 
 
-#: the fallback font has no ★ × † → …: ASCII stand-ins
-_ASCII = str.maketrans({"★": "*", "×": "x", "†": "+", "→": ">", "…": "~"})
+#: the fallback font has no ★ × † → … ⚑: ASCII stand-ins
+_ASCII = str.maketrans({"★": "*", "×": "x", "†": "+", "→": ">", "…": "~", "⚑": "!"})
 
 
 class _Canvas:
@@ -215,60 +220,106 @@ def _phase_label(view: dict, lang: str) -> str:
     return _word("day", lang, n=view.get("n") or 1)
 
 
-def _sheriff_at_tally(view: dict) -> int | None:
-    """Who held the badge when the last tally was taken: the announcements'
-    sheriff changes up to that tally (else the view's sheriff)."""
-    anns = view.get("announcements")
-    if not anns:
-        return view.get("sheriff")
-    sheriff: int | None = None
-    last = max((i for i, a in enumerate(anns) if a.get("kind") == "tally"), default=len(anns))
-    for a in anns[:last]:
-        if a.get("kind") == "sheriff":
-            sheriff = a.get("seat")
-    return sheriff
+class Mark(NamedTuple):
+    """Votes of the last tally that are not one voter's one vote, as the tally
+    lists them (contract C1): a ballot whose weight is above one (the
+    sheriff's ×2 in an execution vote), or an `extra` entry (the
+    rumormonger's poster: two votes)."""
+
+    source: str  # "ballot" (a weighted ballot) | the extra's source ("poster", …)
+    voter: int | None  # the weighted ballot's voter; None for an extra
+    target: int
+    votes: int
+
+
+#: a mark's sign, on its target's count and before its row; "+" for a source
+#: the display does not know yet
+SIGNS = {"ballot": "★", "poster": "⚑"}
+
+
+def tally_marks(view: dict) -> list[Mark]:
+    """The last tally's weighted ballots, then its extra votes, in the
+    tally's order. Read from `ballots` and `extra` only: the display
+    computes no weight (a view without them has no marks)."""
+    tally = view.get("last_tally") or {}
+    marks = [Mark("ballot", int(b["voter"]), int(b["target"]), int(b["weight"]))
+             for b in tally.get("ballots") or []
+             if b.get("target") is not None and int(b.get("weight") or 1) > 1]
+    marks += [Mark(str(x.get("source")), None, int(x["target"]), int(x["votes"]))
+              for x in tally.get("extra") or [] if x.get("target") is not None]
+    return marks
 
 
 def tally_entries(view: dict) -> tuple[list[tuple[int, int]], int | None, int | None]:
-    """The last tally: ([(seat, count)] most votes first, the sheriff whose
-    vote counted two or None, the seat he voted for)."""
+    """The last tally: ([(seat, count)] most votes first, as `counts` says;
+    the voter whose ballot weighed more than one (the sheriff) or None; the
+    seat that ballot went to)."""
     tally = view.get("last_tally") or {}
     counts = {int(s): int(c) for s, c in (tally.get("counts") or {}).items()}
     ranked = sorted(counts.items(), key=lambda sc: (-sc[1], sc[0]))
-    votes = {int(v): t for v, t in (tally.get("votes") or {}).items()}
-    cast = sum(1 for t in votes.values() if t is not None)
-    sheriff = _sheriff_at_tally(view)
-    if (tally.get("step") == "vote" and sheriff is not None and votes.get(sheriff) is not None
-            and sum(counts.values()) == cast + 1):
-        return ranked, sheriff, int(votes[sheriff])
-    return ranked, None, None
+    weighted = next((m for m in tally_marks(view) if m.source == "ballot"), None)
+    if weighted is None:
+        return ranked, None, None
+    return ranked, weighted.voter, weighted.target
 
 
-def _tally_rows(view: dict, width: int, font: Font, rows: int) -> list[str]:
-    """The tally in `rows` rows: "Ann 3★  Eve 2" (★: the sheriff's vote, two
-    votes, went there), then "★Cid×2→Ann"; entries that do not fit are "…"."""
-    ranked, sheriff, target = tally_entries(view)
-    items = [f"{_name(view, s)} {c}" + ("★" if s == target else "") for s, c in ranked]
-    double = f"★{_name(view, sheriff)}×2→{_name(view, target)}" if sheriff is not None else ""
-    room = max(1, rows - (1 if double else 0))
+def _pack(font: Font, items: list[str], width: int, rows: int, *,
+          whole: bool = False) -> list[str] | None:
+    """The items joined by two spaces into at most `rows` rows of `width`
+    pixels; what does not fit ends the last row in "…" (or, `whole`: None)."""
     out: list[str] = []
     line = ""
-    for i, item in enumerate(items):
+    for item in items:
         joined = f"{line}  {item}" if line else item
         if _width(font, joined) <= width:
             line = joined
             continue
-        if len(out) + 1 < room:
+        if whole and (len(out) + 1 >= rows or _width(font, item) > width):
+            return None
+        if line and len(out) + 1 < rows:
             out.append(line)
             line = item
             continue
-        while line and _width(font, line + "  …") > width:
+        while line and _width(font, line + " …") > width:
             line = line.rsplit("  ", 1)[0] if "  " in line else ""
-        line = f"{line}  …" if line else _fit(font, item, width)
+        if line:
+            line += "  …" if _width(font, line + "  …") <= width else " …"
+        else:
+            line = _fit(font, item, width)
         break
     if line:
         out.append(line)
-    return out + ([double] if double else [])
+    return out
+
+
+def _tally_rows(view: dict, width: int, font: Font, rows: int) -> list[str]:
+    """The tally in `rows` rows: each seat's count as the tally gives it,
+    signed by the marks that went there ("Ann 3★  Eve 4⚑": ★ a weighted
+    ballot, ⚑ the poster's votes), then the marks: "★Cid×2→Ann  ⚑×2→Eve"
+    (who, the weight, whom), shorter when the rows are ("★×2→Ann", then
+    "★×2": the signed count says whom); counts that do not fit are "…"."""
+    ranked, _, _ = tally_entries(view)
+    marks = tally_marks(view)
+    items = [f"{_name(view, s)} {c}" + "".join(_sign(m) for m in marks if m.target == s)
+             for s, c in ranked]
+    shown: list[str] = []
+    if marks and rows > 1:
+        voters = [_name(view, m.voter) if m.voter is not None else "" for m in marks]
+        targets = [f"→{_name(view, m.target)}" for m in marks]
+        forms = [[f"{_sign(m)}{v}×{m.votes}{t}" for m, v, t in zip(marks, voters, targets)],
+                 [f"{_sign(m)}×{m.votes}{t}" for m, t in zip(marks, targets)]]
+        for form in forms:  # the longest form whose marks all fit
+            packed = _pack(font, form, width, rows - 1, whole=True)
+            if packed:
+                shown = packed
+                break
+        else:
+            shown = _pack(font, [f"{_sign(m)}×{m.votes}" for m in marks], width, rows - 1) or []
+    return (_pack(font, items, width, max(1, rows - len(shown))) or []) + shown
+
+
+def _sign(mark: Mark) -> str:
+    return SIGNS.get(mark.source, "+")
 
 
 def _death_text(view: dict, d: dict, lang: str) -> str:
@@ -320,7 +371,8 @@ def _mode_label(view: dict, lang: str) -> str:
 def render(view: dict, lang: str | None = None, size: tuple[int, int] = SIZE) -> Image.Image:
     """The display's frame for a public view (mode "1"), from the public
     fields only: phase, timer, the night's call, the roll-call candidate,
-    the last tally (the sheriff's ×2), announcements and the winner."""
+    the last tally (its counts, weighted ballots and extra votes as the
+    tally lists them: contract C1), announcements and the winner."""
     lang = _lang(view, lang)
     c = _Canvas(size)
     pace = view.get("pace") or {}

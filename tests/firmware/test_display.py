@@ -94,6 +94,74 @@ def test_tally_marks_the_sheriffs_double_vote():
     assert display.tally_entries(election)[1:] == (None, None)
 
 
+def _tallies(view: dict) -> list[dict]:
+    tallies = [a for a in view.get("announcements") or [] if a.get("kind") == "tally"]
+    return tallies + ([view["last_tally"]] if view.get("last_tally") else [])
+
+
+@pytest.mark.parametrize("name", [n for n, (v, _) in frames.FRAMES.items() if v and _tallies(v)])
+def test_the_frames_tallies_follow_contract_c1(name):
+    """[issue 15 §4, CONTRACTS C1] The views the frames are drawn from carry
+    tallies as the engine makes them: one ballot a voter in seat order, and
+    every count is its ballots' weights plus its extra votes."""
+    for tally in _tallies(frames.FRAMES[name][0]):
+        ballots = tally["ballots"]
+        assert [b["voter"] for b in ballots] == sorted(int(v) for v in tally["votes"])
+        for seat, count in tally["counts"].items():
+            assert count == sum(b["weight"] for b in ballots if b["target"] == int(seat)) \
+                + sum(x["votes"] for x in tally["extra"] if x["target"] == int(seat))
+
+
+def test_tally_marks_the_weighted_ballot_and_the_posters_votes():
+    """[issue 15 §4, RULES.md §8] The rumormonger's two posted votes are the
+    tally's `extra`, the sheriff's ×2 its ballot's weight: the display marks
+    both, as the tally lists them (the poster's votes are not a ballot, and
+    do not make a second sheriff)."""
+    Mark = display.Mark
+    view = frames.verdict_posted()
+    assert display.tally_marks(view) == [Mark("ballot", 2, 1, 2), Mark("poster", None, 4, 2)]
+    assert display.tally_entries(view) == ([(1, 5), (4, 3), (0, 1)], 2, 1)
+    alone = frames.verdict_posted_only()
+    assert display.tally_marks(alone) == [Mark("poster", None, 0, 2)]
+    assert display.tally_entries(alone) == ([(4, 3), (0, 2), (1, 2)], None, None)
+    assert display.tally_marks(frames.discussion()) == []  # the election: one vote each
+
+
+def test_tally_rows_say_who_weighed_what_and_whom():
+    """[issue 15 §4] The rows: counts signed by the marks on them, then each
+    mark with its voter, weight and target; shorter forms (no voter, then no
+    target) only when the row is too short for every mark."""
+    need_unifont(False)
+    font = display._fonts()[0]
+    view = frames.verdict_posted()
+    wide = display._tally_rows(view, 512, font, 2)
+    assert wide == ["Bob 5★  Eve 3⚑  Ann 1", "★Cid×2→Bob  ⚑×2→Eve"]
+    assert display._tally_rows(view, 128, font, 2) == ["Bob 5★  Eve 3⚑ …", "★×2→Bob  ⚑×2→Eve"]
+    assert display._tally_rows(view, 128, font, 3) == \
+        ["Bob 5★  Eve 3⚑ …", "★Cid×2→Bob", "⚑×2→Eve"]
+    assert display._tally_rows(view, 100, font, 2)[1] == "★×2  ⚑×2"
+    assert display._tally_rows(frames.verdict_posted_only(), 128, font, 2)[1] == "⚑×2→Ann"
+
+
+def test_the_display_computes_no_tally():
+    """[issue 15 §4, CONTRACTS C1] The display shows the counts the tally
+    gives and the weights its ballots give, and works nothing out: no ×2
+    guessed from the sums (a tally without ballots has no mark, though the
+    sheriff voted and the counts add up to one more than the votes cast),
+    a count is drawn as it comes, a weight of 3 is drawn as ×3."""
+    need_unifont(False)
+    font = display._fonts()[0]
+    view = frames.verdict()
+    bare = copy.deepcopy(view)
+    del bare["last_tally"]["ballots"], bare["last_tally"]["extra"]
+    assert display.tally_marks(bare) == [] and display.tally_entries(bare)[1:] == (None, None)
+    assert "★" not in "".join(display._tally_rows(bare, 512, font, 3))
+    odd = copy.deepcopy(view)
+    odd["last_tally"]["counts"]["0"] = 9
+    odd["last_tally"]["ballots"][2]["weight"] = 3
+    assert display._tally_rows(odd, 512, font, 2) == ["Ann 9★  Bob 2  Eve 2", "★Cid×3→Ann"]
+
+
 def test_the_dummy_device_receives_the_frame():
     """[issue 7] Display.show sends the rendered frame to luma's dummy device."""
     need_unifont(False)
