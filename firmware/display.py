@@ -3,8 +3,9 @@ the game to the table.
 
     image = render(public_view)            # pure: the public view -> a mode "1" image
     image = render_boot(gm_url)            # the GM's URL as a QR code, at boot / lobby
-    display = Display(open_device(simulate=True), url=gm_url)
-    display.follow(table)                  # a daemon thread on the table's public stream
+
+The device that shows the frames, and the thread that follows the table, are
+apart in firmware/device.py; this module draws and touches no hardware.
 
 `render` reads the public view only (`Table.public()`), so the frame cannot
 depend on anything secret: at night it shows "Night N" and the call being
@@ -25,23 +26,15 @@ or guessed here.
 
 from __future__ import annotations
 
-import io
-import json
 import logging
 import math
 import os
-import queue
-import threading
-import time
-from collections.abc import Iterator
 from functools import cache
 from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.script import role_name, side_name, step_name
-
-from .ports import L, PublicStream
 
 log = logging.getLogger(__name__)
 
@@ -473,126 +466,3 @@ def render_boot(url: str, lang: str | None = None, size: tuple[int, int] = SIZE)
     for i, line in enumerate(lines):
         c.draw.text((side + 4, y0 + i * ROW), _fit(c.font, line, room), font=c.font, fill=ON)
     return c.image
-
-
-# --- the device ----------------------------------------------------------------------
-
-DRIVERS = ("ssd1306", "sh1106", "ssd1309")
-
-
-def open_device(driver: str = "ssd1306", i2c_bus: int = 1, address: int = 0x3C,
-                simulate: bool = False) -> Any:
-    """The OLED through luma.oled, or luma's dummy device (128×64, mode "1")
-    when simulating or when the I2C bus is not there."""
-    from luma.core.device import dummy
-
-    if driver not in DRIVERS:
-        raise ValueError(f"display driver {driver!r} is not one of {', '.join(DRIVERS)}")
-    if simulate or not os.path.exists(f"/dev/i2c-{i2c_bus}"):
-        return dummy(width=SIZE[0], height=SIZE[1], mode="1")
-    from luma.core.error import DeviceNotFoundError
-    from luma.core.interface.serial import i2c
-    from luma.oled import device as oled
-
-    try:
-        serial = i2c(port=i2c_bus, address=address)
-    except DeviceNotFoundError:
-        log.warning("no I2C bus %s: the display is simulated", i2c_bus)
-        return dummy(width=SIZE[0], height=SIZE[1], mode="1")
-    return getattr(oled, driver)(serial, width=SIZE[0], height=SIZE[1])
-
-
-class Display:
-    """A device showing the table's public view; redraws only changed frames."""
-
-    def __init__(self, device: Any = None, url: str | None = None,
-                 lang: str | None = None) -> None:
-        self.device = device if device is not None else open_device(simulate=True)
-        self.url, self.lang = url, lang
-        self.last_image: Image.Image | None = None
-        self.frames = 0  # frames sent to the device
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def frame(self, view: dict) -> Image.Image:
-        size = (getattr(self.device, "width", SIZE[0]), getattr(self.device, "height", SIZE[1]))
-        if self.url and (view.get("phase") == "lobby" or not view.get("players")):
-            return render_boot(self.url, self.lang or view.get("language"), size)
-        return render(view, self.lang, size)
-
-    def show(self, view: dict) -> bool:
-        """Render the view; send it to the device only if the frame changed."""
-        image = self.frame(view)
-        with self._lock:
-            if self.last_image is not None and image.tobytes() == self.last_image.tobytes():
-                return False
-            self.device.display(image)
-            self.last_image = image
-            self.frames += 1
-            return True
-
-    def png_bytes(self) -> bytes | None:
-        """The frame on the display, as PNG (the virtual table page)."""
-        with self._lock:
-            image = self.last_image
-        if image is None:
-            return None
-        buf = io.BytesIO()
-        image.save(buf, format="PNG")
-        return buf.getvalue()
-
-    def follow(self, table: PublicStream[L]) -> threading.Thread:
-        """Show the table's public stream in a daemon thread, re-rendering
-        once a second for the countdown (the view's `now` moved on by the time
-        since it arrived). The first frame (at start-up, the GM's QR code) is
-        on the device before this returns, so the hub says it is ready only
-        once the display shows something."""
-        listener, first = table.listen("public")
-        views = _timed(listener.queue, first, self._stop)
-        self._stop.clear()
-        self._show_safely(next(views))  # the first view, before the thread starts
-        thread = threading.Thread(target=self._run, args=(table, listener, views),
-                                  name="display", daemon=True)
-        self._thread = thread
-        thread.start()
-        return thread
-
-    def _run(self, table: PublicStream[L], listener: L, views: Iterator[dict]) -> None:
-        try:
-            for view in views:
-                self._show_safely(view)
-        finally:
-            table.unlisten(listener)
-
-    def _show_safely(self, view: dict) -> None:
-        try:
-            self.show(view)
-        except Exception:  # a bad frame must not stop the display
-            log.exception("display: could not show a view")
-
-    def stop(self, timeout: float = 2.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-
-
-def _timed(messages: queue.Queue[str], first: str, stop: threading.Event,
-           tick: float = 1.0) -> Iterator[dict]:
-    """Each view as it comes, and the current one again every `tick` seconds
-    with `now` advanced; ends at an empty message (the stream closed) or stop."""
-    view, got = json.loads(first), time.monotonic()
-    yield view
-    while not stop.is_set():
-        try:
-            message = messages.get(timeout=tick)
-        except queue.Empty:
-            if isinstance(view.get("now"), int | float):
-                yield {**view, "now": view["now"] + time.monotonic() - got}
-            else:
-                yield view
-            continue
-        if not message:
-            return
-        view, got = json.loads(message), time.monotonic()
-        yield view

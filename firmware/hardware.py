@@ -15,7 +15,7 @@ import logging
 from typing import Any, Generic
 
 from .bridge import SeatBridge
-from .display import Display, open_device
+from .device import Display, open_device
 from .expander import Bus, SimulatedBus
 from .pinmap import PinMap
 from .ports import L, TablePort

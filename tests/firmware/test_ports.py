@@ -29,7 +29,7 @@ SNIPPETS = {
     "real_table": """
         from companion.table import Table
         from firmware.bridge import SeatBridge
-        from firmware.display import Display
+        from firmware.device import Display
         from firmware.hardware import TableHardware
         from firmware.pinmap import PinMap
         from firmware.ports import PressTable
