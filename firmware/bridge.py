@@ -1,3 +1,4 @@
+# mypy: disallow-any-expr, disallow-any-generics, disallow-untyped-defs
 """The seat boxes on the table [issue 7]: presses in, LEDs out.
 
     buttons ─► SeatBoxes queue ─► consumer thread ─► Table.act_presses ─► engine, one commit

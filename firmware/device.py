@@ -25,7 +25,7 @@ from PIL import Image
 
 from .display import SIZE, render, render_boot
 from .pinmap import DRIVERS
-from .ports import L, PublicStream
+from .ports import L, PublicStream, View
 
 log = logging.getLogger(__name__)
 
@@ -65,13 +65,15 @@ class Display:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def frame(self, view: dict) -> Image.Image:
+    def frame(self, view: View) -> Image.Image:
         size = (getattr(self.device, "width", SIZE[0]), getattr(self.device, "height", SIZE[1]))
         if self.url and (view.get("phase") == "lobby" or not view.get("players")):
-            return render_boot(self.url, self.lang or view.get("language"), size)
+            language = view.get("language")
+            lang = self.lang or (language if isinstance(language, str) else None)
+            return render_boot(self.url, lang, size)
         return render(view, self.lang, size)
 
-    def show(self, view: dict) -> bool:
+    def show(self, view: View) -> bool:
         """Render the view; send it to the device only if the frame changed."""
         image = self.frame(view)
         with self._lock:
@@ -108,14 +110,14 @@ class Display:
         thread.start()
         return thread
 
-    def _run(self, table: PublicStream[L], listener: L, views: Iterator[dict]) -> None:
+    def _run(self, table: PublicStream[L], listener: L, views: Iterator[View]) -> None:
         try:
             for view in views:
                 self._show_safely(view)
         finally:
             table.unlisten(listener)
 
-    def _show_safely(self, view: dict) -> None:
+    def _show_safely(self, view: View) -> None:
         try:
             self.show(view)
         except Exception:  # a bad frame must not stop the display
@@ -128,17 +130,19 @@ class Display:
 
 
 def _timed(messages: queue.Queue[str], first: str, stop: threading.Event,
-           tick: float = 1.0) -> Iterator[dict]:
+           tick: float = 1.0) -> Iterator[View]:
     """Each view as it comes, and the current one again every `tick` seconds
     with `now` advanced; ends at an empty message (the stream closed) or stop."""
-    view, got = json.loads(first), time.monotonic()
+    view: View = json.loads(first)
+    got = time.monotonic()
     yield view
     while not stop.is_set():
         try:
             message = messages.get(timeout=tick)
         except queue.Empty:
-            if isinstance(view.get("now"), int | float):
-                yield {**view, "now": view["now"] + time.monotonic() - got}
+            now = view.get("now")
+            if isinstance(now, int | float):
+                yield {**view, "now": now + time.monotonic() - got}
             else:
                 yield view
             continue

@@ -78,9 +78,9 @@ class TableHardware(Generic[L]):
         pin.drive_low()
         pin.drive_high()
 
-    def leds(self) -> list[dict]:
+    def leds(self) -> list[dict[str, int | str]]:
         """Every box's LED as the virtual table shows it."""
-        out = []
+        out: list[dict[str, int | str]] = []
         for box in self.boxes:
             state = "dark" if box.is_dark else ("refused" if box.refusing else box.state)
             out.append({"seat": box.number, "led": state})

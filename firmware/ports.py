@@ -1,3 +1,4 @@
+# mypy: disallow-any-expr, disallow-any-generics, disallow-untyped-defs
 """What the firmware asks of the table [issue 15], as typed Protocols.
 
 The firmware sits below the table (DESIGN.md): it imports nothing from

@@ -21,8 +21,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: the firmware's modules on the press's path, checked with no Any anywhere in them
+#: the firmware's modules on the press's path: no Any anywhere in them (their
+#: first line sets mypy's disallow-any-expr, so plain `mypy` holds them to it too)
 NO_ANY = ["firmware/ports.py", "firmware/bridge.py"]
+#: the rest of the press's and the LED's way, and the display's device: --strict clean
+#: (gpiozero and luma have no type hints: their objects are typed where they
+#: enter, `seats.Switch`, `seats.Led`)
+STRICT = ["firmware/seats.py", "firmware/hardware.py", "firmware/device.py",
+          "firmware/expander.py"]
+INLINE = "# mypy: disallow-any-expr, disallow-any-generics, disallow-untyped-defs"
 
 SNIPPETS = {
     # serve.py's wiring, and the display's stream, on the real table
@@ -92,25 +99,25 @@ SNIPPETS = {
 
 @pytest.fixture(scope="module")
 def mypy(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """mypy --strict --disallow-any-expr over the snippets and NO_ANY: each
+    """mypy --strict over the snippets (with no Any), NO_ANY and STRICT: each
     file's output lines."""
     folder = tmp_path_factory.mktemp("snippets")
     files = []
     for name, code in SNIPPETS.items():
         path = folder / f"{name}.py"
-        path.write_text(textwrap.dedent(code), encoding="utf-8")
+        path.write_text(INLINE + "\n" + textwrap.dedent(code), encoding="utf-8")
         files.append(str(path))
     cache = request.config.cache.mkdir("mypy-ports") if request.config.cache else folder
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--disallow-any-expr",
+        [sys.executable, "-m", "mypy", "--strict",
          "--follow-imports=silent", "--no-error-summary", "--show-error-codes",
-         "--cache-dir", str(cache), *NO_ANY, *files],
+         "--cache-dir", str(cache), *NO_ANY, *STRICT, *files],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode in (0, 1), done.stderr  # 2: mypy itself failed
-    out: dict[str, list[str]] = {name: [] for name in [*SNIPPETS, *NO_ANY]}
+    out: dict[str, list[str]] = {name: [] for name in [*SNIPPETS, *NO_ANY, *STRICT]}
     for line in done.stdout.splitlines():
         path = line.split(":", 1)[0]  # a cached result keeps the folder of its first run
-        name = path if path in NO_ANY else Path(path).stem
+        name = path if path in [*NO_ANY, *STRICT] else Path(path).stem
         out.setdefault(name, []).append(line)
     return out
 
@@ -162,4 +169,12 @@ def test_a_press_is_typed_from_the_button_to_the_led(mypy):
     assert [line for line in mypy["press_path"] if ": error:" in line] == []
     for path in NO_ANY:
         assert mypy[path] == [], path
-    assert set(mypy) == {*SNIPPETS, *NO_ANY}, mypy  # no other file said anything
+        first = (ROOT / path).read_text(encoding="utf-8").splitlines()[0]
+        assert first == INLINE, path
+    assert set(mypy) == {*SNIPPETS, *NO_ANY, *STRICT}, mypy  # no other file said anything
+
+
+def test_the_seat_boxes_and_the_display_device_are_strictly_typed(mypy):
+    """[issue 15 §8] seats, hardware, device and expander pass mypy --strict."""
+    for path in STRICT:
+        assert mypy[path] == [], path
