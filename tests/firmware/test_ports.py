@@ -107,7 +107,8 @@ def mypy(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         path = folder / f"{name}.py"
         path.write_text(INLINE + "\n" + textwrap.dedent(code), encoding="utf-8")
         files.append(str(path))
-    cache = request.config.cache.mkdir("mypy-ports") if request.config.cache else folder
+    kept = getattr(request.config, "cache", None)  # None under -p no:cacheprovider
+    cache = kept.mkdir("mypy-ports") if kept is not None else folder
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict",
          "--follow-imports=silent", "--no-error-summary", "--show-error-codes",
