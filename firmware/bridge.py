@@ -1,3 +1,4 @@
+# mypy: disallow-any-expr, disallow-any-generics, disallow-untyped-defs
 """The seat boxes on the table [issue 7]: presses in, LEDs out.
 
     buttons ─► SeatBoxes queue ─► consumer thread ─► Table.act_presses ─► engine, one commit
@@ -19,6 +20,11 @@
 
 Seat boxes are numbered from 1 (the pin map's clockwise order); the game's
 seats from 0: box n is seat n - 1.
+
+The table is any `ports.PressTable` (the real `companion.table.Table` in
+`werewolf serve`): this module imports nothing above it, and mypy checks the
+press's whole way with no `Any` (tests/firmware/test_ports.py). The public
+view is JSON: `lights` narrows every field it reads (`field`, `seats`).
 """
 
 from __future__ import annotations
@@ -26,9 +32,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any
+from collections.abc import Mapping
 
-from .seats import Press, SeatBoxes
+from .ports import PressTable, View
+from .seats import Press, SeatBox, SeatBoxes
 
 log = logging.getLogger("werewolf.seats")
 
@@ -37,50 +44,68 @@ BUTTON_MODES = ("roll-call", "lock-in")
 AFTER_A_VOTE = ("verdict", "last-words", "prompt")
 
 
-def lights(view: dict) -> dict[int, str]:
+def field(view: Mapping[str, object], key: str) -> Mapping[str, object]:
+    """`view[key]` if it is a JSON object, else {} (absent, null)."""
+    value = view.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def seats(value: object) -> list[int]:
+    """The seat numbers in a JSON list (anything else in it, or no list: left out)."""
+    if not isinstance(value, list):
+        return []
+    return [s for s in value if isinstance(s, int) and not isinstance(s, bool)]
+
+
+def lights(view: Mapping[str, object]) -> dict[int, str]:
     """Each seat's LED ("dark" | "off" | "waiting" | "recorded"), by game
     seat, from a public view (RULES.md §4: nothing public reveals a night
     action; [issue 7] LED language)."""
-    players = view.get("players") or []
-    pace = view.get("pace") or {}
+    players = seats([p.get("seat") for p in _objects(view.get("players"))])
+    pace = field(view, "pace")
     mode = pace.get("mode")
     if mode == "calls" or view.get("phase") == "night":
-        return {p["seat"]: "dark" for p in players}
-    out = {p["seat"]: "off" for p in players}
+        return {seat: "dark" for seat in players}
+    out = {seat: "off" for seat in players}
     if view.get("buttons") not in BUTTON_MODES:
         return out
     if mode in AFTER_A_VOTE:  # the last to press sees his LED lit too
         for seat in _voted_today(view):
             out[seat] = "recorded"
         return out
-    vote = view.get("vote")
+    vote = field(view, "vote")
     if mode != "ballot" or not vote:
         return out
-    for seat in vote.get("voted") or []:
+    for seat in seats(vote.get("voted")):
         out[seat] = "recorded"
     if pace.get("paused") is None:  # a paused vote takes no presses: no invitation
-        for seat in vote.get("waiting") or []:
+        for seat in seats(vote.get("waiting")):
             out[seat] = "waiting"
     return out
 
 
-def _voted_today(view: dict) -> list[int]:
+def _objects(value: object) -> list[Mapping[str, object]]:
+    """The JSON objects in a JSON list."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _voted_today(view: Mapping[str, object]) -> list[int]:
     """Who voted in today's last closed vote (the public tally), if that vote
     is the latest news: its LEDs stay solid while the result is announced."""
     if view.get("phase") != "day":
         return []
-    tally = next((a for a in reversed(view.get("announcements") or [])
+    tally = next((a for a in reversed(_objects(view.get("announcements")))
                   if a.get("kind") == "tally"), None)
     if tally is None or tally.get("time") != f"day {view.get('n')}":
         return []
-    return [int(seat) for seat, target in (tally.get("votes") or {}).items()
+    return [int(seat) for seat, target in field(tally, "votes").items()
             if target is not None]
 
 
 class SeatBridge:
     """Presses to the table, the table's public view to the LEDs [issue 7]."""
 
-    def __init__(self, table: Any, boxes: SeatBoxes) -> None:
+    def __init__(self, table: PressTable, boxes: SeatBoxes) -> None:
         self.table = table
         self.boxes = boxes
         self._stop = threading.Event()
@@ -131,13 +156,13 @@ class SeatBridge:
 
     # -- LEDs out --------------------------------------------------------------------
 
-    def _hook(self, view: dict) -> None:
+    def _hook(self, view: View) -> None:
         try:
             self._show(view)
         except Exception:  # the table has committed: an LED fault must not undo that
             log.exception("seat LEDs: could not show a view")
 
-    def _show(self, view: dict) -> None:
+    def _show(self, view: View) -> None:
         states = lights(view)
         for box in self.boxes:
             state = states.get(box.number - 1, "off")
@@ -146,4 +171,14 @@ class SeatBridge:
                 box.dark(dark)
             target = "off" if dark else state
             if box.state != target:
-                getattr(box, target)()
+                _say(box, target)
+
+
+def _say(box: SeatBox, state: str) -> None:
+    """The seat box's word for an LED state as `lights` names it."""
+    if state == "waiting":
+        box.waiting()
+    elif state == "recorded":
+        box.recorded()
+    else:
+        box.off()

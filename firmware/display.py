@@ -3,8 +3,9 @@ the game to the table.
 
     image = render(public_view)            # pure: the public view -> a mode "1" image
     image = render_boot(gm_url)            # the GM's URL as a QR code, at boot / lobby
-    display = Display(open_device(simulate=True), url=gm_url)
-    display.follow(table)                  # a daemon thread on the table's public stream
+
+The device that shows the frames, and the thread that follows the table, are
+apart in firmware/device.py; this module draws and touches no hardware.
 
 `render` reads the public view only (`Table.public()`), so the frame cannot
 depend on anything secret: at night it shows "Night N" and the call being
@@ -16,21 +17,20 @@ text.
 
 Layout: four rows of 16 px (Unifont's cell: 8 px per Latin character, 16 per
 CJK one); the first row is a lit bar with the day or night and the timer.
+
+A closed vote is drawn from its tally alone [issue 15]: the counts as they
+come, a ★ for a ballot that weighed more than one (the sheriff's ×2) and a ⚑
+for the rumormonger's posted votes (the tally's `extra`); nothing is summed
+or guessed here.
 """
 
 from __future__ import annotations
 
-import io
-import json
 import logging
 import math
 import os
-import queue
-import threading
-import time
-from collections.abc import Iterator
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -109,8 +109,8 @@ def _fit(font: Font, text: str, width: int) -> str:
     return text + "…"
 
 
-#: the fallback font has no ★ × † → …: ASCII stand-ins
-_ASCII = str.maketrans({"★": "*", "×": "x", "†": "+", "→": ">", "…": "~"})
+#: the fallback font has no ★ × † → … ⚑: ASCII stand-ins
+_ASCII = str.maketrans({"★": "*", "×": "x", "†": "+", "→": ">", "…": "~", "⚑": "!"})
 
 
 class _Canvas:
@@ -192,60 +192,106 @@ def _phase_label(view: dict, lang: str) -> str:
     return _word("day", lang, n=view.get("n") or 1)
 
 
-def _sheriff_at_tally(view: dict) -> int | None:
-    """Who held the badge when the last tally was taken: the announcements'
-    sheriff changes up to that tally (else the view's sheriff)."""
-    anns = view.get("announcements")
-    if not anns:
-        return view.get("sheriff")
-    sheriff: int | None = None
-    last = max((i for i, a in enumerate(anns) if a.get("kind") == "tally"), default=len(anns))
-    for a in anns[:last]:
-        if a.get("kind") == "sheriff":
-            sheriff = a.get("seat")
-    return sheriff
+class Mark(NamedTuple):
+    """Votes of the last tally that are not one voter's one vote, as the tally
+    lists them (contract C1): a ballot whose weight is above one (the
+    sheriff's ×2 in an execution vote), or an `extra` entry (the
+    rumormonger's poster: two votes)."""
+
+    source: str  # "ballot" (a weighted ballot) | the extra's source ("poster", …)
+    voter: int | None  # the weighted ballot's voter; None for an extra
+    target: int
+    votes: int
+
+
+#: a mark's sign, on its target's count and before its row; "+" for a source
+#: the display does not know yet
+SIGNS = {"ballot": "★", "poster": "⚑"}
+
+
+def tally_marks(view: dict) -> list[Mark]:
+    """The last tally's weighted ballots, then its extra votes, in the
+    tally's order. Read from `ballots` and `extra` only: the display
+    computes no weight (a view without them has no marks)."""
+    tally = view.get("last_tally") or {}
+    marks = [Mark("ballot", int(b["voter"]), int(b["target"]), int(b["weight"]))
+             for b in tally.get("ballots") or []
+             if b.get("target") is not None and int(b.get("weight") or 1) > 1]
+    marks += [Mark(str(x.get("source")), None, int(x["target"]), int(x["votes"]))
+              for x in tally.get("extra") or [] if x.get("target") is not None]
+    return marks
 
 
 def tally_entries(view: dict) -> tuple[list[tuple[int, int]], int | None, int | None]:
-    """The last tally: ([(seat, count)] most votes first, the sheriff whose
-    vote counted two or None, the seat he voted for)."""
+    """The last tally: ([(seat, count)] most votes first, as `counts` says;
+    the voter whose ballot weighed more than one (the sheriff) or None; the
+    seat that ballot went to)."""
     tally = view.get("last_tally") or {}
     counts = {int(s): int(c) for s, c in (tally.get("counts") or {}).items()}
     ranked = sorted(counts.items(), key=lambda sc: (-sc[1], sc[0]))
-    votes = {int(v): t for v, t in (tally.get("votes") or {}).items()}
-    cast = sum(1 for t in votes.values() if t is not None)
-    sheriff = _sheriff_at_tally(view)
-    if (tally.get("step") == "vote" and sheriff is not None and votes.get(sheriff) is not None
-            and sum(counts.values()) == cast + 1):
-        return ranked, sheriff, int(votes[sheriff])
-    return ranked, None, None
+    weighted = next((m for m in tally_marks(view) if m.source == "ballot"), None)
+    if weighted is None:
+        return ranked, None, None
+    return ranked, weighted.voter, weighted.target
 
 
-def _tally_rows(view: dict, width: int, font: Font, rows: int) -> list[str]:
-    """The tally in `rows` rows: "Ann 3★  Eve 2" (★: the sheriff's vote, two
-    votes, went there), then "★Cid×2→Ann"; entries that do not fit are "…"."""
-    ranked, sheriff, target = tally_entries(view)
-    items = [f"{_name(view, s)} {c}" + ("★" if s == target else "") for s, c in ranked]
-    double = f"★{_name(view, sheriff)}×2→{_name(view, target)}" if sheriff is not None else ""
-    room = max(1, rows - (1 if double else 0))
+def _pack(font: Font, items: list[str], width: int, rows: int, *,
+          whole: bool = False) -> list[str] | None:
+    """The items joined by two spaces into at most `rows` rows of `width`
+    pixels; what does not fit ends the last row in "…" (or, `whole`: None)."""
     out: list[str] = []
     line = ""
-    for i, item in enumerate(items):
+    for item in items:
         joined = f"{line}  {item}" if line else item
         if _width(font, joined) <= width:
             line = joined
             continue
-        if len(out) + 1 < room:
+        if whole and (len(out) + 1 >= rows or _width(font, item) > width):
+            return None
+        if line and len(out) + 1 < rows:
             out.append(line)
             line = item
             continue
-        while line and _width(font, line + "  …") > width:
+        while line and _width(font, line + " …") > width:
             line = line.rsplit("  ", 1)[0] if "  " in line else ""
-        line = f"{line}  …" if line else _fit(font, item, width)
+        if line:
+            line += "  …" if _width(font, line + "  …") <= width else " …"
+        else:
+            line = _fit(font, item, width)
         break
     if line:
         out.append(line)
-    return out + ([double] if double else [])
+    return out
+
+
+def _tally_rows(view: dict, width: int, font: Font, rows: int) -> list[str]:
+    """The tally in `rows` rows: each seat's count as the tally gives it,
+    signed by the marks that went there ("Ann 3★  Eve 4⚑": ★ a weighted
+    ballot, ⚑ the poster's votes), then the marks: "★Cid×2→Ann  ⚑×2→Eve"
+    (who, the weight, whom), shorter when the rows are ("★×2→Ann", then
+    "★×2": the signed count says whom); counts that do not fit are "…"."""
+    ranked, _, _ = tally_entries(view)
+    marks = tally_marks(view)
+    items = [f"{_name(view, s)} {c}" + "".join(_sign(m) for m in marks if m.target == s)
+             for s, c in ranked]
+    shown: list[str] = []
+    if marks and rows > 1:
+        voters = [_name(view, m.voter) if m.voter is not None else "" for m in marks]
+        targets = [f"→{_name(view, m.target)}" for m in marks]
+        forms = [[f"{_sign(m)}{v}×{m.votes}{t}" for m, v, t in zip(marks, voters, targets)],
+                 [f"{_sign(m)}×{m.votes}{t}" for m, t in zip(marks, targets)]]
+        for form in forms:  # the longest form whose marks all fit
+            packed = _pack(font, form, width, rows - 1, whole=True)
+            if packed:
+                shown = packed
+                break
+        else:
+            shown = _pack(font, [f"{_sign(m)}×{m.votes}" for m in marks], width, rows - 1) or []
+    return (_pack(font, items, width, max(1, rows - len(shown))) or []) + shown
+
+
+def _sign(mark: Mark) -> str:
+    return SIGNS.get(mark.source, "+")
 
 
 def _death_text(view: dict, d: dict, lang: str) -> str:
@@ -297,7 +343,8 @@ def _mode_label(view: dict, lang: str) -> str:
 def render(view: dict, lang: str | None = None, size: tuple[int, int] = SIZE) -> Image.Image:
     """The display's frame for a public view (mode "1"), from the public
     fields only: phase, timer, the night's call, the roll-call candidate,
-    the last tally (the sheriff's ×2), announcements and the winner."""
+    the last tally (its counts, weighted ballots and extra votes as the
+    tally lists them: contract C1), announcements and the winner."""
     lang = _lang(view, lang)
     c = _Canvas(size)
     pace = view.get("pace") or {}
@@ -398,128 +445,3 @@ def render_boot(url: str, lang: str | None = None, size: tuple[int, int] = SIZE)
     for i, line in enumerate(lines):
         c.draw.text((side + 4, y0 + i * ROW), _fit(c.font, line, room), font=c.font, fill=ON)
     return c.image
-
-
-# --- the device ----------------------------------------------------------------------
-
-DRIVERS = ("ssd1306", "sh1106", "ssd1309")
-
-
-def open_device(driver: str = "ssd1306", i2c_bus: int = 1, address: int = 0x3C,
-                simulate: bool = False) -> Any:
-    """The OLED through luma.oled, or luma's dummy device (128×64, mode "1")
-    when simulating or when the I2C bus is not there."""
-    from luma.core.device import dummy
-
-    if driver not in DRIVERS:
-        raise ValueError(f"display driver {driver!r} is not one of {', '.join(DRIVERS)}")
-    if simulate or not os.path.exists(f"/dev/i2c-{i2c_bus}"):
-        return dummy(width=SIZE[0], height=SIZE[1], mode="1")
-    from luma.core.error import DeviceNotFoundError
-    from luma.core.interface.serial import i2c
-    from luma.oled import device as oled
-
-    try:
-        serial = i2c(port=i2c_bus, address=address)
-    except DeviceNotFoundError:
-        log.warning("no I2C bus %s: the display is simulated", i2c_bus)
-        return dummy(width=SIZE[0], height=SIZE[1], mode="1")
-    return getattr(oled, driver)(serial, width=SIZE[0], height=SIZE[1])
-
-
-class Display:
-    """A device showing the table's public view; redraws only changed frames."""
-
-    def __init__(self, device: Any = None, url: str | None = None,
-                 lang: str | None = None) -> None:
-        self.device = device if device is not None else open_device(simulate=True)
-        self.url, self.lang = url, lang
-        self.last_image: Image.Image | None = None
-        self.frames = 0  # frames sent to the device
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def frame(self, view: dict) -> Image.Image:
-        size = (getattr(self.device, "width", SIZE[0]), getattr(self.device, "height", SIZE[1]))
-        if self.url and (view.get("phase") == "lobby" or not view.get("players")):
-            return render_boot(self.url, self.lang or view.get("language"), size)
-        return render(view, self.lang, size)
-
-    def show(self, view: dict) -> bool:
-        """Render the view; send it to the device only if the frame changed."""
-        image = self.frame(view)
-        with self._lock:
-            if self.last_image is not None and image.tobytes() == self.last_image.tobytes():
-                return False
-            self.device.display(image)
-            self.last_image = image
-            self.frames += 1
-            return True
-
-    def png_bytes(self) -> bytes | None:
-        """The frame on the display, as PNG (the virtual table page)."""
-        with self._lock:
-            image = self.last_image
-        if image is None:
-            return None
-        buf = io.BytesIO()
-        image.save(buf, format="PNG")
-        return buf.getvalue()
-
-    def follow(self, table: Any) -> threading.Thread:
-        """Show the table's public stream in a daemon thread, re-rendering
-        once a second for the countdown (the view's `now` moved on by the time
-        since it arrived). The first frame (at start-up, the GM's QR code) is
-        on the device before this returns, so the hub says it is ready only
-        once the display shows something."""
-        listener, first = table.listen("public")
-        views = _timed(listener.queue, first, self._stop)
-        self._stop.clear()
-        self._show_safely(next(views))  # the first view, before the thread starts
-        thread = threading.Thread(target=self._run, args=(table, listener, views),
-                                  name="display", daemon=True)
-        self._thread = thread
-        thread.start()
-        return thread
-
-    def _run(self, table: Any, listener: Any, views: Iterator[dict]) -> None:
-        try:
-            for view in views:
-                self._show_safely(view)
-        finally:
-            unlisten = getattr(table, "unlisten", None)
-            if unlisten is not None:
-                unlisten(listener)
-
-    def _show_safely(self, view: dict) -> None:
-        try:
-            self.show(view)
-        except Exception:  # a bad frame must not stop the display
-            log.exception("display: could not show a view")
-
-    def stop(self, timeout: float = 2.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-
-
-def _timed(messages: queue.Queue, first: str, stop: threading.Event,
-           tick: float = 1.0) -> Iterator[dict]:
-    """Each view as it comes, and the current one again every `tick` seconds
-    with `now` advanced; ends at an empty message (the stream closed) or stop."""
-    view, got = json.loads(first), time.monotonic()
-    yield view
-    while not stop.is_set():
-        try:
-            message = messages.get(timeout=tick)
-        except queue.Empty:
-            if isinstance(view.get("now"), int | float):
-                yield {**view, "now": view["now"] + time.monotonic() - got}
-            else:
-                yield view
-            continue
-        if not message:
-            return
-        view, got = json.loads(message), time.monotonic()
-        yield view

@@ -12,19 +12,23 @@ hardware.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Generic
 
 from .bridge import SeatBridge
-from .display import Display, open_device
+from .device import Display, open_device
 from .expander import Bus, SimulatedBus
 from .pinmap import PinMap
+from .ports import L, TablePort
 from .seats import SeatBoxes
 
 log = logging.getLogger("werewolf.hardware")
 
 
-class TableHardware:
-    def __init__(self, table: Any, pinmap: PinMap, url: str | None = None, *,
+class TableHardware(Generic[L]):
+    """The seat boxes, the display and the bridge, on any table that answers
+    `TablePort` (companion.table.Table in `werewolf serve`)."""
+
+    def __init__(self, table: TablePort[L], pinmap: PinMap, url: str | None = None, *,
                  factory: Any = None, simulated: str | None = None,
                  bus: Bus | None = None) -> None:
         """`factory`/`simulated`: the pin factory and why it is simulated
@@ -52,7 +56,7 @@ class TableHardware:
             raise
         self.table = table
 
-    def start(self) -> TableHardware:
+    def start(self) -> TableHardware[L]:
         self.bridge.start()
         self.display.follow(self.table)
         return self
@@ -74,9 +78,9 @@ class TableHardware:
         pin.drive_low()
         pin.drive_high()
 
-    def leds(self) -> list[dict]:
+    def leds(self) -> list[dict[str, int | str]]:
         """Every box's LED as the virtual table shows it."""
-        out = []
+        out: list[dict[str, int | str]] = []
         for box in self.boxes:
             state = "dark" if box.is_dark else ("refused" if box.refusing else box.state)
             out.append({"seat": box.number, "led": state})

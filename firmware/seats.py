@@ -131,7 +131,19 @@ class Led(Protocol):
     def close(self) -> None: ...
 
 
-class DimmedLED(PWMLED):
+class Switch(Protocol):
+    """What a seat box needs of its button: gpiozero's `Button` (gpiozero has
+    no type hints; this names the part the press path goes through, so mypy
+    checks the callback handed to it [issue 15])."""
+
+    when_pressed: Callable[[], None] | None
+    #: gpiozero's pin: a MockPin under the MockFactory, which the virtual table drives
+    pin: Any
+
+    def close(self) -> None: ...
+
+
+class DimmedLED(PWMLED):  # type: ignore[misc]  # gpiozero has no type hints
     """gpiozero's PWMLED with "fully on" at `brightness` [issue 7: LEDs are
     dimmed with PWM so they do not light faces in a dark room]: value 1 (on(),
     blink()'s on phase) is a PWM duty of `brightness`, value 0 is off."""
@@ -176,8 +188,8 @@ class SeatBox:
         self._refusal_from: float | None = None  # monotonic start of a refusal
         self._lit = False
         self._blinking = False  # in the blinker's set
-        self.button = Button(seat.button, pull_up=True, bounce_time=None,
-                             pin_factory=pin_factory)
+        self.button: Switch = Button(seat.button, pull_up=True, bounce_time=None,
+                                     pin_factory=pin_factory)
         try:
             self.led: Led = _make_led(seat, brightness, pin_factory, expanders)
         except Exception:
@@ -287,7 +299,8 @@ def _make_led(seat: Seat, brightness: float, pin_factory: Any,
     try:
         return DimmedLED(seat.led, brightness=brightness, pin_factory=pin_factory)
     except PinPWMUnsupported:  # a pin library without PWM: undimmed, but the language works
-        return LED(seat.led, pin_factory=pin_factory)
+        undimmed: Led = LED(seat.led, pin_factory=pin_factory)
+        return undimmed
 
 
 class SeatBoxes:

@@ -45,14 +45,55 @@ DAWN = {"kind": "dawn", "time": "night 1", "n": 1,
         "deaths": [{"seat": 3, "name": "Dan", "role": "villager", "cause": None}]}
 ELECTION = {"kind": "tally", "time": "day 1", "step": "election", "round": 1,
             "votes": {"0": 1, "1": 0, "2": 4, "4": 2, "5": 2, "6": 2},
-            "counts": {"1": 1, "0": 1, "4": 1, "2": 3}, "top": 3, "tie": None}
+            "counts": {"1": 1, "0": 1, "4": 1, "2": 3}, "top": 3, "tie": None,
+            "ballots": [{"voter": 0, "target": 1, "weight": 1},
+                        {"voter": 1, "target": 0, "weight": 1},
+                        {"voter": 2, "target": 4, "weight": 1},
+                        {"voter": 4, "target": 2, "weight": 1},
+                        {"voter": 5, "target": 2, "weight": 1},
+                        {"voter": 6, "target": 2, "weight": 1}], "extra": []}
 ELECTED = {"kind": "sheriff", "time": "day 1", "seat": 2, "how": "elected"}
 # the sheriff (Cid) votes Ann: Ann 3 (his two and Eve's), Eve 2, Bob 2
 VOTE = {"step": "vote", "round": 1, "votes": {"2": 0, "4": 0, "0": 4, "1": 4, "5": 1, "6": 1},
-        "counts": {"0": 3, "4": 2, "1": 2}, "top": 3, "tie": None}
+        "counts": {"0": 3, "4": 2, "1": 2}, "top": 3, "tie": None,
+        "ballots": [{"voter": 0, "target": 4, "weight": 1},
+                    {"voter": 1, "target": 4, "weight": 1},
+                    {"voter": 2, "target": 0, "weight": 2},
+                    {"voter": 4, "target": 0, "weight": 1},
+                    {"voter": 5, "target": 1, "weight": 1},
+                    {"voter": 6, "target": 1, "weight": 1}], "extra": []}
 # a tie 3–3 between Ann and Eve (the sheriff's two on Ann): a runoff
 TIED = {"step": "vote", "round": 1, "votes": {"2": 0, "5": 0, "0": 4, "1": 4, "6": 4},
-        "counts": {"0": 3, "4": 3}, "top": 3, "tie": [0, 4]}
+        "counts": {"0": 3, "4": 3}, "top": 3, "tie": [0, 4],
+        "ballots": [{"voter": 0, "target": 4, "weight": 1},
+                    {"voter": 1, "target": 4, "weight": 1},
+                    {"voter": 2, "target": 0, "weight": 2},
+                    {"voter": 5, "target": 0, "weight": 1},
+                    {"voter": 6, "target": 4, "weight": 1}], "extra": []}
+# the village: a poster accused Eve last night, two votes on her; the sheriff
+# (Cid) votes Bob, who goes with 5 (Ann, Cid ×2, Fay, Gus); Eve 3 (Bob, the
+# poster's two), Ann 1 (Eve); the counts are the tally's, not worked out here
+POSTED = {"step": "vote", "round": 1, "poster": 4,
+          "votes": {"0": 1, "1": 4, "2": 1, "4": 0, "5": 1, "6": 1},
+          "counts": {"1": 5, "4": 3, "0": 1}, "top": 5, "tie": None,
+          "ballots": [{"voter": 0, "target": 1, "weight": 1},
+                      {"voter": 1, "target": 4, "weight": 1},
+                      {"voter": 2, "target": 1, "weight": 2},
+                      {"voter": 4, "target": 0, "weight": 1},
+                      {"voter": 5, "target": 1, "weight": 1},
+                      {"voter": 6, "target": 1, "weight": 1}],
+          "extra": [{"source": "poster", "target": 4, "votes": 2}]}
+# no sheriff yet: one ballot a voter, and the poster's two on Ann
+POSTED_ONLY = {"step": "vote", "round": 1, "poster": 0,
+               "votes": {"0": 1, "1": 4, "2": 4, "4": 1, "5": 4, "6": None},
+               "counts": {"4": 3, "0": 2, "1": 2}, "top": 3, "tie": None,
+               "ballots": [{"voter": 0, "target": 1, "weight": 1},
+                           {"voter": 1, "target": 4, "weight": 1},
+                           {"voter": 2, "target": 4, "weight": 1},
+                           {"voter": 4, "target": 1, "weight": 1},
+                           {"voter": 5, "target": 4, "weight": 1},
+                           {"voter": 6, "target": None, "weight": 1}],
+               "extra": [{"source": "poster", "target": 0, "votes": 2}]}
 EXECUTED = {"kind": "death", "time": "day 1", "seat": 0, "name": "Ann", "role": "werewolf",
             "cause": "execution"}
 OVER = {"kind": "over", "time": "day 3", "winner": "village", "winners": [2, 4, 5, 6],
@@ -86,12 +127,24 @@ def runoff_ballot(lang: str = "en") -> dict:
                 announcements=[DAWN, ELECTION, ELECTED, {**TIED, "kind": "tally"}])
 
 
-def verdict(lang: str = "en") -> dict:
+def verdict(lang: str = "en", tally: dict = VOTE, executed: dict = EXECUTED,
+            sheriff: int | None = 2) -> dict:
+    before = [ELECTION, ELECTED] if sheriff is not None else []
     return base("day", 1, "day 1 verdict", {"mode": "verdict", "paused": None,
                                             "deadline": NOW + 8},
-                players=players({3: "villager", 0: "werewolf"}, 2), sheriff=2, language=lang,
-                last_tally=VOTE,
-                announcements=[DAWN, ELECTION, ELECTED, {**VOTE, "kind": "tally"}, EXECUTED])
+                players=players({3: "villager", executed["seat"]: executed["role"]}, sheriff),
+                sheriff=sheriff, language=lang, last_tally=tally,
+                announcements=[DAWN, *before, {**tally, "kind": "tally"}, executed])
+
+
+def verdict_posted(lang: str = "en") -> dict:
+    """The rumormonger's two votes and the sheriff's ×2 in one tally."""
+    return verdict(lang, POSTED, {**EXECUTED, "seat": 1, "name": "Bob", "role": "villager"})
+
+
+def verdict_posted_only() -> dict:
+    """The rumormonger's two votes, no sheriff: room for "✉×2→Ann"."""
+    return verdict("en", POSTED_ONLY, {**EXECUTED, "seat": 4, "name": "Eve"}, sheriff=None)
 
 
 def over(lang: str) -> dict:
@@ -132,6 +185,9 @@ FRAMES: dict[str, tuple[dict | None, bool]] = {
     "ballot-rollcall-en": (rollcall(), False),
     "verdict-en": (verdict(), False),
     "verdict-ja": (verdict("ja"), True),
+    "verdict-poster-en": (verdict_posted(), False),
+    "verdict-poster-ja": (verdict_posted("ja"), True),
+    "verdict-poster-only-en": (verdict_posted_only(), False),
     "over-en": (over("en"), False),
     "over-ja": (over("ja"), True),
     "over-zh_Hant": (over("zh_Hant"), True),

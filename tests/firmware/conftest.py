@@ -1,12 +1,49 @@
 """Shared fixtures for the hardware tests: gpiozero's mock pins and a fake
-I2C bus (STYLE.md: a fresh MockFactory per test, as gpiozero's own tests do)."""
+I2C bus (STYLE.md: a fresh MockFactory per test, as gpiozero's own tests do);
+the display's reference views (tools/make_reference_frames.py) and fonts."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import sys
 import threading
+from pathlib import Path
 
 import pytest
+from companion.firmware import display
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load_tool():
+    spec = importlib.util.spec_from_file_location(
+        "make_reference_frames", ROOT / "tools" / "make_reference_frames.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+frames = _load_tool()
+
+
+@pytest.fixture
+def fresh_fonts():
+    display.reset_fonts()
+    yield
+    display.reset_fonts()
+
+
+def need_unifont(cjk: bool) -> None:
+    """Reference frames are drawn with Unifont: in CI a missing font fails."""
+    if display.has_unifont():
+        return
+    if os.environ.get("CI"):
+        pytest.fail("GNU Unifont is missing (apt-get install fonts-unifont)")
+    pytest.skip("GNU Unifont is not installed" + (" (CJK frame)" if cjk else ""))
 
 
 class FakeBus:

@@ -93,6 +93,20 @@ def test_lights_come_from_the_public_view_only():
 
 
 
+def test_lights_read_the_view_as_json_and_trust_no_field():
+    """[issue 15 §8] The view is JSON (ports.View): `lights` narrows what it
+    reads, so a field of the wrong type lights nothing instead of raising
+    in the table's publish hook (a seat number that is not an int, a list
+    that is not one, a vote that is not an object)."""
+    players = [{"seat": 0}, {"seat": 1}, {"seat": "2"}, "nobody"]
+    ballot = {"phase": "day", "players": players, "buttons": "lock-in",
+              "pace": {"mode": "ballot", "paused": None},
+              "vote": {"voted": [True, 1], "waiting": "0"}}
+    assert lights(ballot) == {0: "off", 1: "recorded"}
+    assert lights({**ballot, "vote": [0]}) == {0: "off", 1: "off"}
+    assert lights({**ballot, "pace": None, "players": None}) == {}
+
+
 def test_leds_stay_lit_while_the_days_result_is_announced():
     """[issue 7] solid = your vote is recorded: the last voter's press closes the
     vote, and his LED still lights during the verdict (today's tally only)."""

@@ -1,56 +1,24 @@
-"""The small display [issue 7]: `render(public_view)` frames compared pixel for
-pixel with tests/firmware/reference/*.png (tools/make_reference_frames.py),
-the luma dummy device, redraws, secrecy and the Latin fallback."""
+"""The small display's frames [issue 7]: `render(public_view)` compared pixel
+for pixel with tests/firmware/reference/*.png (tools/make_reference_frames.py),
+the tally as the engine lists it [issue 15], secrecy and the Latin fallback.
+The device that shows them: test_device.py."""
 
 from __future__ import annotations
 
 import copy
-import importlib.util
-import json
 import logging
-import os
-import queue
 import random
-import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 from companion.firmware import display
 from PIL import Image, ImageChops
 
+from .conftest import frames, need_unifont
+
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = Path(__file__).parent / "reference"
-
-
-def _load_tool():
-    spec = importlib.util.spec_from_file_location(
-        "make_reference_frames", ROOT / "tools" / "make_reference_frames.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-frames = _load_tool()
-
-
-@pytest.fixture(autouse=True)
-def fresh_fonts():
-    display.reset_fonts()
-    yield
-    display.reset_fonts()
-
-
-def need_unifont(cjk: bool) -> None:
-    """Reference frames are drawn with Unifont: in CI a missing font fails."""
-    if display.has_unifont():
-        return
-    if os.environ.get("CI"):
-        pytest.fail("GNU Unifont is missing (apt-get install fonts-unifont)")
-    pytest.skip("GNU Unifont is not installed" + (" (CJK frame)" if cjk else ""))
+pytestmark = pytest.mark.usefixtures("fresh_fonts")
 
 
 @pytest.mark.parametrize("name", list(frames.FRAMES))
@@ -94,54 +62,72 @@ def test_tally_marks_the_sheriffs_double_vote():
     assert display.tally_entries(election)[1:] == (None, None)
 
 
-def test_the_dummy_device_receives_the_frame():
-    """[issue 7] Display.show sends the rendered frame to luma's dummy device."""
+def _tallies(view: dict) -> list[dict]:
+    tallies = [a for a in view.get("announcements") or [] if a.get("kind") == "tally"]
+    return tallies + ([view["last_tally"]] if view.get("last_tally") else [])
+
+
+@pytest.mark.parametrize("name", [n for n, (v, _) in frames.FRAMES.items() if v and _tallies(v)])
+def test_the_frames_tallies_follow_contract_c1(name):
+    """[issue 15 §4, CONTRACTS C1] The views the frames are drawn from carry
+    tallies as the engine makes them: one ballot a voter in seat order, and
+    every count is its ballots' weights plus its extra votes."""
+    for tally in _tallies(frames.FRAMES[name][0]):
+        ballots = tally["ballots"]
+        assert [b["voter"] for b in ballots] == sorted(int(v) for v in tally["votes"])
+        for seat, count in tally["counts"].items():
+            assert count == sum(b["weight"] for b in ballots if b["target"] == int(seat)) \
+                + sum(x["votes"] for x in tally["extra"] if x["target"] == int(seat))
+
+
+def test_tally_marks_the_weighted_ballot_and_the_posters_votes():
+    """[issue 15 §4, RULES.md §8] The rumormonger's two posted votes are the
+    tally's `extra`, the sheriff's ×2 its ballot's weight: the display marks
+    both, as the tally lists them (the poster's votes are not a ballot, and
+    do not make a second sheriff)."""
+    Mark = display.Mark
+    view = frames.verdict_posted()
+    assert display.tally_marks(view) == [Mark("ballot", 2, 1, 2), Mark("poster", None, 4, 2)]
+    assert display.tally_entries(view) == ([(1, 5), (4, 3), (0, 1)], 2, 1)
+    alone = frames.verdict_posted_only()
+    assert display.tally_marks(alone) == [Mark("poster", None, 0, 2)]
+    assert display.tally_entries(alone) == ([(4, 3), (0, 2), (1, 2)], None, None)
+    assert display.tally_marks(frames.discussion()) == []  # the election: one vote each
+
+
+def test_tally_rows_say_who_weighed_what_and_whom():
+    """[issue 15 §4] The rows: counts signed by the marks on them, then each
+    mark with its voter, weight and target; shorter forms (no voter, then no
+    target) only when the row is too short for every mark."""
     need_unifont(False)
-    device = display.open_device(simulate=True)
-    assert (device.width, device.height, device.mode) == (128, 64, "1")
-    shown = display.Display(device)
+    font = display._fonts()[0]
+    view = frames.verdict_posted()
+    wide = display._tally_rows(view, 512, font, 2)
+    assert wide == ["Bob 5★  Eve 3⚑  Ann 1", "★Cid×2→Bob  ⚑×2→Eve"]
+    assert display._tally_rows(view, 128, font, 2) == ["Bob 5★  Eve 3⚑ …", "★×2→Bob  ⚑×2→Eve"]
+    assert display._tally_rows(view, 128, font, 3) == \
+        ["Bob 5★  Eve 3⚑ …", "★Cid×2→Bob", "⚑×2→Eve"]
+    assert display._tally_rows(view, 100, font, 2)[1] == "★×2  ⚑×2"
+    assert display._tally_rows(frames.verdict_posted_only(), 128, font, 2)[1] == "⚑×2→Ann"
+
+
+def test_the_display_computes_no_tally():
+    """[issue 15 §4, CONTRACTS C1] The display shows the counts the tally
+    gives and the weights its ballots give, and works nothing out: no ×2
+    guessed from the sums (a tally without ballots has no mark, though the
+    sheriff voted and the counts add up to one more than the votes cast),
+    a count is drawn as it comes, a weight of 3 is drawn as ×3."""
+    need_unifont(False)
+    font = display._fonts()[0]
     view = frames.verdict()
-    assert shown.show(view) is True
-    expected = display.render(view)
-    assert device.image.convert("1").tobytes() == expected.tobytes()
-    assert shown.last_image is not None and shown.last_image.tobytes() == expected.tobytes()
-    png = shown.png_bytes()
-    assert png is not None and png.startswith(b"\x89PNG")
-
-
-def test_show_does_not_redraw_an_unchanged_frame():
-    """[issue 7] The same frame twice reaches the device once; a new second does."""
-    calls = []
-
-    class Device:
-        width, height = 128, 64
-
-        def display(self, image):
-            calls.append(image)
-
-    shown = display.Display(Device())
-    view = frames.discussion()
-    assert shown.show(view) and not shown.show(copy.deepcopy(view))
-    assert not shown.show({**view, "now": view["now"] + 0.3})  # same second left
-    assert shown.show({**view, "now": view["now"] + 1.0})
-    assert len(calls) == 2 and shown.frames == 2
-
-
-def test_lobby_shows_the_gm_qr_code_when_the_display_knows_the_url():
-    """[issue 7] In the lobby (and at boot) the display shows the GM's URL as
-    a QR code; a scheme and host in uppercase keep it at version 3 (29
-    modules, 2 px each, a lit quiet zone)."""
-    need_unifont(False)
-    shown = display.Display(display.open_device(simulate=True), url=frames.GM_URL)
-    shown.show(frames.LOBBY)
-    assert shown.last_image is not None
-    assert shown.last_image.tobytes() == display.render_boot(frames.GM_URL).tobytes()
-    matrix = display.qr_matrix(frames.GM_URL)
-    assert len(matrix) == 29
-    image = display.render_boot(frames.GM_URL)
-    for y, row in enumerate(matrix):
-        for x, dark in enumerate(row):
-            assert image.getpixel((2 + 2 * x, 3 + 2 * y)) == (0 if dark else 255)
+    bare = copy.deepcopy(view)
+    del bare["last_tally"]["ballots"], bare["last_tally"]["extra"]
+    assert display.tally_marks(bare) == [] and display.tally_entries(bare)[1:] == (None, None)
+    assert "★" not in "".join(display._tally_rows(bare, 512, font, 3))
+    odd = copy.deepcopy(view)
+    odd["last_tally"]["counts"]["0"] = 9
+    odd["last_tally"]["ballots"][2]["weight"] = 3
+    assert display._tally_rows(odd, 512, font, 2) == ["Ann 9★  Bob 2  Eve 2", "★Cid×3→Ann"]
 
 
 def test_a_night_frame_reads_only_the_public_view():
@@ -163,7 +149,7 @@ def test_same_night_frame_whoever_holds_the_role(tmp_path):
     """[issue 7] On a real table: the display's frame at night 1 is the same
     whether the seer sits at seat 0 or 7 (only the public view is drawn)."""
     from companion.store import Store
-    from companion.table.session import Table
+    from companion.table import Table
 
     images = []
     for seer in (0, 7):
@@ -180,52 +166,6 @@ def test_same_night_frame_whoever_holds_the_role(tmp_path):
         images.append(display.render(view).tobytes())
         store.close()
     assert images[0] == images[1]
-
-
-def test_follow_shows_the_public_stream_and_ends_when_it_closes():
-    """[issue 7] follow() listens to the table's public stream in a daemon
-    thread, shows each view and stops at the empty message."""
-    need_unifont(False)
-
-    class Listener:
-        def __init__(self):
-            self.queue: queue.Queue = queue.Queue()
-
-    class FakeTable:
-        def __init__(self):
-            self.listener = Listener()
-            self.unlistened = False
-
-        def listen(self, audience):
-            assert audience == "public"
-            return self.listener, json.dumps(frames.discussion())
-
-        def unlisten(self, listener):
-            self.unlistened = True
-
-    table = FakeTable()
-    device = display.open_device(simulate=True)
-    drawn_by = []
-    send = device.display
-    device.display = lambda image: (drawn_by.append(threading.current_thread()), send(image))
-    shown = display.Display(device)
-    thread = shown.follow(table)
-    # the first view is drawn by follow() itself, before it returns: `werewolf
-    # serve` says it is ready only once the display shows the boot frame
-    assert drawn_by[:1] == [threading.current_thread()]
-    assert shown.last_image.tobytes() == display.render(frames.discussion()).tobytes()
-    assert thread.daemon
-    table.listener.queue.put(json.dumps(frames.verdict()))
-    deadline = time.monotonic() + 5
-    want = display.render(frames.verdict()).tobytes()
-    while time.monotonic() < deadline:
-        if shown.last_image is not None and shown.last_image.tobytes() == want:
-            break
-        time.sleep(0.02)
-    assert shown.last_image is not None and shown.last_image.tobytes() == want
-    table.listener.queue.put("")
-    thread.join(5)
-    assert not thread.is_alive() and table.unlistened
 
 
 def test_latin_fallback_when_unifont_is_missing(monkeypatch, caplog):
