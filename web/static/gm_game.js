@@ -216,8 +216,8 @@
   }
   function actionWords(e) { // an engine act event (seats as numbers), in words
     let text = "#" + e.a + " " + describe(actionOfEvent(e, nameOf));
-    if (S.secrets && e.result !== undefined) text += " → " + (N.roles[e.result] || e.result);
-    if (S.secrets && e.outcome !== undefined) text += " → " + t({ caught: "caught", wolf: "saw a wolf", nothing: "saw nothing" }[e.outcome] || e.outcome);
+    if (S.secrets && e.result !== undefined) text += " → " + roleName(e.result);
+    if (S.secrets && e.outcome !== undefined) text += " → " + pick(N.outcomes, e.outcome);
     return text;
   }
 
