@@ -17,9 +17,13 @@ STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 SAME_IN_EVERY_LANGUAGE = {"×2"}
 
 
-def _messages_used(script: str) -> set[str]:
-    js = (STATIC / f"{script}.js").read_text(encoding="utf-8")
-    return set(re.findall(r'\bt\(\s*"((?:[^"\\]|\\.)*)"', js))
+def _messages_used(html: str) -> set[str]:
+    """The messages of every script the page loads (a page is several scripts)."""
+    used: set[str] = set()
+    for name in re.findall(r'<script src="/static/([\w.-]+\.js)"', html):
+        js = (STATIC / name).read_text(encoding="utf-8")
+        used |= set(re.findall(r'\bt\(\s*"((?:[^"\\]|\\.)*)"', js))
+    return used
 
 
 @pytest.mark.parametrize("lang", ["ja", "zh_Hant"])
@@ -31,10 +35,10 @@ def test_every_message_a_script_shows_is_in_its_pages_translations(client, page,
     url = {"gm": "/gm", "player": seat_url, "table": "/table"}[page]
     html = client.get(url).get_data(as_text=True)
     block = json.loads(re.search(r'id="i18n">(.*?)</script>', html, re.S).group(1))
-    used = _messages_used(page)
-    assert used, f"no t(...) found in {page}.js"
+    used = _messages_used(html)
+    assert used, f"no t(...) found in {page}'s scripts"
     missing = sorted(m for m in used if m not in block)
     untranslated = sorted(m for m in used - SAME_IN_EVERY_LANGUAGE
                           if m in block and block[m] == m)
-    assert not missing, f"{page}.js shows messages its template does not provide: {missing}"
-    assert not untranslated, f"{page}.js messages left in English for {lang}: {untranslated}"
+    assert not missing, f"{page}'s scripts show messages its template does not provide: {missing}"
+    assert not untranslated, f"{page}'s script messages left in English for {lang}: {untranslated}"

@@ -20,40 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from browser_kit import PHONE, SCREEN, TABLET, hook
+from browser_kit import PHONE, RECORDER, SCREEN, TABLET, hook, shown_on
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
 WAIT = 20_000  # ms: a night call or a step (the hub's pacing is fast here)
-
-
-#: On the table screen: every text the `tally` and `deaths` hooks showed, as it
-#: showed it (in Millers Hollow the night follows the execution at once, and the
-#: table screen shows no tally at night, so the day's tally may show only briefly).
-RECORDER = """
-window.__shown = {tally: [], deaths: []};
-new MutationObserver(() => {
-  for (const name of Object.keys(window.__shown)) {
-    const el = document.querySelector(`[data-test=${name}]`);
-    if (!el || !el.checkVisibility()) continue;
-    const text = el.innerText;
-    const seen = window.__shown[name];
-    if (text && seen[seen.length - 1] !== text) seen.push(text);
-  }
-}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-"""
-
-
-def shown_on(page: Any, name: str, text: str) -> None:
-    """Wait until the hook `name` has shown `text` (see RECORDER)."""
-    try:
-        page.wait_for_function(
-            "([name, text]) => window.__shown[name].some((t) => t.includes(text))",
-            arg=[name, text], timeout=WAIT)
-    except Exception:
-        seen = page.evaluate("window.__shown")
-        raise AssertionError(f"the table screen's {name} never showed {text!r}: {seen}") from None
 
 
 @dataclass

@@ -4,23 +4,10 @@
 // (and the decoy's POST /p/<token>/suspect). Text comes from the template.
 (function () {
   "use strict";
-  const $ = (id) => document.getElementById(id);
   const base = "/p/" + $("app").dataset.token;
-  const {N, t} = pageWords("names");  // words.js
+  const {N, t, stepText} = pageWords("names");  // words.js; el() and $() are dom.js's
   const roleName = (id) => N.roles[id] || id;
   const teamName = (id) => N.teams[id] || id;
-
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const k in attrs || {}) {
-      if (k === "test") e.dataset.test = attrs[k];
-      else if (k === "on") e.addEventListener("click", attrs[k]);
-      else if (k === "class") e.className = attrs[k];
-      else e.setAttribute(k, attrs[k]);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-    return e;
-  }
 
   let view = null;
   let offset = 0; // hub clock − this phone's clock, in seconds
@@ -32,19 +19,6 @@
 
   const name = (seat) => (view.players[seat] ? view.players[seat].name : String(seat));
   const names = (seats) => seats.map(name).join(", ") || t("Nobody");
-
-  // "night 2", "day 1 runoff 1", "last words", "over" → the page's language
-  function stepText(v) {
-    if (v.phase === "over" || v.step === "over") return t("Game over");
-    const m = /^(night|day) (\d+)(?: (.*))?$/.exec(v.step || "");
-    if (!m && v.step === "last words") return t("Last words");
-    if (!m) return N.steps[v.step] || v.step || "";
-    const when = t(m[1] === "night" ? "Night {n}" : "Day {n}", {n: m[2]});
-    if (!m[3]) return when;
-    const run = /^runoff (\d+)$/.exec(m[3]);
-    const what = run ? N.steps.runoff + " " + run[1] : (N.steps[m[3]] || m[3]);
-    return when + " · " + what;
-  }
 
   // --- errors ---------------------------------------------------------------
   let errorTimer = 0;
@@ -105,10 +79,9 @@
   $("sheet").addEventListener("click", () => { $("sheet").hidden = true; });
 
   function resultText(r) {
-    const wolfish = (x) => x === "wolf" || x === "werewolf" || x === "white-werewolf";
     if (r.kind === "inspect" || r.kind === "medium") {
-      if (r.result === "wolf" || r.result === "human") {
-        return t(wolfish(r.result) ? "{name} is a werewolf." : "{name} is not a werewolf.",
+      if (r.result === "wolf" || r.result === "human") {  // the seer_sees "team" option
+        return t(r.result === "wolf" ? "{name} is a werewolf." : "{name} is not a werewolf.",
           {name: name(r.target)});
       }
       return t("{name}'s card: {role}.", {name: name(r.target), role: roleName(r.result)});
@@ -131,14 +104,15 @@
     if (r.kind === "centre") return t("The centre cards: {cards}.", {cards: r.cards.map(roleName).join(", ")});
     return r.kind;
   }
-  const RESULT_TITLE = {inspect: "Seer", medium: "Medium", spy: "Little girl", lover: "Cupid",
-    victim: "Witch", centre: "Thief", confess: "Confessor", baker: "Baker"};
+
+  // whose result it is: the role or profession the template names for its kind
+  const resultTitle = (r) => (N.results && N.results[r.kind]) || r.kind;
 
   function renderResults(v) {
     const items = v.results.map((r) => el("li", {},
-      el("button", {type: "button", test: "result", class: "result", on: () => openSheet(stepText({step: r.time}) + " · " + t(RESULT_TITLE[r.kind] || r.kind), resultText(r))},
-        el("span", {class: "when"}, stepText({step: r.time})),
-        " · " + t(RESULT_TITLE[r.kind] || r.kind) + " — " + t("Tap to see"))));
+      el("button", {type: "button", test: "result", class: "result", onclick: () => openSheet(stepText(r.time) + " · " + resultTitle(r), resultText(r))},
+        el("span", {class: "when"}, stepText(r.time)),
+        " · " + resultTitle(r) + " — " + t("Tap to see"))));
     $("results").replaceChildren(...(items.length ? items : [el("li", {class: "quiet"}, t("Nothing yet."))]));
   }
 
@@ -165,7 +139,7 @@
       p.sheriff ? el("span", {class: "badge"}, "★ " + t("sheriff")) : null,
       p.role && p.seat !== v.seat ? el("span", {class: "known"}, roleName(p.role)) : null,
       p.alive ? null : el("span", {class: "known"}, t("dead")))));
-    const news = v.deaths.map((d) => el("li", {}, stepText({step: d.time}) + " · " + d.name +
+    const news = v.deaths.map((d) => el("li", {}, stepText(d.time) + " · " + d.name +
       (d.cause ? " — " + (N.causes[d.cause] || d.cause) : "")));
     if (v.last_tally) {
       const c = v.last_tally.counts || {};
@@ -197,7 +171,7 @@
     const targetButton = (seat, test, on, chosen) => {
       const by = c.do === "attack" ? pickedBy(v, seat) : [];
       const sent = lastSent.key === panelKey && lastSent.seats.includes(seat);
-      return el("button", {type: "button", test: test, class: "pick" + (chosen ? " chosen" : sent ? " mine" : ""), on: on},
+      return el("button", {type: "button", test: test, class: "pick" + (chosen ? " chosen" : sent ? " mine" : ""), onclick: on},
         name(seat), by.length ? el("small", {}, t("picked by {names}", {names: by.join(", ")})) : null);
     };
     if (c.do === "potion") {
@@ -229,7 +203,7 @@
       const grid = el("div", {class: "grid two"});
       for (const k of c.cards) {
         grid.append(el("button", {type: "button", test: "card-" + k,
-          class: "pick" + (mine && mine.card === k ? " chosen" : ""), on: () => pick({card: k})},
+          class: "pick" + (mine && mine.card === k ? " chosen" : ""), onclick: () => pick({card: k})},
         cards[k] ? roleName(cards[k]) : t("card {k}", {k: k + 1})));
       }
       box.append(grid);
@@ -239,7 +213,7 @@
       const grid = el("div", {class: "grid two"});
       for (const m of c.modes) {
         grid.append(el("button", {type: "button", test: "mode-" + m,
-          class: "pick" + (mine && mine.mode === m ? " chosen" : ""), on: () => pick({mode: m})}, t(m)));
+          class: "pick" + (mine && mine.mode === m ? " chosen" : ""), onclick: () => pick({mode: m})}, t(m)));
       }
       box.append(grid);
       return box;
@@ -248,7 +222,7 @@
       const grid = el("div", {class: "grid two"});
       for (const pw of c.powers) {
         grid.append(el("button", {type: "button", test: "power-" + pw,
-          class: "pick" + (mine && mine.power === pw ? " chosen" : ""), on: () => pick({power: pw})},
+          class: "pick" + (mine && mine.power === pw ? " chosen" : ""), onclick: () => pick({power: pw})},
         N.buildings[pw] || pw));
       }
       box.append(grid);
@@ -259,7 +233,7 @@
       const bgrid = el("div", {class: "grid two"});
       for (const b of c.buildings) {
         bgrid.append(el("button", {type: "button", test: "building-" + b,
-          class: "pick" + (mine && mine.building === b ? " chosen" : ""), on: () => pick({building: b})},
+          class: "pick" + (mine && mine.building === b ? " chosen" : ""), onclick: () => pick({building: b})},
         N.buildings[b] || b));
       }
       box.append(bgrid, el("p", {class: "label"}, t("Drifter:")));
@@ -273,13 +247,13 @@
     }
     if (c.do === "pass") {
       box.replaceChildren(el("button", {type: "button", test: "do-pass",
-        class: "pick wide" + (mine ? " chosen" : ""), on: () => pick({})}, N.verbs.pass));
+        class: "pick wide" + (mine ? " chosen" : ""), onclick: () => pick({})}, N.verbs.pass));
       box.classList.add("pass");
       return box;
     }
     if (!c.targets || !c.count || c.count[1] === 0) {
       box.append(el("button", {type: "button", test: "do-" + c.do, class: "pick wide" + (mine ? " chosen" : ""),
-        on: () => pick({})}, N.verbs[c.do] || c.do));
+        onclick: () => pick({})}, N.verbs[c.do] || c.do));
       return box;
     }
     if (isMulti(c)) {
@@ -351,7 +325,7 @@
       if (!p.alive || p.seat === v.seat) continue;
       const chosen = !!(sel && sel.do === "suspect" && sel.targets[0] === p.seat);
       grid.append(el("button", {type: "button", test: "suspect-" + p.seat, class: "pick" + (chosen ? " chosen" : ""),
-        on: () => { sel = {do: "suspect", targets: [p.seat], touched: true}; renderPanel(); }}, p.name));
+        onclick: () => { sel = {do: "suspect", targets: [p.seat], touched: true}; renderPanel(); }}, p.name));
     }
     box.append(grid);
     return box;
@@ -426,7 +400,7 @@
     const dead = !v.alive && !v.actions.length && !over;
     document.body.classList.toggle("night", night && !dead);
     document.body.classList.toggle("is-dead", dead);
-    $("step").textContent = stepText(v);
+    $("step").textContent = stepText(v.phase === "over" ? "over" : v.step);
     $("night").hidden = !night || dead;
     $("dead").hidden = !dead;
     $("day").hidden = night;

@@ -1,34 +1,18 @@
 // The table screen [issue 6]: public only (/api/public/stream). Phase and
-// timer, the moderator's line, deaths as announced, the tally with the
-// sheriff's ×2, the sheriff, the winner and the final reveal; at night a soft
-// masking noise made in the browser, at one level whatever step is called.
+// timer, the moderator's line, deaths as announced, the closed vote's tally as
+// the view says it was made (tally.js: the sheriff's ×2 and the rumour's votes
+// come from its ballots and extra), the sheriff, the winner and the final
+// reveal; at night a soft masking noise made in the browser, at one level
+// whatever step is called. el() and $() are dom.js's.
 (function () {
   "use strict";
-  const $ = (id) => document.getElementById(id);
-  const {N, t} = pageWords("names");  // words.js
+  const words = pageWords("names");  // words.js
+  const {N, t, stepText} = words;
   const roleName = (id) => N.roles[id] || id;
-  function el(tag, cls, ...kids) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-    return e;
-  }
 
   let view = null;
   let offset = 0; // hub clock − this screen's clock
   const name = (seat) => (view && view.players[seat] ? view.players[seat].name : String(seat));
-
-  function stepText(step) {
-    if (!step) return "";
-    if (step === "over") return t("Game over");
-    const m = /^(night|day) (\d+)(?: (.*))?$/.exec(step);
-    if (!m && step === "last words") return t("Last words");
-    if (!m) return N.steps[step] || step;
-    const when = t(m[1] === "night" ? "Night {n}" : "Day {n}", {n: m[2]});
-    if (!m[3]) return when;
-    const run = /^runoff (\d+)$/.exec(m[3]);
-    return when + " · " + (run ? N.steps.runoff + " " + run[1] : (N.steps[m[3]] || m[3]));
-  }
 
   function deathLine(d) {
     const cause = d.cause ? N.causes[d.cause] || d.cause : null;
@@ -60,15 +44,10 @@
     return out.reverse().slice(0, 4);
   }
 
-  // who held the badge when each vote closed (the sheriff's ballot counts twice)
+  // the announcements' last tally (it has the time of its vote)
   function lastTally(v) {
-    let sheriff = null;
-    let last = null;
-    for (const a of v.announcements || []) {
-      if (a.kind === "sheriff") sheriff = a.how === "none" || a.how === "died" ? null : a.seat;
-      if (a.kind === "tally") last = {a: a, sheriff: sheriff};
-    }
-    return last;
+    const tallies = (v.announcements || []).filter((a) => a.kind === "tally");
+    return tallies.length ? tallies[tallies.length - 1] : null;
   }
 
   function renderTally(v) {
@@ -77,37 +56,30 @@
     const today = v.phase + " " + v.n;
     if (v.vote) {
       const all = v.vote.voted.length + v.vote.waiting.length;
-      box.append(el("h2", "", v.vote.kind === "election" ? t("Sheriff election") : t("Votes")),
-        el("p", "progress", t("{done} of {all} have voted", {done: v.vote.voted.length, all: all})));
+      box.append(el("h2", {}, v.vote.kind === "election" ? t("Sheriff election") : t("Votes")),
+        el("p", {class: "progress"}, t("{done} of {all} have voted", {done: v.vote.voted.length, all: all})));
       box.hidden = false;
       return;
     }
-    const got = lastTally(v);
+    const a = lastTally(v);
     // the day's tally; at the end, the last one if a vote ended the game
     const over = v.phase === "over";
     const ended = (v.announcements || []).find((x) => x.kind === "over");
     const when = over ? (ended ? ended.time : null) : today;
-    if (!got || got.a.time !== when || !(v.phase === "day" || over)) { box.hidden = true; return; }
-    const a = got.a;
-    const voters = {};
-    const abstained = [];
-    for (const voter in a.votes) {
-      const target = a.votes[voter];
-      const who = name(+voter) + (a.step === "vote" && +voter === got.sheriff ? " " + t("×2") : "");
-      if (target === null) abstained.push(who);
-      else (voters[target] = voters[target] || []).push(who);
+    if (!a || a.time !== when || !(v.phase === "day" || over)) { box.hidden = true; return; }
+    const {rows, abstained} = tallyRows(a, name, words);  // tally.js
+    box.append(el("h2", {}, a.step === "election" ? t("Sheriff election") : t("Votes")));
+    const table = el("table", {});
+    for (const r of rows) {
+      table.append(el("tr", {class: r.lead ? "lead" : ""}, el("th", {}, name(r.seat)),
+        el("td", {class: "count"}, String(r.count)), el("td", {class: "who"}, r.who.join(", "))));
     }
-    const rows = Object.keys(a.counts).sort((x, y) => a.counts[y] - a.counts[x]);
-    box.append(el("h2", "", a.step === "election" ? t("Sheriff election") : t("Votes")));
-    const table = el("table", "");
-    for (const target of rows) {
-      const top = a.counts[target] === a.top;
-      table.append(el("tr", top ? "lead" : "", el("th", "", name(+target)),
-        el("td", "count", String(a.counts[target])), el("td", "who", (voters[target] || []).join(", "))));
+    if (abstained.length) {
+      table.append(el("tr", {class: "abstain"}, el("th", {}, t("abstained")), el("td", {class: "count"}, ""),
+        el("td", {class: "who"}, abstained.join(", "))));
     }
-    if (abstained.length) table.append(el("tr", "abstain", el("th", "", t("abstained")), el("td", "count", ""), el("td", "who", abstained.join(", "))));
     box.append(table);
-    if (a.tie) box.append(el("p", "tie", t("Tie") + ": " + a.tie.map(name).join(", ")));
+    if (a.tie) box.append(el("p", {class: "tie"}, t("Tie") + ": " + a.tie.map(name).join(", ")));
     box.hidden = false;
   }
 
@@ -151,28 +123,28 @@
     }
     $("line").textContent = lobby ? t("Open a seat's link to join") : line;
     $("deaths").replaceChildren(...(lobby || night ? [] : news(v).map(([when, lines], i) =>
-      el("li", i === 0 ? "latest" : "", el("span", "when", when), ...lines.map((s) => el("span", "what", s))))));
+      el("li", {class: i === 0 ? "latest" : ""}, el("span", {class: "when"}, when), ...lines.map((s) => el("span", {class: "what"}, s))))));
     if (lobby || night) $("tally").hidden = true; else renderTally(v);
     const sheriffOn = v.options && v.options.sheriff &&
       (v.sheriff !== null || (v.announcements || []).some((a) => a.kind === "sheriff"));
     $("sheriff").textContent = !lobby && sheriffOn
       ? (v.sheriff === null || v.sheriff === undefined ? t("No sheriff.") : "★ " + t("{name} is the sheriff.", {name: name(v.sheriff)}))
       : "";
-    $("players").replaceChildren(...(v.players || []).map((p) => el("li", p.alive ? "" : "gone",
-      el("span", "who", (p.sheriff ? "★ " : "") + p.name),
-      p.role && v.phase !== "over" ? el("span", "role", roleName(p.role)) : null)));
-    $("village").replaceChildren(...(lobby || night ? [] : villageLines(v).map((s) => el("li", "", s))));
+    $("players").replaceChildren(...(v.players || []).map((p) => el("li", {class: p.alive ? "" : "gone"},
+      el("span", {class: "who"}, (p.sheriff ? "★ " : "") + p.name),
+      p.role && v.phase !== "over" ? el("span", {class: "role"}, roleName(p.role)) : null)));
+    $("village").replaceChildren(...(lobby || night ? [] : villageLines(v).map((s) => el("li", {}, s))));
     const over = (v.announcements || []).find((a) => a.kind === "over");
     $("winner").hidden = !over;
     $("reveal").hidden = !over;
     $("players").hidden = !!over;
     if (over) {
       $("winner").replaceChildren(
-        el("p", "side", N.wins[over.winner] || over.winner),
-        el("p", "names", over.winners.map(name).join(", ")));
+        el("p", {class: "side"}, N.wins[over.winner] || over.winner),
+        el("p", {class: "names"}, over.winners.map(name).join(", ")));
       $("reveal").replaceChildren(...over.reveal.map((role, seat) => el("li",
-        (over.winners.includes(seat) ? "won" : "") + (v.players[seat] && !v.players[seat].alive ? " gone" : ""),
-        el("span", "who", name(seat)), el("span", "role", roleName(role)))));
+        {class: (over.winners.includes(seat) ? "won" : "") + (v.players[seat] && !v.players[seat].alive ? " gone" : "")},
+        el("span", {class: "who"}, name(seat)), el("span", {class: "role"}, roleName(role)))));
     }
     tick();
     sound.night(night);

@@ -3,38 +3,18 @@
 // and the display's current frame. GM only; polls /api/hardware.
 (function () {
   "use strict";
-  const $ = (id) => document.getElementById(id);
-  const {t} = pageWords("names");  // words.js
+  const {t} = pageWords("names");  // words.js; el() and $() are dom.js's
   let frames = -1;
   let names = [];
   let built = 0;
 
   function build(leds, simulated) {
-    const list = $("boxes");
-    list.textContent = "";
-    for (const box of leds) {
-      const li = document.createElement("li");
-      li.className = "box";
-      li.dataset.test = "box-" + box.seat;
-      const led = document.createElement("span");
-      led.className = "led";
-      led.id = "led-" + box.seat;
-      led.dataset.test = "led-" + box.seat;
-      const label = document.createElement("span");
-      label.id = "label-" + box.seat;
-      const who = document.createElement("span");
-      who.className = "who";
-      who.id = "who-" + box.seat;
-      who.dataset.test = "who-" + box.seat;
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = t("Seat {n}", {n: box.seat});
-      button.dataset.test = "press-" + box.seat;
-      button.disabled = !simulated;
-      button.addEventListener("click", () => press(box.seat));
-      li.append(led, label, who, button);
-      list.append(li);
-    }
+    $("boxes").replaceChildren(...leds.map((box) => el("li", {class: "box", test: "box-" + box.seat},
+      el("span", {class: "led", id: "led-" + box.seat, test: "led-" + box.seat}),
+      el("span", {id: "label-" + box.seat}),
+      el("span", {class: "who", id: "who-" + box.seat, test: "who-" + box.seat}),
+      el("button", {type: "button", test: "press-" + box.seat, text: t("Seat {n}", {n: box.seat}),
+        disabled: !simulated, onclick: () => press(box.seat)}))));
     built = leds.length;
   }
 

@@ -2,8 +2,9 @@
 // teams … in #names), both rendered by the template in the page's language
 // (docs/pages.md) — never a string table in JavaScript.
 //
-//   const {T, N, t, pick} = pageWords("names");
-//   t("{name} is dead", {name: "Ann"})
+//   const {T, N, t, pick, stepText} = pageWords("names");
+//   t(msgid, {name: "Ann"})      // the msgid "{name} is dead" → "Ann is dead"
+//   stepText("day 1 runoff 1")   // "Day 1 · runoff 1", in the page's language
 function pageWords(namesId) {
   const read = (id) => JSON.parse(document.getElementById(id).textContent);
   const T = read("i18n");
@@ -14,5 +15,19 @@ function pageWords(namesId) {
     return s;
   }
   const pick = (table, key) => (table && table[key]) || key;
-  return {T, N, t, pick};
+
+  // a public step as the views name it ("night 2", "day 1 runoff 1", "last
+  // words", "over") in words; a step the names do not know shows as it is
+  function stepText(step) {
+    if (!step) return "";
+    if (step === "over") return t("Game over");
+    const m = /^(night|day) (\d+)(?: (.*))?$/.exec(step);
+    if (!m && step === "last words") return t("Last words");
+    if (!m) return pick(N.steps, step);
+    const when = t(m[1] === "night" ? "Night {n}" : "Day {n}", {n: m[2]});
+    if (!m[3]) return when;
+    const run = /^runoff (\d+)$/.exec(m[3]);
+    return when + " · " + (run ? pick(N.steps, "runoff") + " " + run[1] : pick(N.steps, m[3]));
+  }
+  return {T, N, t, pick, stepText};
 }

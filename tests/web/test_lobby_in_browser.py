@@ -1,0 +1,112 @@
+"""The server deals (issue 15 item 5, CONTRACTS.md C2): the GM's lobby sends
+how many cards of each role (`cards`, the thief's two centre cards included)
+and a seed only when the GM typed one; it never sends a deal, centre cards or
+a seed of its own. "Same again" sends the old game's `setup.cards` and no
+seed, so the hub shuffles anew.
+
+The browser holds the page's POSTs here (and answers them as the hub would),
+so the page is checked against the contract whatever this tree's hub accepts;
+whole games dealt this way on the merged hub: test_game_in_browser.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_kit import TABLET, hook
+from fixtures import gm_view, serve_json, serve_stream
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def _hold_posts(page: Any, path: str, answer: Any) -> list[dict]:
+    """Every POST the page sends to `path`, answered with `answer`; other
+    methods go on to the hub."""
+    posted: list[dict] = []
+
+    def handle(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        posted.append(route.request.post_data_json)
+        route.fulfill(status=200, json=answer)
+
+    page.route(f"**{path}", handle)
+    return posted
+
+
+def _tablet(hub: Any, new_context: Any, view: dict,
+            reads: dict[str, Any] | None = None) -> tuple[Any, list[dict], list[str]]:
+    """The GM's tablet on `view`, its JSON `reads` answered as given; the
+    POSTs of a new game held: (page, the new games' bodies, page errors)."""
+    page = new_context(hub, **TABLET).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    serve_stream(page, "/api/stream", view)
+    games = _hold_posts(page, "/api/games", {"id": 1, "seats": []})
+    _hold_posts(page, "/api/timer", {})
+    for path, doc in (reads or {}).items():
+        serve_json(page, path, doc)
+    page.goto(f"{hub.base}/gm?token={hub.token}")
+    return page, games, errors
+
+
+def test_the_lobby_sends_the_cards_and_only_a_typed_seed(hub, new_context):
+    page, games, errors = _tablet(hub, new_context, {"seq": 0, "game": None})
+    setups = _hold_posts(page, "/api/setups", {"setups": []})
+    expect(hook(page, "lobby")).to_be_visible()
+    hook(page, "ruleset").select_option("millers-hollow")
+    hook(page, "names").fill("\n".join(NAMES))
+    for role, n in {"werewolf": 2, "seer": 1, "villager": 5}.items():  # the hub's suggestion
+        expect(hook(page, f"count-{role}")).to_have_text(str(n))
+    expect(hook(page, "create")).to_be_enabled()
+    hook(page, "create").click()
+    expect(hook(page, "dealing")).to_be_visible()
+    assert games == [{"ruleset": "millers-hollow", "players": NAMES, "language": "en",
+                      "cards": {"werewolf": 2, "seer": 1, "villager": 5}}]
+
+    # a thief: 8 players' cards (his among them) and the 2 centre cards, 10 in
+    # the box; a typed seed goes as typed
+    hook(page, "tab-lobby").click()
+    hook(page, "plus-thief").click()
+    hook(page, "plus-villager").click()
+    hook(page, "seed").fill("42")
+    expect(hook(page, "create")).to_be_enabled()
+    hook(page, "create").click()
+    expect(hook(page, "dealing")).to_be_visible()
+    assert games[1] == {"ruleset": "millers-hollow", "players": NAMES, "language": "en",
+                        "cards": {"werewolf": 2, "seer": 1, "villager": 6, "thief": 1},
+                        "seed": 42}
+
+    # a saved setup is the same body: counts, no deal
+    hook(page, "tab-lobby").click()
+    hook(page, "setup-name").fill("eight")
+    hook(page, "save-setup").click()
+    expect(hook(page, "setups")).to_contain_text("No saved setups.")
+    assert setups == [{"name": "eight", "setup": games[1]}]
+    assert not errors, errors
+
+
+def test_same_again_sends_the_old_games_cards_and_no_seed(hub, new_context):
+    record = {"id": 1, "winner": "village", "setup": {
+        "ruleset": "millers-hollow", "players": NAMES, "language": "ja",
+        "options": {"sheriff": False}, "seed": 1234,
+        "deal": dict(zip(NAMES, ["werewolf", "seer", "villager", "thief", "werewolf",
+                                 "villager", "villager", "villager"])),
+        "center": ["villager", "villager"],
+        "cards": {"werewolf": 2, "seer": 1, "villager": 6, "thief": 1}}}
+    view = gm_view(phase="over", winner="village", winners=[1, 2, 3, 5, 6, 7])
+    page, games, errors = _tablet(hub, new_context, view, {
+        "/api/games/1": record, "/api/games/1/view": {"log": [], "announcements": []}})
+    expect(hook(page, "running")).to_be_visible()
+    hook(page, "tab-lobby").click()
+    expect(hook(page, "same-again")).to_be_visible()
+    hook(page, "same-again").click()
+    expect(hook(page, "dealing")).to_be_visible()
+    assert games == [{"ruleset": "millers-hollow", "players": NAMES, "language": "ja",
+                      "options": {"sheriff": False},
+                      "cards": {"werewolf": 2, "seer": 1, "villager": 6, "thief": 1}}]
+    assert not errors, errors

@@ -1,0 +1,29 @@
+// The pages' one DOM helper (docs/pages.md): every page script builds its
+// elements with el() and finds them with $(), so a node is made one way only.
+//
+//   el("button", {type: "button", test: "confirm", class: "primary", onclick: send}, label)
+//
+// attrs: `test` → data-test (the browser tests' hooks), `class` → className,
+// `text` → textContent, `on<event>` → a listener for <event>; the value true
+// → an empty attribute (checked, disabled…), null/undefined/false → left out.
+// kids: nodes or strings, arrays flattened one level; null/undefined/false skipped.
+"use strict";
+
+function el(tag, attrs, ...kids) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "test") node.dataset.test = v;
+    else if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v === true) node.setAttribute(k, "");
+    else node.setAttribute(k, v);
+  }
+  for (const kid of kids.flat()) {
+    if (kid !== null && kid !== undefined && kid !== false) node.append(kid);
+  }
+  return node;
+}
+
+const $ = (id) => document.getElementById(id);

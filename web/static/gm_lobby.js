@@ -1,0 +1,281 @@
+// The GM tablet's lobby [issue 6]: players, rules, language, the cards (the
+// suggested deal, then + and −), options, saved setups, "deal" and "same
+// again". The hub deals the cards from the seed (contract C2): this screen
+// sends counts and never shuffles.
+(function () {
+  "use strict";
+  const { N, t, pick, api, showError, guard, S, show, hasGame } = GM;  // gm_state.js
+  const LOBBY_KEY = "gm-lobby";
+  const roleName = GM.roleName;
+
+  function names() {
+    return $("names").value.split("\n").map((s) => s.trim()).filter((s) => s);
+  }
+  function currentRuleset() { return S.rulesets && S.rulesets[$("ruleset").value]; }
+
+  async function loadLobby() {
+    S.rulesets = await api("GET", "/api/rulesets");
+    const saved = JSON.parse(localStorage.getItem(LOBBY_KEY) || "null");
+    if (saved) applySetup(saved, true);
+    else { renderOptions(); await suggest(); }
+    await loadSetups();
+    prefillLobby();
+  }
+
+  // a tablet with nothing remembered starts from the current game's setup
+  let prefilled = false;
+  function prefillLobby() {
+    if (prefilled || !hasGame() || names().length || !S.rulesets) return;
+    prefilled = true;
+    api("GET", "/api/games/" + S.gm.game)
+      .then((rec) => { if (!names().length) { applySetup(rec.setup, false); remember(); } })
+      .catch(showError);
+  }
+
+  function renderRoles() {
+    const rs = currentRuleset();
+    if (!rs) return;
+    const box = $("roles");
+    box.replaceChildren();
+    for (const role of rs.roles) {
+      const n = S.counts[role] || 0;
+      const limit = rs.copies[role];
+      box.append(el("div", { class: "role-row" + (n ? " used" : ""), test: "role-" + role },
+        el("span", { class: "role-name", text: roleName(role) }),
+        el("button", { type: "button", class: "pm", test: "minus-" + role, text: "−",
+          disabled: n <= 0, "aria-label": "−", onclick: () => setCount(role, n - 1) }),
+        el("span", { class: "count", test: "count-" + role, text: String(n) }),
+        el("button", { type: "button", class: "pm", test: "plus-" + role, text: "+",
+          disabled: limit !== null && n >= limit, "aria-label": "+",
+          onclick: () => setCount(role, n + 1) })));
+    }
+    renderTotal();
+  }
+
+  function setCount(role, n) {
+    const limit = currentRuleset().copies[role];
+    if (n < 0 || (limit !== null && n > limit)) return;
+    S.counts[role] = n;
+    renderRoles();
+    remember();
+  }
+
+  function cardsNeeded() {
+    return names().length + ((S.counts.thief || 0) > 0 ? 2 : 0);
+  }
+  function cardCount() { return Object.values(S.counts).reduce((a, b) => a + b, 0); }
+
+  function renderTotal() {
+    const players = names().length;
+    const cards = cardCount();
+    const key = (S.counts.thief || 0) > 0 ? "{cards} cards for {players} players and 2 centre cards"
+      : "{cards} cards for {players} players";
+    const total = $("deal-total");
+    total.textContent = t(key, { cards, players });
+    total.classList.toggle("bad", cards !== cardsNeeded());
+    const list = names();
+    const note = [];
+    if (new Set(list).size !== list.length) note.push(t("Names must be different."));
+    if (list.length && (list.length < 4 || list.length > 24)) note.push(t("A game needs 4 to 24 players."));
+    $("names-note").textContent = [t("{n} players", { n: list.length }), ...note].join(" · ");
+    $("names-note").classList.toggle("bad", note.length > 0);
+    $("create").disabled = !(cards === cardsNeeded() && list.length >= 4 && list.length <= 24
+      && note.length === 0);
+  }
+
+  function renderOptions(values) {
+    const rs = currentRuleset();
+    if (!rs) return;
+    const box = $("options");
+    box.replaceChildren();
+    const order = N.option_order.filter((k) => k in rs.options)
+      .concat(Object.keys(rs.options).filter((k) => !N.option_order.includes(k)));
+    for (const name of order) {
+      const spec = rs.options[name];
+      const value = values && name in values ? values[name] : spec.default;
+      const [label, help] = N.options[name] || [name, ""];
+      let input;
+      if (spec.values && spec.values.length === 2 && typeof spec.values[0] === "boolean") {
+        input = el("input", { type: "checkbox", id: "opt-" + name, test: "opt-" + name,
+          checked: value === true, onchange: remember });
+      } else if (spec.values) {
+        input = el("select", { id: "opt-" + name, test: "opt-" + name, onchange: remember },
+          spec.values.map((v) => el("option", { value: v, selected: v === value,
+            text: pick(N.values, v) + (v === spec.default ? " ★" : "") })));
+      } else {
+        input = el("input", { type: "number", min: "0", step: "1", id: "opt-" + name,
+          test: "opt-" + name, value: String(value), inputmode: "numeric", onchange: remember });
+      }
+      box.append(el("div", { class: "option" + (input.type === "checkbox" ? " check" : "") },
+        el("label", { for: "opt-" + name, class: "opt-label", text: label }), input,
+        el("p", { class: "quiet help", text: help })));
+    }
+  }
+
+  function readOptions() {
+    const rs = currentRuleset();
+    const out = {};
+    for (const [name, spec] of Object.entries(rs.options)) {
+      const input = $("opt-" + name);
+      if (!input) continue;
+      let value;
+      if (input.type === "checkbox") value = input.checked;
+      else if (spec.values) value = spec.values.find((v) => String(v) === input.value);
+      else value = Math.max(0, parseInt(input.value, 10) || 0);
+      if (value !== spec.default) out[name] = value;
+    }
+    return out;
+  }
+
+  async function suggest() {
+    const n = names().length;
+    const rs = currentRuleset();
+    if (!rs) return;
+    const [lo, hi] = rs.players;
+    if (n < lo || n > hi) {
+      $("suggest-note").textContent = t("No suggested deal for {n} players: choose the cards.", { n });
+      if (!cardCount()) { S.counts = {}; }
+      renderRoles();
+      return;
+    }
+    const deal = await api("GET", "/api/roles?ruleset=" + encodeURIComponent($("ruleset").value)
+      + "&players=" + n);
+    S.counts = {};
+    for (const [role, c] of Object.entries(deal)) S.counts[role] = c;
+    S.suggestedFor = n;
+    $("suggest-note").textContent = t("Suggested deal for {n} players.", { n });
+    renderRoles();
+    remember();
+  }
+
+  // the lobby's setup: the POST /api/games body. The hub deals (contract C2):
+  // the page sends how many cards of each role (the thief's two centre cards
+  // included) and a seed only if the GM typed one; it never shuffles.
+  function buildSetup() {
+    const setup = { ruleset: $("ruleset").value, players: names(), language: $("language").value };
+    if ($("buttons").value !== "phones") setup.buttons = $("buttons").value;
+    const options = readOptions();
+    if (Object.keys(options).length) setup.options = options;
+    setup.cards = {};
+    for (const [role, c] of Object.entries(S.counts)) if (c > 0) setup.cards[role] = c;
+    const typed = $("seed").value.trim();
+    if (typed !== "") setup.seed = parseInt(typed, 10);
+    return setup;
+  }
+
+  // the cards of a setup saved with its deal (before the hub dealt, contract C2)
+  function countsOf(setup) {
+    const counts = {};
+    for (const role of Object.values(setup.deal || {})) counts[role] = (counts[role] || 0) + 1;
+    for (const role of setup.center || []) counts[role] = (counts[role] || 0) + 1;
+    return counts;
+  }
+
+  function applySetup(setup, keepSeed) {
+    $("names").value = (setup.players || []).join("\n");
+    if (setup.ruleset && S.rulesets[setup.ruleset]) $("ruleset").value = setup.ruleset;
+    $("language").value = setup.language || "en";
+    $("buttons").value = setup.buttons || "phones";
+    $("seed").value = keepSeed && setup.seed !== undefined && setup.seed !== null ? setup.seed : "";
+    S.counts = { ...(setup.cards || (setup.deal ? countsOf(setup) : setup.counts) || {}) };
+    renderOptions(setup.options || {});
+    renderRoles();
+  }
+
+  function remember() {
+    renderTotal();
+    if (!S.rulesets) return;
+    const doc = { players: names(), ruleset: $("ruleset").value, language: $("language").value,
+      buttons: $("buttons").value, counts: S.counts, options: readOptions() };
+    if ($("seed").value.trim() !== "") doc.seed = parseInt($("seed").value, 10);
+    localStorage.setItem(LOBBY_KEY, JSON.stringify(doc));
+  }
+
+  let namesTimer = null;
+  $("names").addEventListener("input", () => {
+    renderTotal();
+    clearTimeout(namesTimer);
+    namesTimer = setTimeout(() => {
+      if (names().length !== S.suggestedFor) suggest().catch(showError);
+      remember();
+    }, 400);
+  });
+  $("ruleset").addEventListener("change", guard(async () => {
+    renderOptions();
+    S.counts = {};
+    await suggest();
+  }));
+  $("language").addEventListener("change", remember);
+  $("buttons").addEventListener("change", remember);
+  $("seed").addEventListener("change", remember);
+  $("suggest").addEventListener("click", guard(suggest));
+
+  async function createGame(setup) {
+    await api("POST", "/api/games", setup);
+    // hold the night until every phone has its seat: "start" resumes the clock
+    await api("POST", "/api/timer", { do: "pause" });
+    S.seat = 0;
+    show("dealing", true);
+  }
+
+  function gameRunning() { return hasGame() && !S.gm.winner; }
+
+  $("create").addEventListener("click", guard(async () => {
+    if (gameRunning() && !S.confirmCreate) {
+      S.confirmCreate = true;
+      $("create").textContent = t("End the running game and deal a new one?");
+      $("create").classList.add("danger");
+      return;
+    }
+    resetCreate();
+    await createGame(buildSetup());
+  }));
+  function resetCreate() {
+    S.confirmCreate = false;
+    $("create").classList.remove("danger");
+    $("create").textContent = $("create").dataset.label;
+  }
+  $("create").dataset.label = $("create").textContent;
+
+  function renderSameAgain() { $("same-again").hidden = !hasGame(); }
+  // the old game's players, options and cards, dealt anew by the hub from a seed of its own
+  $("same-again").addEventListener("click", guard(async () => {
+    const rec = await api("GET", "/api/games/" + S.gm.game);
+    const { deal, center, seed, ...setup } = rec.setup;
+    await createGame(setup);
+  }));
+
+  async function loadSetups() {
+    S.setups = (await api("GET", "/api/setups")).setups;
+    renderSetups();
+  }
+  function renderSetups() {
+    const box = $("setups");
+    box.replaceChildren();
+    if (!S.setups.length) box.append(el("li", { class: "quiet", text: t("No saved setups.") }));
+    for (const s of S.setups) {
+      box.append(el("li", {},
+        el("button", { type: "button", class: "setup", test: "load-setup-" + s.name,
+          onclick: () => { applySetup(s.setup, true); $("setup-name").value = s.name; remember(); } },
+          el("strong", { text: s.name }), " ",
+          el("span", { class: "quiet", text: pick(N.rulesets, s.setup.ruleset) + " · "
+            + t("{n} players", { n: (s.setup.players || []).length }) })),
+        el("button", { type: "button", class: "small secondary", text: t("Delete"),
+          onclick: guard(async () => {
+            S.setups = (await api("DELETE", "/api/setups/" + encodeURIComponent(s.name))).setups;
+            renderSetups();
+          }) })));
+    }
+  }
+  $("save-setup").addEventListener("click", guard(async () => {
+    const name = $("setup-name").value.trim();
+    S.setups = (await api("POST", "/api/setups", { name, setup: buildSetup() })).setups;
+    renderSetups();
+  }));
+
+  GM.screen("lobby", {
+    shown: renderSameAgain,
+    view: (v, first) => { if (first) prefillLobby(); renderSameAgain(); },
+  });
+  GM.lobby = { load: loadLobby };
+})();

@@ -1,0 +1,172 @@
+// The game master's tablet [issue 6], its shared part: the state every screen
+// reads (S), the JSON API, errors, the tabs, the GM's event stream, and the
+// words the game and history screens both write (an action, an announcement,
+// a tally). Each screen is a script of its own (gm_lobby.js, gm_seats.js,
+// gm_game.js + gm_act.js, gm_history.js) that registers its hooks with
+// GM.screen(); gm.js starts the page. Data comes only from the JSON API and
+// the GM's stream; every word shown comes from the template (#i18n, #words),
+// never from these files. el() and $() are dom.js's.
+const GM = (function () {
+  "use strict";
+  const words = pageWords("words");  // words.js
+  const {N, t, pick} = words;
+  const roleName = (r) => pick(N.roles, r);
+  const teamName = (s) => pick(N.teams, s);
+  const stepName = (s) => pick(N.steps, s);
+
+  async function api(method, url, body) {
+    const init = { method, headers: {}, credentials: "same-origin", cache: "no-store" };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const r = await fetch(url, init);
+    const type = r.headers.get("Content-Type") || "";
+    const doc = type.includes("json") ? await r.json() : null;
+    if (!r.ok) throw new Error((doc && doc.error) || r.status + " " + r.statusText);
+    return doc;
+  }
+
+  let errorTimer = null;
+  function showError(err) {
+    const box = $("error");
+    box.textContent = err && err.message ? err.message : String(err);
+    box.hidden = false;
+    clearTimeout(errorTimer);
+    errorTimer = setTimeout(() => { box.hidden = true; }, 8000);
+  }
+  $("error").addEventListener("click", () => { $("error").hidden = true; });
+  const guard = (fn) => (...args) => Promise.resolve().then(() => fn(...args)).catch(showError);
+
+  // ---------------------------------------------------------------- state
+  const S = {
+    view: null, chosen: false, // the view on screen; whether the GM picked it
+    gm: null, offset: 0, // the newest GM view; hub clock minus ours (s)
+    rulesets: null, counts: {}, suggestedFor: null, setups: [],
+    seat: 0, // dealing: whose QR is shown
+    actSeat: null, choice: null, form: null, // the GM's entry of an action
+    record: null, recordKey: "", fetching: false, // log + announcements of the game
+    history: { game: null, at: 0, total: 0, over: false },
+    secrets: false, confirmCreate: false,
+  };
+
+  // ---------------------------------------------------------------- screens
+  // a screen's hooks: shown() when its tab opens, view(v, first) on every GM
+  // view, secrets() when "show secrets" flips; called in the order registered
+  const screens = {};
+  function screen(name, hooks) { screens[name] = hooks; }
+  function each(hook, ...args) {
+    for (const s of Object.values(screens)) if (s[hook]) s[hook](...args);
+  }
+
+  const VIEWS = ["lobby", "dealing", "running", "history"];
+  function show(name, chosen) {
+    if (chosen) S.chosen = true;
+    S.view = name;
+    for (const v of VIEWS) $(v).hidden = v !== name;
+    for (const tab of document.querySelectorAll(".tab")) {
+      tab.classList.toggle("on", tab.dataset.view === name);
+    }
+    if (screens[name] && screens[name].shown) screens[name].shown();
+  }
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.addEventListener("click", () => show(tab.dataset.view, true));
+  }
+  $("secrets").addEventListener("change", () => {
+    S.secrets = $("secrets").checked;
+    document.body.classList.toggle("secrets", S.secrets);
+    each("secrets");
+  });
+
+  const hasGame = () => S.gm && S.gm.game !== null && S.gm.game !== undefined && S.gm.players;
+  function autoView() {
+    if (S.chosen) return;
+    if (!hasGame()) return show("lobby");
+    const v = S.gm;
+    if (v.seq === 0 && v.pace && v.pace.paused !== null && v.pace.paused !== undefined) {
+      return show("dealing");
+    }
+    show("running");
+  }
+
+  // ---------------------------------------------------------------- stream
+  // stream.js's follow(), unordered: the GM's seq is the number of actions
+  // applied, which goes *down* on an undo or a new game. (No state URL: before
+  // any game there is no GM view, and every reconnect sends the full view.)
+  function followGm() {
+    follow("/api/stream", onView, {
+      ordered: false,
+      online: (up) => document.body.classList.toggle("offline", !up),
+    });
+  }
+
+  function onView(v) {
+    const first = S.gm === null;
+    const gameChanged = S.gm && S.gm.game !== v.game;
+    S.gm = v;
+    if (typeof v.now === "number") S.offset = v.now - Date.now() / 1000;
+    if (gameChanged) { S.seat = 0; S.actSeat = null; S.choice = null; S.record = null; }
+    if (first) autoView();
+    each("view", v, first);
+  }
+
+  // ---------------------------------------------------------------- words
+  const nameOf = (seat) => {
+    const p = S.gm && S.gm.players && S.gm.players[seat];
+    return p ? p.name : seat === null || seat === undefined ? t("Nobody") : String(seat);
+  };
+  const isNight = (v) => v.phase === "night" || (v.pace && v.pace.mode === "calls");
+  const dayOrNight = (v) => (v.phase === "night" ? t("Night {n}", { n: v.n }) : t("Day {n}", { n: v.n }));
+
+  function describe(a) { // a replay-format action, in words
+    let target = "";
+    if (a.do === "potion") {
+      target = [a.heal ? "♥" : "", a.poison ? "☠ " + a.poison : ""].filter((x) => x).join(" ") || t("Nobody");
+    } else if (a.targets) target = a.targets.join(", ") || t("Nobody");
+    else if (a.target !== undefined) target = a.target === null ? t("Nobody") : a.target;
+    else if (a.card !== undefined) target = t("card {k}", { k: a.card + 1 });
+    else if (a.mode) target = t(a.mode);
+    else if (a.power) target = pick(N.buildings, a.power);
+    if (a.building) target = pick(N.buildings, a.building) + " → " + target;
+    return t("{actor} {verb} {target}", { actor: a.actor || "", verb: pick(N.verbs, a.do), target }).trim();
+  }
+
+  // an engine act event (seats as numbers) as a replay-format action, names by `name`
+  function actionOfEvent(e, name) {
+    const a = { actor: e.actor === null || e.actor === undefined ? "" : name(e.actor), do: e.do };
+    if (e.do === "potion") { a.heal = e.heal; a.poison = e.poison === null ? null : name(e.poison); }
+    else if (e.targets) a.targets = e.targets.map(name);
+    else if (e.target !== undefined) a.target = e.target === null ? null : name(e.target);
+    else if (e.card !== undefined) a.card = e.card;
+    else if (e.mode) a.mode = e.mode;
+    return a;
+  }
+
+  // a closed vote in one line: the counts the tally gives (contract C1)
+  function tallyText(tally, name) {
+    const counts = Object.entries(tally.counts || {}).sort((a, b) => b[1] - a[1])
+      .map(([s, n]) => t("{name}: {n}", { name: name(+s), n }));
+    return t("Votes: {counts}", { counts: counts.join(", ") || t("Nobody") });
+  }
+
+  function newsText(a, name) { // an announcement; seats named by `name`
+    switch (a.kind) {
+      case "dawn":
+        return a.deaths.length ? t("Dawn: {names}", { names: a.deaths.map((d) => d.name
+          + (d.role ? " (" + roleName(d.role) + ")" : "")).join(", ") }) : t("Dawn: nobody died.");
+      case "death":
+        return t("{name} dies ({cause})", { name: a.name + (a.role ? " · " + roleName(a.role) : ""),
+          cause: a.cause ? pick(N.causes, a.cause) : "?" });
+      case "tally": return tallyText(a, name);
+      case "revealed": return t("{name}, the village idiot, is spared", { name: a.name });
+      case "sheriff": return t("{name} is the sheriff", { name: name(a.seat) });
+      case "no-execution": return t("No execution.");
+      case "over": return t("{side} win", { side: teamName(a.winner) });
+      default: return a.kind;
+    }
+  }
+
+  return { words, N, t, pick, roleName, teamName, stepName, api, showError, guard, S, screen,
+    show, hasGame, followGm, nameOf, isNight, dayOrNight, describe, actionOfEvent, tallyText,
+    newsText };
+})();
