@@ -163,7 +163,7 @@ def test_same_night_frame_whoever_holds_the_role(tmp_path):
     """[issue 7] On a real table: the display's frame at night 1 is the same
     whether the seer sits at seat 0 or 7 (only the public view is drawn)."""
     from companion.store import Store
-    from companion.table.session import Table
+    from companion.table import Table
 
     images = []
     for seer in (0, 7):
