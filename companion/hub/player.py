@@ -106,7 +106,8 @@ def suspect(token: str) -> Response:
     doc = body()
     if not isinstance(doc, dict) or set(doc) != {"target"}:
         raise BadInput('send {"target": name}')
-    if not isinstance(doc["target"], str) or doc["target"] not in table().names():
+    names = [s["name"] for s in table().seats()]  # under the table's lock
+    if not isinstance(doc["target"], str) or doc["target"] not in names:
         raise BadInput(f"unknown player {doc['target']!r}")
     # the pick is dropped here; the answer has a real action's shape (the seat's view)
     return _private(answer(table().seat_view(seat)))

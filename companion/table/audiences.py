@@ -30,6 +30,8 @@ VERSION_BASE = 1_000_000  # seat/public versions restart at boot × this, so the
 #: private results a seat is shown when the engine enters its step, kept back
 #: until the hub calls that step (the engine may run ahead of the calls)
 EARLY_NOTES = {"victim": "witch", "centre": "thief"}
+#: the public view before any game
+LOBBY = {"phase": "lobby", "game": None, "seq": 0, "players": [], "language": "en"}
 
 
 @dataclass
@@ -297,6 +299,11 @@ class Audiences:
 
     def all(self) -> list[Listener]:
         return [listener for group in self._listeners.values() for listener in group]
+
+    def close_all(self) -> None:
+        """End every stream (the hub is stopping)."""
+        for listener in self.all():
+            listener.close()
 
     def close_token(self, token: str) -> None:
         """A seat's link was reissued: its streams end."""

@@ -157,6 +157,22 @@ def why_waiting(pace: Pace) -> str:
     return "the game is not waiting for you now"
 
 
+def seat_refusal(pace: Pace, seat: int, do: str, buttons: str,
+                 waited_for: Callable[[], bool]) -> str | None:
+    """Why a seat's phone may not do `do` now, whatever the engine says (None:
+    it may, if the engine agrees). `waited_for`: whether the engine has any
+    action for the seat (asked last; its own message would name the step)."""
+    if do == "timeout":
+        return "only the game master or the clock ends a step"
+    if not may_act(pace, seat) and not day_power(pace, do):
+        return why_waiting(pace)
+    if not waited_for():
+        return "the game is not waiting for you now"
+    if do == "vote" and buttons == "roll-call":
+        return "in this game you vote with your seat's button, when the display names your choice"
+    return None
+
+
 def public(pace: Pace) -> dict:
     """The pace as every audience sees it. No "time left": it would change
     the view at every tick; clients count down to `deadline` using the

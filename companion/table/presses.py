@@ -3,7 +3,7 @@ makes none. Pure: the table applies the vote and commits."""
 
 from __future__ import annotations
 
-from ..engine import State, pending
+from ..engine import Action, IllegalAction, State, act, pending
 from .pacing import Pace
 
 VOTE_KINDS = ("vote", "runoff", "election")
@@ -37,3 +37,23 @@ def press_vote(state: State, pace: Pace, buttons: str, seat: object, when: float
     if target is None:
         return None, "pick on your phone first"
     return target, ""
+
+
+def vote_presses(state: State, pace: Pace, buttons: str, presses: list[tuple[int, float]],
+                 window: float) -> tuple[list[str], bool]:
+    """Apply each press's vote to the engine (not committed): one outcome per
+    press, in order ("recorded", or why it was refused: nothing changed for
+    it), and whether any vote landed."""
+    out: list[str] = []
+    applied = False
+    opened = pending(state)["id"]
+    for seat, when in presses:
+        target, reason = press_vote(state, pace, buttons, seat, when, opened, window)
+        if not reason:
+            try:
+                act(state, Action(seat, "vote", target=target), expect=state.acts)
+            except IllegalAction as err:
+                reason = str(err)
+        applied = applied or reason == ""
+        out.append(reason or "recorded")
+    return out, applied

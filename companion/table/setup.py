@@ -39,12 +39,14 @@ class GameSetup:
     buttons: str
 
 
-def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None) -> GameSetup:
+def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None,
+                seat_check: Callable[[int], None] | None = None) -> GameSetup:
     """Check a setup and deal its game; BadInput (one clear message) if the
     hub or the engine would refuse it. `draw_seed` gives the seed a `cards`
     setup without one is shuffled from (a new game); without it (a saved
     setup, only checked) such a setup is dealt from seed 0 and its record
-    keeps no seed, so every game made from it draws its own."""
+    keeps no seed, so every game made from it draws its own. `seat_check`
+    raises ValueError when the seat boxes cannot seat a button-voting game."""
     if not isinstance(doc, dict):
         raise BadInput("a game is a JSON object of the replay format's setup fields")
     unknown = sorted(set(doc) - set(SETUP_FIELDS))
@@ -79,6 +81,11 @@ def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None) -> Game
         state = setup_game(engine_doc)
     except EngineError as err:
         raise BadInput(str(err)) from None
+    if buttons != "phones" and seat_check is not None:
+        try:
+            seat_check(state.size)
+        except ValueError as err:
+            raise BadInput(f"{err}; or vote on the phones") from None
     return GameSetup(record=record, state=state, language=str(language), buttons=str(buttons))
 
 

@@ -17,32 +17,24 @@ each phone is answered after that commit.
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..engine import Action, IllegalAction, State, act, legal_actions, pending, rebuild, undo
 from ..replay import parse_action, result_of
 from ..store import Store
 from . import pacing
-from .audiences import Audiences, Listener, Live, Sent, step_id
+from .audiences import LOBBY, Audiences, Listener, Live, Sent, step_id
 from .errors import BadInput, NotFound, NotNow, Stale, TableError
 from .pacing import Pace, Settings
-from .presses import press_vote
+from .presses import vote_presses
+from .queue import Queue
+from .seats import Seats
 from .setup import parse_setup
-
-
-@dataclass
-class _Ticket:
-    """A phone's action waiting for the lock (see `Table.act_seat`)."""
-
-    seat: int
-    raw: object
-    done: bool = False
-    error: BaseException | None = None
 
 
 class Table:
@@ -56,8 +48,7 @@ class Table:
         self.game: int | None = None
         self.setup: dict = {}
         self.state: State | None = None
-        self.tokens: list[str] = []
-        self.claims: list[str | None] = []
+        self.seating = Seats(store)
         self.pace = Pace()
         self.store_pace: dict = {}  # the pace as last committed
         self.changed = threading.Condition(self.lock)
@@ -69,8 +60,7 @@ class Table:
         self.public_hooks: list[Callable[[dict], None]] = []
         self.audiences = Audiences(self.public_hooks)
         self._rollcall_shown: int | None = None  # the roll-call index last published
-        self._queue: list[_Ticket] = []  # phones' actions waiting for the lock
-        self._queue_lock = threading.Lock()
+        self._queue = Queue()  # phones' actions waiting for the lock (group commit)
 
     # --- games ----------------------------------------------------------------
 
@@ -87,7 +77,7 @@ class Table:
             raise NotFound(f"no game {game}")
         self.game, self.setup = rec.id, rec.setup
         self.state = rebuild(rec.events)
-        self.tokens, self.claims = rec.tokens, rec.claims
+        self.seating.load(rec.id, rec.tokens, rec.claims)
         self.pace = Pace.from_dict(rec.pace) if rec.pace else Pace()
         now = self.clock()
         if restarted:  # the table was waiting when the power went: a moment back
@@ -98,13 +88,8 @@ class Table:
 
     def create(self, doc: object) -> dict:
         """Deal a new game from its setup (POST /api/games; `table.setup`)."""
-        parsed = parse_setup(doc, draw_seed=lambda: self.rng.randrange(2**31))
+        parsed = parse_setup(doc, lambda: self.rng.randrange(2**31), self.seat_check)
         state = parsed.state
-        if parsed.buttons != "phones" and self.seat_check is not None:
-            try:
-                self.seat_check(state.size)
-            except ValueError as err:
-                raise BadInput(f"{err}; or vote on the phones") from None
         tokens = [secrets.token_urlsafe(16) for _ in state.names]  # 128 bits each
         with self.lock:
             game = self.store.create_game(parsed.record, state.log, tokens, Pace().to_dict())
@@ -130,9 +115,7 @@ class Table:
     def seats(self) -> list[dict]:
         """Every seat's name, link and whether a phone holds it ([] before a game)."""
         with self.lock:
-            names = self.state.names if self.state is not None else []
-            return [{"seat": i, "name": n, "url": f"/p/{t}", "claimed": self.claims[i] is not None}
-                    for i, (n, t) in enumerate(zip(names, self.tokens))]
+            return self.seating.info(self.state.names if self.state is not None else [])
 
     def _need_game(self) -> State:
         if self.state is None:
@@ -175,9 +158,7 @@ class Table:
     def act_seat(self, seat: int, raw: object) -> Sent:
         """An action from a seat's phone (no `actor`: the seat is the actor).
         Phones acting at once share one commit (see the module's docstring)."""
-        ticket = _Ticket(seat, raw)
-        with self._queue_lock:
-            self._queue.append(ticket)
+        ticket = self._queue.join(seat, raw)
         with self.lock:
             if not ticket.done:
                 self._act_queued()
@@ -188,8 +169,7 @@ class Table:
     def _act_queued(self) -> None:
         """Apply every queued phone action in order (each seeing the ones
         before it, as if they came one by one), then commit them together."""
-        with self._queue_lock:
-            batch, self._queue = self._queue, []
+        batch = self._queue.take()
         try:
             state = self._need_game()
         except TableError as err:
@@ -223,10 +203,10 @@ class Table:
         except IllegalAction as err:
             raise BadInput(str(err)) from None
         self._check_seat_seq(seat, seq)
-        self._seat_gate(seat, action)
-        if action.do == "vote" and self.buttons == "roll-call":
-            raise NotNow("in this game you vote with your seat's button, "
-                         "when the display names your choice")
+        refusal = pacing.seat_refusal(self.pace, seat, action.do, self.buttons,
+                                      lambda: bool(legal_actions(state, seat)))
+        if refusal is not None:
+            raise NotNow(refusal)
         if action.do == "vote" and self.buttons == "lock-in":
             self._pick(seat, action)
         else:
@@ -255,33 +235,12 @@ class Table:
             state = self.state
             if state is None:
                 return ["no game" for _ in presses]
-            out: list[str] = []
-            start, applied = len(state.log), False
-            opened = pending(state)["id"]
-            for seat, when in presses:
-                target, reason = press_vote(state, self.pace, self.buttons, seat, when,
-                                            opened, self.settings.rollcall_s)
-                if not reason:
-                    try:
-                        act(state, Action(seat, "vote", target=target), expect=state.acts)
-                    except IllegalAction as err:
-                        reason = str(err)
-                applied = applied or reason == ""
-                out.append(reason or "recorded")
+            start = len(state.log)
+            out, applied = vote_presses(state, self.pace, self.buttons, presses,
+                                        self.settings.rollcall_s)
             if applied:  # one transaction for the batch; a failure loses no acknowledged vote
                 self._advance_and_commit(self.clock(), start)
             return out
-
-    def _seat_gate(self, seat: int, action: Action) -> None:
-        """What a seat may not do, whatever the engine says."""
-        state = self._need_game()
-        if action.do == "timeout":
-            raise NotNow("only the game master or the clock ends a step")
-        if not pacing.may_act(self.pace, seat) and not pacing.day_power(self.pace, action.do):
-            raise NotNow(pacing.why_waiting(self.pace))
-        if not legal_actions(state, seat):
-            # the engine's own message would name the step that is open
-            raise NotNow("the game is not waiting for you now")
 
     def _check_seat_seq(self, seat: int, seq: int | None) -> None:
         if seq is None:
@@ -387,30 +346,20 @@ class Table:
     def reissue(self, seat: int) -> dict:
         """A new link for a seat: the old one, and its streams, end."""
         with self.lock:
-            self._check_seat(seat)
-            assert self.game is not None
-            token = secrets.token_urlsafe(16)
-            self.store.set_token(self.game, seat, token)
-            self.audiences.close_token(self.tokens[seat])
-            self.tokens[seat], self.claims[seat] = token, None
+            self._need_game()
+            self.seating.check(seat)
+            self.audiences.close_token(self.seating.reissue(seat))
             self._publish()
             return self.seats_info()
 
     def release(self, seat: int) -> dict:
         """Free a seat for another phone (the GM's)."""
         with self.lock:
-            self._check_seat(seat)
-            assert self.game is not None
-            self.store.set_claim(self.game, seat, None)
-            self.claims[seat] = None
+            self._need_game()
+            self.seating.check(seat)
+            self.seating.release(seat)
             self._publish()
             return self.seats_info()
-
-    def _check_seat(self, seat: object) -> int:
-        state = self._need_game()
-        if type(seat) is not int or not 0 <= seat < state.size:
-            raise NotFound(f"no seat {seat!r}")
-        return seat
 
     # --- seats and devices ----------------------------------------------------
 
@@ -422,25 +371,14 @@ class Table:
         """The seat a private link opens and the device that holds it (None:
         no phone yet); 404 for a stale or unknown link."""
         with self.lock:
-            if self.state is not None and token in self.tokens:
-                seat = self.tokens.index(token)
-                return seat, self.claims[seat]
-        raise NotFound("this link is not a seat of the current game")
+            return self.seating.holder(token)
 
     def claim(self, seat: int, device: str) -> bool:
         """The first device to open a seat keeps it; others are refused."""
         with self.lock:
-            if self.claims[seat] is None:
-                assert self.game is not None
-                self.store.set_claim(self.game, seat, device)
-                self.claims[seat] = device
+            if self.seating.claim(seat, device):
                 self._publish()
-            return self.claims[seat] == device
-
-    def names(self) -> list[str]:
-        """The current game's players, in seat order ([] before a game)."""
-        with self.lock:
-            return list(self.state.names) if self.state is not None else []
+            return self.seating.claims[seat] == device
 
     # --- views ----------------------------------------------------------------
 
@@ -454,8 +392,7 @@ class Table:
         """The table's view (the display, the table screen, the LEDs)."""
         with self.lock:
             if self.state is None:
-                return {"phase": "lobby", "game": None, "seq": 0, "players": [],
-                        "language": "en"}
+                return dict(LOBBY)
             return self.audiences.view(self._live(), "public", self.clock())
 
     def seat_view(self, seat: int) -> Sent:
@@ -478,8 +415,6 @@ class Table:
 
     def listen(self, audience: str, token: str | None = None) -> tuple[Listener, str]:
         """Subscribe; returns the listener and the full current view to send first."""
-        import json
-
         with self.lock:
             listener = self.audiences.listen(audience, token)
             if self.state is None:
@@ -493,8 +428,7 @@ class Table:
     def close_listeners(self) -> None:
         """End every stream (the hub is stopping)."""
         with self.lock:
-            for listener in self.audiences.all():
-                listener.close()
+            self.audiences.close_all()
 
     def listeners(self) -> int:
         with self.lock:
