@@ -31,7 +31,7 @@ VERSION_BASE = 1_000_000  # seat/public versions restart at boot × this, so the
 #: until the hub calls that step (the engine may run ahead of the calls)
 EARLY_NOTES = {"victim": "witch", "centre": "thief"}
 #: the public view before any game
-LOBBY = {"phase": "lobby", "game": None, "seq": 0, "players": [], "language": "en"}
+LOBBY: dict = {"phase": "lobby", "game": None, "seq": 0, "players": [], "language": "en"}
 
 
 @dataclass

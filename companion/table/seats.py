@@ -6,6 +6,7 @@ to the store at once; the table holds its lock around these calls."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 
 from ..store import Store
 from .errors import NotFound
@@ -27,7 +28,7 @@ class Seats:
             raise NotFound(f"no seat {seat!r}")
         return seat
 
-    def info(self, names: list[str]) -> list[dict]:
+    def info(self, names: Sequence[str]) -> list[dict]:
         """Every seat's name, link and whether a phone holds it."""
         return [{"seat": i, "name": n, "url": f"/p/{t}", "claimed": self.claims[i] is not None}
                 for i, (n, t) in enumerate(zip(names, self.tokens))]
