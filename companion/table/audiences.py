@@ -82,10 +82,21 @@ class Live:
 @dataclass
 class _Audience:
     version: int = 0
-    view: dict | None = None  # the view last built (without seq), to tell whether it changed
-    body: str = ""  # that view as JSON
+    #: the view last built (without seq), by top-level key: (value, '"key": <its JSON>'),
+    #: to tell what changed and encode only that
+    parts: dict[str, tuple[object, str]] = field(default_factory=dict)
+    body: str = ""  # that view as one JSON object
     seq: int = 0  # the seq its messages carry
     steps: dict[int, int] = field(default_factory=dict)  # version -> engine step id
+
+
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
+_KEYS: dict[str, str] = {}  # '"key": ' for every key seen, encoded once
+
+
+def _key(key: str) -> str:
+    text = _KEYS[key] = f"{_dumps(key)}: "
+    return text
 
 
 def step_id(state: State) -> int:
@@ -223,17 +234,29 @@ class Audiences:
 
     def _refresh(self, live: Live, audience: str) -> dict | None:
         """Rebuild one audience's view; bump its version and return the view
-        (without seq) if it changed, else None."""
+        (without seq) if it changed, else None. Only the parts (top-level
+        keys) that changed since the audience's last view are encoded again:
+        an action changes one or two of them ("vote", "pace")."""
         self._stale.discard(audience)
         view = self.build(live, audience)
         view.pop("seq", None)
         aud = self._audiences.get(audience)
-        if aud is not None and aud.view == view:
+        old = aud.parts if aud is not None else {}
+        parts: dict[str, tuple[object, str]] = {}
+        changed = aud is None or len(old) != len(view)
+        for key, value in view.items():
+            got = old.get(key)
+            if got is None or got[0] != value:
+                got = (value, (_KEYS.get(key) or _key(key)) + _dumps(value))
+                changed = True
+            parts[key] = got
+        if not changed:
             return None
         if aud is None:
             aud = self._audiences[audience] = _Audience(version=self.boot * VERSION_BASE)
         aud.version += 1
-        aud.view, aud.body = view, json.dumps(view, ensure_ascii=False)
+        aud.parts = parts
+        aud.body = "{" + ", ".join(text for _, text in parts.values()) + "}"
         aud.steps[aud.version] = step_id(live.state)
         if len(aud.steps) > 256:
             aud.steps.pop(next(iter(aud.steps)))
