@@ -29,10 +29,10 @@ from ..replay import parse_action, result_of
 from ..store import Store
 from . import pacing
 from .audiences import LOBBY, Audiences, Listener, Live, Sent, step_id
+from .batch import Queue
 from .errors import BadInput, NotFound, NotNow, Stale, TableError
 from .pacing import Pace, Settings
 from .presses import vote_presses
-from .queue import Queue
 from .seats import Seats
 from .setup import parse_setup
 
