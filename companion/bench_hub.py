@@ -36,6 +36,14 @@ package, a fresh temporary data folder, 127.0.0.1, a free port) and measures:
   committed to SQLite, `synchronous=FULL`, before the 200).
 - `rss_mb`: the server's VmRSS (/proc/<pid>/status) after the last action,
   with every stream still open.
+- `burst_p50_ms` / `burst_p99_ms`: 17 phones vote at the same instant. An
+  18-player game (no sheriff, no discussion) is brought by the game master
+  to its first day's ballots; every seat's stream is open and each of 17
+  phones holds its own keep-alive connection. Released together (a
+  barrier), each POSTs its ballot to /p/<token>/action; each phone's time is
+  from just before its POST to its answer (the ballot committed). The 18th
+  seat does not vote, so the ballots stay open; the game master's undo then
+  takes the ballots back for the next round (10 rounds, 2 with `--quick`).
 """
 
 from __future__ import annotations
@@ -70,6 +78,8 @@ QUIET_S = 0.020  # no stream message for this long: the action's messages are al
 START_TIMEOUT_S = 30.0
 WAIT_S = 10.0  # bound on any one wait for the hub
 MAX_ACTIONS = 2000  # per game; random games end in ~150
+BURST_PLAYERS = 18
+BURST_VOTERS = 17
 
 
 def _free_port() -> int:
@@ -371,6 +381,85 @@ def _settle(streams: list[_Stream]) -> None:
         time.sleep(QUIET_S - (now - last) + 0.001)
 
 
+def _to_ballots(server: _Server) -> dict:
+    """The game master brings the game to its ballots: the night's steps time
+    out, pacing's calls are skipped. Answers the GM view there."""
+    for _ in range(200):
+        status, gm, _ = server.request("GET", "/api/gm")
+        if status != 200:
+            raise RuntimeError(f"GET /api/gm answered {status}")
+        if gm["pending"]["kind"] in ("night", "wolves", "prompt"):
+            server.request("POST", "/api/actions", {"do": "timeout"})
+        elif gm["pace"]["mode"] != "ballot":
+            server.request("POST", "/api/timer", {"do": "skip"})
+        elif gm["pending"]["kind"] == "vote":
+            return gm
+        else:
+            raise RuntimeError(f"no day vote: {gm['pending']}")
+    raise RuntimeError("the game never reached its ballots")
+
+
+def _burst(server: _Server, stop: threading.Event, rounds: int) -> list[float]:
+    """17 phones POST their ballots at once, `rounds` times; each one's ms."""
+    names = [f"B{i + 1:02d}" for i in range(BURST_PLAYERS)]
+    roles = ["werewolf"] * 3 + ["seer"] + ["villager"] * (BURST_PLAYERS - 4)
+    setup = {"ruleset": "millers-hollow", "players": names, "seed": 7,
+             "deal": dict(zip(names, roles)),
+             "options": {"sheriff": False, "discussion_s": 0, "wolf_attack": "any-wolf"}}
+    status, created, _ = server.request("POST", "/api/games", setup)
+    if status != 201:
+        raise RuntimeError(f"POST /api/games answered {status}: {created}")
+    seats = _open_streams(server, created["seats"], stop)
+    times: list[float] = []
+    gm = _to_ballots(server)
+    alive = [p["seat"] for p in gm["players"] if p["alive"]]
+    voters = alive[:min(BURST_VOTERS, len(alive) - 1)]  # one abstains: the vote stays open
+    first = gm["actions_applied"] + 1
+    for _ in range(rounds):
+        times += _burst_round(server, created["seats"], seats, voters, alive, names)
+        status, undone, _ = server.request("POST", "/api/undo", {"to": first})
+        if status != 200:
+            raise RuntimeError(f"POST /api/undo answered {status}: {undone}")
+        _to_ballots(server)
+    return times
+
+
+def _burst_round(server: _Server, seats: list[dict], streams: list[_Stream], voters: list[int],
+                 alive: list[int], names: list[str]) -> list[float]:
+    conns = []
+    for seat in voters:
+        conn = http.client.HTTPConnection(HOST, server.port, timeout=WAIT_S)
+        conn.connect()
+        conns.append(conn)
+    barrier = threading.Barrier(len(voters))
+    times: list[float] = []
+    errors: list[str] = []
+
+    def vote(k: int, seat: int) -> None:
+        target = names[alive[(alive.index(seat) + 1) % len(alive)]]
+        body = json.dumps({"do": "vote", "target": target}).encode()
+        headers = {"Content-Type": "application/json", **streams[seat].headers}
+        barrier.wait()
+        t0 = time.perf_counter()
+        conns[k].request("POST", f"{seats[seat]['url']}/action", body=body, headers=headers)
+        response = conns[k].getresponse()
+        reply = response.read()
+        times.append((time.perf_counter() - t0) * 1000)
+        if response.status != 200:
+            errors.append(f"seat {seat}: {response.status} {reply[:200]!r}")
+
+    threads = [threading.Thread(target=vote, args=(k, seat)) for k, seat in enumerate(voters)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(WAIT_S)
+    for conn in conns:
+        conn.close()
+    if errors:
+        raise RuntimeError(f"a ballot was refused: {errors[0]}")
+    return times
+
+
 def _percentile(values: list[float], q: int) -> float:
     if len(values) == 1:
         return values[0]
@@ -418,6 +507,7 @@ def run(quick: bool = False) -> dict:
                 deliveries += got
                 actions += sent
             rss_mb = server.rss_mb()
+            burst = _burst(server, stop, 2 if quick else 10)
         finally:
             server.stop()
             stop.set()
@@ -437,6 +527,9 @@ def run(quick: bool = False) -> dict:
         "games": games,
         "players": PLAYERS,
         "rss_mb": rss_mb,
+        "burst_p50_ms": round(statistics.median(burst), 2),
+        "burst_p99_ms": round(_percentile(burst, 99), 2),
+        "burst_ballots": len(burst),
         "startup_s": round(startup_s, 3),
         "machine": machine(),
         "quick": quick,

@@ -14,7 +14,17 @@
 from .actions import Action, Choice
 from .errors import EngineError, IllegalAction, SetupError, StaleAction
 from .roles import ROLES, Role
-from .rules import PUBLIC_CAUSES, act, legal_actions, new_game, step_label, undo, waiting_for
+from .rules import (
+    PUBLIC_CAUSES,
+    act,
+    fresh_memo,
+    legal_actions,
+    mixed_lovers,
+    new_game,
+    step_label,
+    undo,
+    waiting_for,
+)
 from .rulesets import OPTION_VALUES, RULESETS, recommended_deal, resolve_options
 from .state import State, apply, rebuild
 from .steps import night_calls, pending
@@ -25,5 +35,5 @@ __all__ = [
     "act", "legal_actions", "new_game", "step_label", "undo", "waiting_for", "OPTION_VALUES",
     "RULESETS", "recommended_deal", "resolve_options", "State", "apply", "rebuild",
     "public_view", "view_for", "StaleAction", "night_calls", "pending", "announcements",
-    "PUBLIC_CAUSES",
+    "PUBLIC_CAUSES", "fresh_memo", "mixed_lovers",
 ]

@@ -5,7 +5,8 @@
 One blueprint per audience: `api` (the game master's JSON API and the public
 view), `player` (each seat's private page, view, actions and stream) and
 `pages` (the GM's tablet and the table screen). Every route parses the
-request, calls the table, and answers JSON; errors are JSON
+request, calls one method of the table or of the history (past games),
+and answers JSON; errors are JSON
 `{"error": "..."}` with 400/401/403/404/409/413, never a stack trace.
 """
 
@@ -17,8 +18,8 @@ from pathlib import Path
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
-from ..table import Table
-from ..table.session import TableError
+from ..history import History
+from ..table import Table, TableError
 
 MAX_BODY = 64 * 1024  # an action or a game setup is a few hundred bytes
 
@@ -38,13 +39,17 @@ WEB = _web()
 log = logging.getLogger("werewolf.hub")
 
 
-def create_app(table: Table, gm_token: str, config: dict | None = None) -> Flask:
+def create_app(table: Table, gm_token: str, config: dict | None = None,
+               history: History | None = None) -> Flask:
+    """The hub over `table` (the live game) and `history` (past games and
+    saved setups; by default over the table's own store)."""
     app = Flask("companion.hub", template_folder=str(WEB / "templates"),
                 static_folder=str(WEB / "static"), static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, GM_TOKEN=gm_token, HEARTBEAT_S=15.0,
                       JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.extensions["table"] = table
+    app.extensions["history"] = history if history is not None else History(table.store)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
     from . import api, i18n, pages, player

@@ -9,10 +9,10 @@ from collections.abc import Callable, Iterator
 from functools import wraps
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, current_app, jsonify, request
 
-from ..table import Table
-from ..table.session import BadInput, Listener, TableError
+from ..history import History
+from ..table import BadInput, Listener, Table, TableError
 
 PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 
@@ -27,6 +27,20 @@ class Forbidden(TableError):
 
 def table() -> Table:
     return current_app.extensions["table"]  # type: ignore[no-any-return]
+
+
+def history() -> History:
+    """Past games and saved setups (never the store itself)."""
+    return current_app.extensions["history"]  # type: ignore[no-any-return]
+
+
+def answer(view: dict) -> Response:
+    """A view as JSON: the exact message its audience was sent when the
+    table kept it (`audiences.Sent`), else encoded here."""
+    text = getattr(view, "text", "")
+    if text:
+        return Response(text, mimetype="application/json")
+    return jsonify(view)
 
 
 def body(default: object = None) -> Any:

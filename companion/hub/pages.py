@@ -61,8 +61,7 @@ def gm_sheet() -> Response:
 
     if not is_gm():
         return _gm_page("gm_sheet.html")  # the 401 page: nothing of the game is read
-    tbl = table()
-    seats = tbl.seats_info()["seats"] if tbl.state is not None else []
+    seats = table().seats()
     base = str(current_app.config.get("BASE_URL") or request.host_url).rstrip("/")
     return _gm_page("gm_sheet.html", seats=seats, base=base)
 

@@ -12,15 +12,15 @@ import secrets
 from flask import (
     Blueprint,
     Response,
-    jsonify,
     make_response,
     render_template,
     request,
 )
 
-from ..table.session import BadInput
-from .common import PRIVATE, Forbidden, body, stream, table
-from .i18n import LANGUAGES, keep_language
+from ..table import BadInput
+from ..words import LANGUAGES
+from .common import PRIVATE, Forbidden, answer, body, stream, table
+from .i18n import keep_language
 
 bp = Blueprint("player", __name__, url_prefix="/p")
 
@@ -37,11 +37,10 @@ def _no_store(response: Response) -> Response:
 
 def _seat(token: str) -> int:
     """The seat of this link, if this device holds it (else 403)."""
-    tbl = table()
-    seat = tbl.seat_of(token)
+    seat, holder = table().holder(token)
     device = request.cookies.get(DEVICE_COOKIE)
-    if not device or tbl.claims[seat] != device:
-        raise Forbidden(TAKEN if tbl.claims[seat] else "open your seat's link first")
+    if not device or holder != device:
+        raise Forbidden(TAKEN if holder else "open your seat's link first")
     return seat
 
 
@@ -82,13 +81,13 @@ def page(token: str) -> Response:
 
 @bp.get("/<token>/state")
 def state(token: str) -> Response:
-    return _private(jsonify(table().seat_view(_seat(token))))
+    return _private(answer(table().seat_view(_seat(token))))
 
 
 @bp.post("/<token>/action")
 def action(token: str) -> Response:
     seat = _seat(token)
-    return _private(jsonify(table().act_seat(seat, body())))
+    return _private(answer(table().act_seat(seat, body())))
 
 
 @bp.get("/<token>/stream")
@@ -108,8 +107,8 @@ def suspect(token: str) -> Response:
     doc = body()
     if not isinstance(doc, dict) or set(doc) != {"target"}:
         raise BadInput('send {"target": name}')
-    state = table().state
-    if state is None or not isinstance(doc["target"], str) or doc["target"] not in state.names:
+    names = [s["name"] for s in table().seats()]  # under the table's lock
+    if not isinstance(doc["target"], str) or doc["target"] not in names:
         raise BadInput(f"unknown player {doc['target']!r}")
     # the pick is dropped here; the answer has a real action's shape (the seat's view)
-    return _private(jsonify(table().seat_view(seat)))
+    return _private(answer(table().seat_view(seat)))

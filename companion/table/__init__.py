@@ -1,7 +1,17 @@
-"""One live game at the table: the lock, the seq check, the clock and pacing,
-timeouts, undo, and publishing views to listeners (see `table.session.Table`)."""
+"""One live game at the table, in parts with one job each:
 
+- `table`: the lock, the commands and the commit (`Table`, the one path);
+- `pacing`: what is open and until when, a pure function of the state, the
+  pace record and the time;
+- `audiences`: the views per audience, their versions, publishing, streams;
+- `setup`: the one parse of a game's setup; `presses`: seat-box votes;
+- `errors`: the refusals, with their HTTP statuses.
+"""
+
+from .audiences import Listener
+from .errors import BadInput, Denied, NotFound, NotNow, Stale, TableError
 from .pacing import Pace, Settings
-from .session import Denied, Listener, NotFound, Stale, Table
+from .table import Table
 
-__all__ = ["Denied", "Listener", "NotFound", "Pace", "Settings", "Stale", "Table"]
+__all__ = ["BadInput", "Denied", "Listener", "NotFound", "NotNow", "Pace", "Settings", "Stale",
+           "Table", "TableError"]

@@ -1,4 +1,4 @@
-"""Pacing: what the hub does with time, in one place.
+"""Pacing: what the hub does with time, in one place, as pure functions.
 
 The engine moves as fast as actions arrive; the table does not. The hub
   - *calls* every step of the night's public calling order (RULES.md §4), each
@@ -14,13 +14,25 @@ The engine moves as fast as actions arrive; the table does not. The hub
     applies its defaults.
 
 `Pace` is a plain record (saved with every commit, so deadlines survive a
-restart); `Table` drives it.
+restart). Every function here takes the engine's state, a pace record and
+`now` and answers a new record (the one given is never changed): no clock is
+read, no thread, no I/O. The night calls' random lengths come from
+`Rules.call_time`, which the table draws from its own RNG, so tests inject a
+constant. `advance` says what is open and until when; the table applies the
+engine's `timeout` when it answers True, and asks again.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..engine import State, night_calls, pending, rebuild
+
+#: The Village's day powers (RULES.md §8): usable while the hub holds the discussion.
+DAY_POWERS = frozenset({"confess", "shave", "silence", "restore", "assign"})
+NIGHT_KINDS = ("night", "wolves")
 
 
 @dataclass(frozen=True)
@@ -34,6 +46,17 @@ class Settings:
     verdict_s: float = 10.0  # the day's result, shown before night falls
     restart_grace_s: float = 15.0  # a deadline that passed while the hub was down
     rollcall_s: float = 5.0  # roll-call voting: each candidate's window for presses
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What pacing needs besides the state, the record and the time: the
+    hub's timings, how the game votes (roll-call orders its candidates) and
+    the source of the night calls' random lengths."""
+
+    settings: Settings
+    buttons: str = "phones"
+    call_time: Callable[[], float] = lambda: 14.0
 
 
 @dataclass
@@ -77,12 +100,22 @@ class Pace:
         return max(0, n - math.ceil(left / window))
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The record as JSON-ready data (its own copies of the lists); by
+        hand, as `dataclasses.asdict` is ten times slower and this runs at
+        every commit."""
+        out = dict(self.__dict__)
+        out["calls"], out["words"], out["order"] = list(self.calls), list(self.words), \
+            list(self.order)
+        out["picks"] = dict(self.picks)
+        return out
 
     @classmethod
     def from_dict(cls, d: dict) -> Pace:
         known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
         return cls(**known)
+
+    def copy(self) -> Pace:
+        return Pace(**self.to_dict())
 
     def remaining(self, now: float) -> float | None:
         if self.paused is not None:
@@ -90,3 +123,354 @@ class Pace:
         if self.deadline is None:
             return None
         return max(0.0, self.deadline - now)
+
+
+# --- what is open now ------------------------------------------------------------
+
+def may_act(pace: Pace, seat: int) -> bool:
+    """Whether pacing lets this seat act now (the engine decides the rest)."""
+    if pace.mode == "calls":
+        return pace.live
+    if pace.mode in ("ballot", "prompt"):
+        return True
+    return pace.mode == "last-words" and pace.seat == seat
+
+
+def day_power(pace: Pace, do: str) -> bool:
+    """The Village's day powers are used during the discussion (RULES.md §8
+    Decision: the engine's window is the first vote before any ballot);
+    ballots stay held until the vote opens."""
+    return pace.mode == "discussion" and do in DAY_POWERS
+
+
+def why_waiting(pace: Pace) -> str:
+    """A seat's refusal while pacing holds the table, in its words."""
+    mode = pace.mode
+    if mode == "calls":
+        return "not your turn: wait to be called"
+    if mode == "discussion":
+        return "voting opens when the discussion is over"
+    if mode == "last-words":
+        return "wait: last words"
+    if mode == "verdict":
+        return "wait: the day's result is being announced"
+    return "the game is not waiting for you now"
+
+
+def seat_refusal(pace: Pace, seat: int, do: str, buttons: str,
+                 waited_for: Callable[[], bool]) -> str | None:
+    """Why a seat's phone may not do `do` now, whatever the engine says (None:
+    it may, if the engine agrees). `waited_for`: whether the engine has any
+    action for the seat (asked last; its own message would name the step)."""
+    if do == "timeout":
+        return "only the game master or the clock ends a step"
+    if not may_act(pace, seat) and not day_power(pace, do):
+        return why_waiting(pace)
+    if not waited_for():
+        return "the game is not waiting for you now"
+    if do == "vote" and buttons == "roll-call":
+        return "in this game you vote with your seat's button, when the display names your choice"
+    return None
+
+
+def public(pace: Pace) -> dict:
+    """The pace as every audience sees it. No "time left": it would change
+    the view at every tick; clients count down to `deadline` using the
+    message's `now` (the hub's clock, which a Pi without a network may have
+    wrong)."""
+    out: dict = {"mode": pace.mode, "paused": pace.paused}
+    if pace.mode == "calls":
+        out["call"] = pace.calls[pace.cursor] if pace.cursor < len(pace.calls) else None
+        out["night"] = pace.night
+    else:  # a night call's length would tell whether anyone acted
+        out["deadline"] = pace.deadline if pace.paused is None else None
+    if pace.mode == "last-words":
+        out["seat"] = pace.seat
+    return out
+
+
+def rollcall_view(pace: Pace, index: int | None, window: float) -> dict | None:
+    """Roll-call: the candidate `index` (the one called at the last commit, so
+    every audience of one publish names the same one), which of how many,
+    and when the window ends (None when paused) [issue 7]."""
+    if index is None or pace.mode != "ballot" or index >= len(pace.order):
+        return None
+    ends = None
+    if pace.paused is None and pace.deadline is not None:
+        ends = pace.deadline - (len(pace.order) - 1 - index) * window
+    return {"candidate": pace.order[index], "index": index, "of": len(pace.order),
+            "ends": ends}
+
+
+# --- moving on -------------------------------------------------------------------
+
+def advance(state: State, pace: Pace, now: float, rules: Rules) -> tuple[Pace, bool]:
+    """Move the pace on as far as `now` allows. The second value True: the
+    engine's current step has run out of time, apply its `timeout` (then ask
+    again)."""
+    pc = pace.copy()
+    return pc, _advance(state, pc, now, rules)
+
+
+def clear_way(state: State, pace: Pace, now: float, rules: Rules) -> Pace:
+    """End whatever pacing stands before the engine's current step (a GM
+    action is never held, nor is an undo); pacing already at that step is
+    left alone."""
+    pc = pace.copy()
+    p = pending(state)
+    if (pc.mode == "calls" and pc.live and pc.night == state.n
+            and pc.cursor < len(pc.calls) and pc.calls[pc.cursor] == p["step"]):
+        return pc  # (an undo to the same step of an earlier night is not "already there")
+    if pc.mode in ("ballot", "prompt", "over") and pc.step_id == p["id"]:
+        return pc
+    pc.words, pc.seat, pc.hold, pc.paused = [], None, None, None
+    pc.deaths_seen = len(state.deaths)
+    pc.verdict_night = _last_night(state)
+    if p["kind"] in NIGHT_KINDS:
+        pc.nights_called = state.n - 1
+        _start_calls(state, pc, state.n, now, rules, at=p["step"])
+        pc.live = True
+        night_s = state.opts.get("night_s") or 0
+        pc.deadline = now + night_s if night_s else None
+        return pc
+    pc.nights_called = _last_night(state)
+    pc.step_id, pc.started = p["id"], now
+    if p["kind"] == "over":
+        pc.mode, pc.deadline = "over", None
+    elif p["kind"] == "prompt":
+        pc.mode, pc.deadline = "prompt", now + rules.settings.prompt_s
+    else:
+        _open_ballot(state, pc, p, now, rules)
+    return pc
+
+
+def timer(pace: Pace, do: str, seconds: float, now: float) -> Pace:
+    """The game master's clock: pause | resume | extend (by `seconds`) | skip
+    (end the current pause, call, discussion or verdict). ValueError for any
+    other `do`."""
+    pc = pace.copy()
+    if do == "pause":
+        if pc.paused is None and pc.deadline is not None:
+            pc.paused = max(0.0, pc.deadline - now)
+    elif do == "resume":
+        if pc.paused is not None:
+            pc.deadline, pc.paused = now + pc.paused, None
+    elif do == "extend":
+        if pc.paused is not None:
+            pc.paused += seconds
+        elif pc.deadline is not None:
+            pc.deadline += seconds
+            pc.min_end = max(pc.min_end, pc.deadline) if pc.mode == "calls" else pc.min_end
+    elif do == "skip":
+        if pc.mode in ("calls", "discussion", "last-words", "verdict"):
+            pc.paused = None
+            pc.deadline = now if not pc.live else pc.deadline
+            pc.min_end = now
+    else:
+        raise ValueError("timer 'do' is one of pause, resume, extend, skip")
+    if pc.mode == "discussion" and pc.deadline is not None and pc.paused is None:
+        pc.talk_until = pc.deadline  # a vote the barber reopens keeps the GM's timing
+    return pc
+
+
+def resumed(pace: Pace, now: float, settings: Settings) -> Pace:
+    """After a restart: a deadline that passed while the hub was down (the
+    power went while the table waited) gets a moment back."""
+    pc = pace.copy()
+    if pc.deadline is not None and pc.paused is None:
+        pc.deadline = max(pc.deadline, now + settings.restart_grace_s)
+    return pc
+
+
+def pick(pace: Pace, seat: int, target: int) -> Pace:
+    """Lock-in voting: the seat's pick, kept until its button locks it [issue 7]."""
+    pc = pace.copy()
+    pc.picks[str(seat)] = target
+    return pc
+
+
+# --- the moves, on the record being made -------------------------------------------
+
+def _advance(state: State, pc: Pace, now: float, rules: Rules) -> bool:
+    st = rules.settings
+    for _ in range(1000):
+        p = pending(state)
+        mode = pc.mode
+        frozen = pc.paused is not None
+        if mode == "calls":
+            if pc.cursor >= len(pc.calls):
+                pc.nights_called, pc.hold, pc.live = pc.night, None, False
+                _next(state, pc, now, rules)
+                continue
+            call = pc.calls[pc.cursor]
+            live = (state.phase == "night" and state.n == pc.night
+                    and p["kind"] in NIGHT_KINDS and p["step"] == call)
+            if live and not pc.live:
+                pc.live = True
+                night_s = state.opts.get("night_s") or 0
+                pc.deadline = max(pc.min_end, pc.started + night_s) if night_s else None
+            elif pc.live and not live:
+                pc.live = False
+                pc.deadline = max(now, pc.min_end)
+            if pc.hold is None:  # a dawn prompt keeps the phase "night": ask the log
+                dawn = _dawn_index(state, pc.night)
+                pc.hold = dawn if dawn < len(state.log) else None
+            if frozen or pc.deadline is None or now < pc.deadline:
+                return False
+            if pc.live:
+                return True
+            _next_call(pc, now, rules)
+            continue
+        if mode == "last-words":
+            if pc.seat is None:
+                if not pc.words:
+                    pc.mode, pc.hold = "", None
+                    _next(state, pc, now, rules)
+                    continue
+                pc.seat = pc.words.pop(0)
+                pc.started, pc.deadline = now, now + st.last_words_s
+            if frozen or pc.deadline is None or now < pc.deadline:
+                return False
+            if p["kind"] == "prompt" and p["actor"] == pc.seat:
+                return True  # his time is up: the prompt's default
+            pc.seat = None
+            continue
+        if mode == "verdict":
+            if frozen or pc.deadline is None or now < pc.deadline:
+                return False
+            pc.mode, pc.hold = "", None
+            _next(state, pc, now, rules)
+            continue
+        if mode in ("discussion", "ballot", "prompt", "over"):
+            if p["id"] != pc.step_id:
+                _next(state, pc, now, rules)
+                continue
+            if frozen or pc.deadline is None or now < pc.deadline:
+                return False
+            if mode == "discussion":
+                _open_ballot(state, pc, p, now, rules)
+                continue
+            return True
+        _next(state, pc, now, rules)  # lobby, or a pace that ended
+    raise RuntimeError("pacing did not settle")  # pragma: no cover
+
+
+def _next(state: State, pc: Pace, now: float, rules: Rules) -> None:
+    """Choose the next pacing phase from where the engine is."""
+    p = pending(state)
+    pc.paused, pc.live, pc.seat, pc.started = None, False, None, now
+    pc.order, pc.picks = [], {}
+    owed = state.deaths[pc.deaths_seen:]
+    if state.opts["reveal_on_death"]:
+        pc.deaths_seen, owed = len(state.deaths), []
+    day_deaths = []
+    for d in owed:
+        if not d[2].startswith("day"):
+            break
+        day_deaths.append(d)
+    last_night = _last_night(state)
+    if day_deaths:
+        return _last_words(state, pc, day_deaths)
+    if last_night > pc.nights_called > 0 and pc.verdict_night < last_night:
+        # the day's vote is over: its result stays on the table before night falls
+        pc.verdict_night = last_night
+        pc.mode, pc.deadline = "verdict", now + rules.settings.verdict_s
+        pc.hold = _night_index(state, last_night)
+        return None
+    if last_night > pc.nights_called:
+        return _start_calls(state, pc, last_night, now, rules)
+    if owed:
+        return _last_words(state, pc, owed)
+    pc.step_id, pc.hold = p["id"], None
+    kind = p["kind"]
+    if kind == "over":
+        pc.mode, pc.deadline = "over", None
+    elif kind == "prompt":
+        pc.mode, pc.deadline = "prompt", now + rules.settings.prompt_s
+    elif kind in NIGHT_KINDS:  # an undo back into a night, or a GM skip
+        _start_calls(state, pc, state.n, now, rules, at=p["step"])
+    else:
+        seconds = state.opts.get(p["timer"] or "", 0) or 0
+        if seconds and p["kind"] == "vote" and pc.talk_day == state.n \
+                and state.phase == "day" and pc.talk_until > now:
+            # the barber's day power reopened the vote (RULES.md §8): the
+            # discussion goes on where it was, it does not start again
+            pc.mode, pc.deadline = "discussion", pc.talk_until
+        elif seconds:
+            pc.mode, pc.deadline = "discussion", now + seconds
+            if p["kind"] == "vote" and state.phase == "day":
+                pc.talk_day, pc.talk_until = state.n, now + seconds
+        else:
+            _open_ballot(state, pc, p, now, rules)
+
+
+def _open_ballot(state: State, pc: Pace, p: dict, now: float, rules: Rules) -> None:
+    """Ballots open: for `ballot_s`, or by roll-call, one window per
+    candidate, back to back [issue 7]."""
+    pc.mode, pc.started, pc.picks = "ballot", now, {}
+    pc.order = _rollcall_order(state, p) if rules.buttons == "roll-call" else []
+    if pc.order:
+        pc.deadline = now + len(pc.order) * rules.settings.rollcall_s
+    else:
+        pc.deadline = now + rules.settings.ballot_s
+
+
+def _rollcall_order(state: State, p: dict) -> list[int]:
+    """The candidates in calling order: clockwise, from the left of the
+    last night's victim ([003]'s show of hands; RULES.md §1: the left
+    neighbour is the next seat clockwise); from the first seat when no
+    one has died at night yet."""
+    pool = p["candidates"] if p["candidates"] is not None else [
+        i for i in range(state.size) if state.alive[i]]
+    victim = next((seat for seat, _, time in reversed(state.deaths)
+                   if time.startswith("night")), -1)
+    return sorted(pool, key=lambda c: (c - victim - 1) % state.size)
+
+
+def _last_words(state: State, pc: Pace, deaths: list[tuple[int, str, str]]) -> None:
+    pc.mode, pc.seat, pc.deadline = "last-words", None, None
+    pc.words = [seat for seat, _, _ in deaths]
+    pc.deaths_seen += len(deaths)
+    last = deaths[-1][0]
+    index = max(i for i, e in enumerate(state.log) if e["e"] == "died" and e["seat"] == last)
+    pc.hold = index + 1  # the table sees the deaths, nothing that followed them
+
+
+def _start_calls(state: State, pc: Pace, night: int, now: float, rules: Rules,
+                 at: str | None = None) -> None:
+    if state.phase == "night" and state.n == night:
+        calls = night_calls(state)
+    else:  # the engine already ran past this night: ask the state at its start
+        calls = night_calls(rebuild(state.log[:_night_index(state, night) + 1]))
+    pc.mode, pc.night, pc.calls, pc.hold = "calls", night, calls, None
+    pc.cursor = calls.index(at) if at in calls else 0
+    pc.live = False
+    pc.started = now
+    pc.min_end = pc.deadline = now + (0.0 if at else rules.call_time())
+
+
+def _next_call(pc: Pace, now: float, rules: Rules) -> None:
+    pc.cursor += 1
+    pc.live, pc.started = False, now
+    pc.min_end = pc.deadline = now + rules.call_time()
+
+
+def _last_night(state: State) -> int:
+    for e in reversed(state.log):
+        if e["e"] == "night":
+            return int(e["n"])
+    return 0
+
+
+def _night_index(state: State, night: int) -> int:
+    """Where night `night` begins in the log."""
+    return max(i for i, e in enumerate(state.log) if e["e"] == "night" and e["n"] == night)
+
+
+def _dawn_index(state: State, night: int) -> int:
+    """Where night `night`'s dawn starts in the log: the public sees nothing after."""
+    log = state.log
+    for i in range(_night_index(state, night), len(log)):
+        if log[i]["e"] == "resolve" or log[i]["e"] == "over":
+            return i
+    return len(log)

@@ -250,7 +250,10 @@ def test_games_are_listed_newest_first_and_each_can_be_read(client):
     assert [g["id"] for g in listed] == ids[::-1]
     assert listed[1]["ruleset"] == "jp-standard" and listed[1]["players"] == list("ABCDEFGHI")
     one = client.get(f"/api/games/{ids[1]}", headers=GM).json
-    assert one["id"] == ids[1] and one["setup"] == jp9() and one["players"] == list("ABCDEFGHI")
+    # contract C2: the record's setup also says the box it was dealt from, as counts
+    cards = {"knight": 1, "madman": 1, "medium": 1, "seer": 1, "villager": 3, "werewolf": 2}
+    assert one["id"] == ids[1] and one["setup"] == {**jp9(), "cards": cards} \
+        and one["players"] == list("ABCDEFGHI")
     last = client.get(f"/api/games/{ids[2]}", headers=GM).json
     current = gm_state(client)
     assert last["events"] == current["events"] and last["step"] == current["step"]

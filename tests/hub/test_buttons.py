@@ -13,8 +13,7 @@ from companion.firmware import pinmap
 
 from companion.engine import pending
 from companion.store import Store
-from companion.table import Table
-from companion.table.session import BadInput, NotNow
+from companion.table import BadInput, NotNow, Table
 
 from .conftest import FakeClock, jp9, mh8
 

@@ -10,8 +10,7 @@ import pytest
 
 from companion.engine import pending
 from companion.store import Store
-from companion.table import Settings, Table
-from companion.table.session import NotNow, Stale
+from companion.table import NotNow, Settings, Stale, Table
 
 from .conftest import FakeClock, jp9, mh8
 
@@ -379,8 +378,9 @@ def test_an_idle_tick_builds_no_view(table, clock, monkeypatch):
         table.tick()
     listener, _ = table.listen("public")
     built: list[str] = []
-    real = table._build
-    monkeypatch.setattr(table, "_build", lambda audience: built.append(audience) or real(audience))
+    real = table.audiences.build
+    monkeypatch.setattr(table.audiences, "build",
+                        lambda live, audience: built.append(audience) or real(live, audience))
     for _ in range(20):
         clock.advance(0.25)
         table.tick()

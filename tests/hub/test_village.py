@@ -11,7 +11,7 @@ import json
 import pytest
 
 from companion.engine import pending
-from companion.table.session import NotNow
+from companion.table import NotNow
 
 from .conftest import GM, mh8
 from .test_pacing import drive_to_day

@@ -1,0 +1,127 @@
+"""Past games: their records, step-by-step views and per-player statistics,
+and the setups the game master saved for next time.
+
+Everything here is rebuilt from the store's event logs with the engine, so
+the hub's routes only parse a request and ask; no route reads the store. The
+game being played is the table's (`companion.table`), not this module's.
+"""
+
+from __future__ import annotations
+
+from .engine import ROLES, announcements, mixed_lovers, rebuild, view_for
+from .replay import result_of
+from .store import GameRecord, Store
+from .table.errors import BadInput, NotFound
+from .table.setup import cards_of, parse_setup
+
+SQLITE_MAX = 2**63  # past SQLite's integers: no such game (not an OverflowError)
+SETUP_NAME_MAX = 60
+
+
+class History:
+    """The store's past games and saved setups, as the game master reads them."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def games(self) -> list[dict]:
+        """Every game kept, newest first (id, created, ruleset, players, winner)."""
+        return self.store.games()
+
+    def _record(self, game: int) -> GameRecord:
+        rec = self.store.load(game) if 0 <= game < SQLITE_MAX else None
+        if rec is None:
+            raise NotFound(f"no game {game}")
+        return rec
+
+    def game(self, game: int) -> dict:
+        """A game's replay output with its id, creation time, setup and pace;
+        `setup.cards` is the box it was dealt from (contract C2)."""
+        rec = self._record(game)
+        out = result_of(rebuild(rec.events)) if rec.events else {}
+        setup = dict(rec.setup)
+        if rec.events:
+            setup["cards"] = cards_of(rebuild(rec.events[:1]))
+        out.update(id=rec.id, created=rec.created, setup=setup, pace=rec.pace)
+        return out
+
+    def view_at(self, game: int, at: str | None) -> dict:
+        """The GM view of game `game` after its first K actions (`at`, 0 to
+        the number it holds; None: all of them), rebuilt from its log, for
+        stepping through a game in the history [issue 6]. Adds `at`, `total`
+        (the actions the game holds), `action` (the K-th action's event,
+        seats as numbers; null at 0), `announcements`, `log` (the events so
+        far, private ones included), `game` and `created`."""
+        rec = self._record(game)
+        if not rec.events:
+            raise NotFound(f"no game {game}")
+        total = max(int(e.get("a", 0)) for e in rec.events)
+        if at is None:
+            k = total
+        elif at.isdigit() and len(at) <= 9 and int(at) <= total:
+            k = int(at)
+        else:
+            raise BadInput(f"'at' is an action number 0–{total}")
+        state = rebuild([e for e in rec.events if e["a"] < k + 1])
+        view = view_for(state, None)
+        action = next((e for e in state.log if e["e"] == "act" and e["a"] == k), None)
+        view.update(at=k, total=total, action=action, announcements=announcements(state),
+                    log=state.log, game=rec.id, created=rec.created)
+        return view
+
+    def stats(self) -> dict[str, dict]:
+        """Per player name across the finished games [issue 6]:
+        `{name: {"played", "won", "roles": {role: [played, won]}, "sides": {side:
+        [played, won]}}}`. The role is the card held at the end (a thief may have
+        swapped); the side is that card's team, or "lovers" for a mixed pair of
+        lovers. Each game is rebuilt from its stored log."""
+        out: dict[str, dict] = {}
+        for summary in reversed(self.store.games()):  # oldest first: names in play order
+            if summary["winner"] is None:
+                continue
+            rec = self.store.load(summary["id"])
+            if rec is None or not rec.events:
+                continue
+            state = rebuild(rec.events)
+            if state.winner is None:
+                continue
+            mixed = state.lovers if mixed_lovers(state) else ()
+            for seat, name in enumerate(state.names):
+                role = state.roles[seat]
+                side = "lovers" if mixed and seat in mixed else ROLES[role].team
+                won = int(seat in state.winners)
+                entry = out.setdefault(name, {"played": 0, "won": 0, "roles": {}, "sides": {}})
+                entry["played"] += 1
+                entry["won"] += won
+                for key, value in (("roles", role), ("sides", side)):
+                    tally = entry[key].setdefault(value, [0, 0])
+                    tally[0] += 1
+                    tally[1] += won
+        return out
+
+    # --- saved setups [issue 6] --------------------------------------------------------
+
+    def setups(self) -> list[dict]:
+        """Saved setups, most recent first: [{"name", "setup", "saved"}]."""
+        return self.store.setups()
+
+    def save_setup(self, doc: object) -> list[dict]:
+        """Save `{"name", "setup"}`: a name (1–60 characters) and a body that
+        POST /api/games would accept (`table.setup`'s one parse); the same
+        name replaces it. Answers the saved setups."""
+        if not isinstance(doc, dict) or set(doc) != {"name", "setup"}:
+            raise BadInput('send {"name": "...", "setup": {the POST /api/games body}}')
+        name, setup = doc["name"], doc["setup"]
+        if not isinstance(name, str) or not name.strip() or len(name) > SETUP_NAME_MAX:
+            raise BadInput(f"a setup's name is 1–{SETUP_NAME_MAX} characters")
+        if not isinstance(setup, dict):
+            raise BadInput("'setup' is the POST /api/games body (an object)")
+        parse_setup(setup)
+        self.store.save_setup(name.strip(), setup)
+        return self.store.setups()
+
+    def delete_setup(self, name: str) -> list[dict]:
+        """Forget a saved setup (404 if there is none of that name)."""
+        if not self.store.delete_setup(name):
+            raise NotFound(f"no setup named {name!r}")
+        return self.store.setups()

@@ -1,0 +1,334 @@
+"""The audiences: who is shown what, which version of it, and the streams.
+
+Views leave through three audiences: the game master (everything), each seat
+(`engine.view_for`, gated by pacing) and the public (display, table screen).
+A seat's or the public's `seq` is the version of *that audience's* view, not
+the number of actions applied: counting every action would tell a villager
+how many night actions were taken.
+
+After each commit the table publishes once: an audience with a stream (or,
+for the public, a hook: the seat boxes' LEDs) has its view built once and
+compared with the last one it was sent; only a changed view is encoded and
+pushed. An audience nobody follows is only marked stale, and built when it
+is asked for (a phone that polls, the answer to an action).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..engine import State, announcements, fresh_memo, pending, public_view, rebuild, view_for
+from ..words import gm_line, public_line
+from . import pacing
+from .pacing import Pace
+
+VERSION_BASE = 1_000_000  # seat/public versions restart at boot × this, so they only grow
+#: private results a seat is shown when the engine enters its step, kept back
+#: until the hub calls that step (the engine may run ahead of the calls)
+EARLY_NOTES = {"victim": "witch", "centre": "thief"}
+#: the public view before any game
+LOBBY: dict = {"phase": "lobby", "game": None, "seq": 0, "players": [], "language": "en"}
+
+
+@dataclass
+class Listener:
+    """One stream: it gets every new version of its audience's view."""
+
+    audience: str  # "gm" | "public" | "seat:N"
+    token: str | None = None  # a seat's link: a reissued link ends its streams
+    queue: queue.Queue = field(default_factory=lambda: queue.Queue(maxsize=64))
+    closed: bool = False
+
+    def close(self) -> None:
+        """End the stream (its seat link was reissued, or a new game began)."""
+        self.closed = True
+        self.push("")
+
+    def push(self, message: str) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except queue.Full:  # a stuck client: it only needs the newest full view
+            with self.queue.mutex:
+                self.queue.queue.clear()
+            self.queue.put_nowait(message)
+
+
+class Sent(dict):
+    """A view as its audience is sent it: the object, and `text`, the exact
+    JSON message (so the hub answers an action without encoding it again)."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Live:
+    """The live game at one moment, as every view reads it (the table makes
+    one for each publish or request, under its lock)."""
+
+    game: int
+    state: State
+    pace: Pace
+    language: str
+    buttons: str
+    rollcall: int | None  # the roll-call candidate's index at the last commit
+    window: float  # roll-call: each candidate's window (Settings.rollcall_s)
+    seats: list[dict]  # the seats' names, links and claims (the GM's)
+
+
+@dataclass
+class _Audience:
+    version: int = 0
+    #: the view last built (without seq), by top-level key: (value, '"key": <its JSON>'),
+    #: to tell what changed and encode only that
+    parts: dict[str, tuple[object, str]] = field(default_factory=dict)
+    body: str = ""  # that view as one JSON object
+    seq: int = 0  # the seq its messages carry
+    steps: dict[int, int] = field(default_factory=dict)  # version -> engine step id
+
+
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
+_KEYS: dict[str, str] = {}  # '"key": ' for every key seen, encoded once
+
+
+def _key(key: str) -> str:
+    text = _KEYS[key] = f"{_dumps(key)}: "
+    return text
+
+
+def step_id(state: State) -> int:
+    """The engine's current step (pending id), remembered in the state's memo."""
+    memo = state.memo if state.memo_at == len(state.log) else fresh_memo(state)
+    got = memo.get("step_id")
+    if got is None:
+        got = memo["step_id"] = pending(state)["id"]
+    return int(got)
+
+
+class Audiences:
+    """Every audience's view, version and streams for one table."""
+
+    def __init__(self, hooks: list[Callable[[dict], None]]) -> None:
+        #: called with each new public view right after its commit, before the
+        #: other views are built (the table's `public_hooks`: the seat boxes' LEDs)
+        self.hooks = hooks
+        self.boot = 0
+        self._audiences: dict[str, _Audience] = {}
+        self._stale: set[str] = set()
+        self._listeners: dict[str, list[Listener]] = {}
+        self._held: tuple[int, State] | None = None
+        self._ann: tuple[State, int, list[dict]] | None = None
+
+    def reset(self, boot: int) -> None:
+        """A game was loaded: versions start again from `boot`; a seat's
+        streams end (their links are of another game)."""
+        self.boot = boot
+        self._audiences, self._stale, self._held = {}, set(), None
+        for listener in self.all():
+            if listener.token is not None:
+                listener.close()
+
+    def forget_held(self) -> None:
+        """The log was rewritten (undo): a held state built from it is void."""
+        self._held = None
+
+    # --- views ------------------------------------------------------------------
+
+    def build(self, live: Live, audience: str) -> dict:
+        if audience == "gm":
+            return self._gm(live)
+        if audience == "public":
+            return self._public(live)
+        return self._seat(live, int(audience.split(":")[1]))
+
+    def _shown(self, live: Live) -> State:
+        """The state the table (and every seat not acting now) is shown."""
+        state, hold = live.state, live.pace.hold
+        if hold is None or hold >= len(state.log):
+            return state
+        if self._held is None or self._held[0] != hold or len(self._held[1].log) != hold:
+            self._held = (hold, rebuild(state.log[:hold]))
+        return self._held[1]
+
+    def _announcements(self, state: State) -> list[dict]:
+        """`engine.announcements`, folded once per state and log length (the
+        table and the GM share it when nothing is held); read-only."""
+        got = self._ann  # holds the state itself: a log only grows in place
+        if got is None or got[0] is not state or got[1] != len(state.log):
+            got = self._ann = (state, len(state.log), announcements(state))
+        return got[2]
+
+    @staticmethod
+    def _overlay(live: Live, view: dict) -> dict:
+        """Pacing's word on a public or seat view: what the table is doing now."""
+        pc = live.pace
+        view["pace"] = pacing.public(pc)
+        view["buttons"] = live.buttons
+        rollcall = pacing.rollcall_view(pc, live.rollcall, live.window)
+        if rollcall is not None:
+            view["rollcall"] = rollcall
+        if pc.mode in ("calls", "last-words", "discussion", "verdict"):
+            view.pop("vote", None)
+        if pc.mode == "calls":
+            view["phase"], view["n"], view["step"] = "night", pc.night, f"night {pc.night}"
+        elif pc.mode == "last-words":
+            view["step"] = "last words"
+        elif pc.mode == "discussion":
+            view["step"] = f"day {view['n']} discussion"
+        elif pc.mode == "verdict":
+            view["step"] = f"day {view['n']} verdict"
+        return view
+
+    def _public(self, live: Live) -> dict:
+        src = self._shown(live)
+        view = self._overlay(live, public_view(src))
+        view["announcements"] = self._announcements(src)
+        view["game"], view["language"] = live.game, live.language
+        view["line"] = public_line(view, live.language)  # from the public view alone
+        return view
+
+    def _seat(self, live: Live, seat: int) -> dict:
+        state, pc, buttons = live.state, live.pace, live.buttons
+        acting = pacing.may_act(pc, seat)
+        src = state if (acting or pc.hold is None) else self._shown(live)
+        view = view_for(src, seat)
+        if not acting or src is not state:
+            view["actions"] = [c for c in view["actions"]
+                               if src is state and pacing.day_power(pc, c["do"])]
+        self._overlay(live, view)
+        if pc.mode == "ballot" and buttons != "phones" and view["actions"]:
+            if buttons == "roll-call" or seat in state.votes:  # by button, or locked
+                view["actions"] = [c for c in view["actions"] if c.get("do") != "vote"]
+            if buttons == "lock-in":
+                view["lockin"] = {"pick": pc.picks.get(str(seat)),
+                                  "locked": seat in state.votes}
+        if pc.mode == "calls" and not view["actions"]:
+            # the engine may be ahead of the calls: keep back what it showed early
+            if not (pc.live and pc.calls[pc.cursor] == "wolves"):
+                view.pop("pack_picks", None)
+            later = set(pc.calls[pc.cursor + 1:])  # the current call's own notes show
+            tonight = f"night {pc.night}"
+            view["results"] = [r for r in view["results"] if not (
+                r.get("time") == tonight and EARLY_NOTES.get(r["kind"]) in later)]
+        view["game"], view["language"] = live.game, live.language
+        return view
+
+    def _gm(self, live: Live) -> dict:
+        state = live.state
+        view = view_for(state, None)
+        view["pace"] = {**live.pace.to_dict(), **pacing.public(live.pace)}
+        view["pending"] = pending(state)
+        view["game"], view["language"], view["buttons"] = live.game, live.language, live.buttons
+        rollcall = pacing.rollcall_view(live.pace, live.rollcall, live.window)
+        if rollcall is not None:
+            view["rollcall"] = rollcall
+        view["announcements"] = self._announcements(state)
+        view["script"] = {"line": gm_line(view, live.language, view["announcements"])}
+        view["seats"] = live.seats
+        return view
+
+    # --- versions -----------------------------------------------------------------
+
+    def _refresh(self, live: Live, audience: str) -> dict | None:
+        """Rebuild one audience's view; bump its version and return the view
+        (without seq) if it changed, else None. Only the parts (top-level
+        keys) that changed since the audience's last view are encoded again:
+        an action changes one or two of them ("vote", "pace")."""
+        self._stale.discard(audience)
+        view = self.build(live, audience)
+        view.pop("seq", None)
+        aud = self._audiences.get(audience)
+        old = aud.parts if aud is not None else {}
+        parts: dict[str, tuple[object, str]] = {}
+        changed = aud is None or len(old) != len(view)
+        for key, value in view.items():
+            got = old.get(key)
+            if got is None or got[0] != value:
+                got = (value, (_KEYS.get(key) or _key(key)) + _dumps(value))
+                changed = True
+            parts[key] = got
+        if not changed:
+            return None
+        if aud is None:
+            aud = self._audiences[audience] = _Audience(version=self.boot * VERSION_BASE)
+        aud.version += 1
+        aud.parts = parts
+        aud.body = "{" + ", ".join(text for _, text in parts.values()) + "}"
+        aud.steps[aud.version] = step_id(live.state)
+        if len(aud.steps) > 256:
+            aud.steps.pop(next(iter(aud.steps)))
+        aud.seq = live.state.acts if audience == "gm" else aud.version
+        return view
+
+    @staticmethod
+    def _message(aud: _Audience, now: float) -> str:
+        """The view as sent: its JSON object with `seq`, and `now`, the hub's
+        clock when it was sent (to count down to deadlines)."""
+        return f'{aud.body[:-1]}, "seq": {aud.seq}, "now": {now:.3f}}}'
+
+    def message(self, live: Live, audience: str, now: float) -> str:
+        """The audience's current view as a message (built if it is stale)."""
+        if audience not in self._audiences or audience in self._stale:
+            self._refresh(live, audience)
+        return self._message(self._audiences[audience], now)
+
+    def view(self, live: Live, audience: str, now: float) -> Sent:
+        text = self.message(live, audience, now)
+        sent = Sent(json.loads(text))
+        sent.text = text
+        return sent
+
+    def step_of(self, audience: str, seq: int) -> int | None:
+        """The engine step the audience's view version `seq` was built at."""
+        aud = self._audiences.get(audience)
+        return aud.steps.get(seq) if aud else None
+
+    def publish(self, live: Live, now: float) -> None:
+        """After a commit: every followed audience whose view changed gets one
+        message; the others are built when asked for."""
+        # the public view first: the seat boxes' LEDs follow it (hooks)
+        audiences = ["public", "gm"] + [f"seat:{i}" for i in range(live.state.size)]
+        for audience in audiences:
+            listeners = self._listeners.get(audience)
+            if not listeners and not (audience == "public" and self.hooks):
+                if audience in self._audiences:
+                    self._stale.add(audience)
+                continue
+            view = self._refresh(live, audience)
+            if view is None:
+                continue
+            if audience == "public":
+                for hook in self.hooks:
+                    hook(view)
+            if listeners:
+                message = self._message(self._audiences[audience], now)
+                for listener in listeners:
+                    listener.push(message)
+
+    # --- listeners ------------------------------------------------------------------
+
+    def listen(self, audience: str, token: str | None) -> Listener:
+        listener = Listener(audience, token)
+        self._listeners.setdefault(audience, []).append(listener)
+        return listener
+
+    def unlisten(self, listener: Listener) -> None:
+        group = self._listeners.get(listener.audience, [])
+        if listener in group:
+            group.remove(listener)
+
+    def all(self) -> list[Listener]:
+        return [listener for group in self._listeners.values() for listener in group]
+
+    def close_all(self) -> None:
+        """End every stream (the hub is stopping)."""
+        for listener in self.all():
+            listener.close()
+
+    def close_token(self, token: str) -> None:
+        """A seat's link was reissued: its streams end."""
+        for listener in self.all():
+            if listener.token == token:
+                listener.close()

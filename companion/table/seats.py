@@ -1,0 +1,62 @@
+"""The seats of the live game: each seat's private link (token) and the
+device that holds it. The first device to open a link keeps the seat until
+the game master releases it or reissues the link. Every change is written
+to the store at once; the table holds its lock around these calls."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from ..store import Store
+from .errors import NotFound
+
+
+class Seats:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.game: int | None = None
+        self.tokens: list[str] = []
+        self.claims: list[str | None] = []
+
+    def load(self, game: int, tokens: list[str], claims: list[str | None]) -> None:
+        self.game, self.tokens, self.claims = game, tokens, claims
+
+    def check(self, seat: object) -> int:
+        """The seat, if the game has it (else 404)."""
+        if type(seat) is not int or not 0 <= seat < len(self.tokens):
+            raise NotFound(f"no seat {seat!r}")
+        return seat
+
+    def info(self, names: Sequence[str]) -> list[dict]:
+        """Every seat's name, link and whether a phone holds it."""
+        return [{"seat": i, "name": n, "url": f"/p/{t}", "claimed": self.claims[i] is not None}
+                for i, (n, t) in enumerate(zip(names, self.tokens))]
+
+    def holder(self, token: str) -> tuple[int, str | None]:
+        """The seat a link opens and the device holding it (None: no phone yet)."""
+        if self.game is None or token not in self.tokens:
+            raise NotFound("this link is not a seat of the current game")
+        seat = self.tokens.index(token)
+        return seat, self.claims[seat]
+
+    def claim(self, seat: int, device: str) -> bool:
+        """True if the seat was free and `device` now holds it."""
+        if self.claims[seat] is not None or self.game is None:
+            return False
+        self.store.set_claim(self.game, seat, device)
+        self.claims[seat] = device
+        return True
+
+    def reissue(self, seat: int) -> str:
+        """A new link for the seat, free again; answers the old token."""
+        assert self.game is not None
+        token = secrets.token_urlsafe(16)  # 128 bits
+        self.store.set_token(self.game, seat, token)
+        old, self.tokens[seat], self.claims[seat] = self.tokens[seat], token, None
+        return old
+
+    def release(self, seat: int) -> None:
+        assert self.game is not None
+        self.store.set_claim(self.game, seat, None)
+        self.claims[seat] = None

@@ -1,0 +1,98 @@
+"""One parse of a game's setup: the POST /api/games body, a saved setup and a
+new game's record all go through `parse_setup`, so they accept and refuse
+the same things with the same words.
+
+A setup is the replay format's setup fields (docs/replay.md) plus the hub's
+own: `language` (the pages' language), `buttons` (how votes are cast) and
+`cards` (the whole box as role counts: the hub deals it from the seed,
+contract C2) instead of `deal`/`center`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..engine import EngineError, State
+from ..engine.dealing import deal_cards
+from ..replay import setup_game
+from ..words import LANGUAGES
+from .errors import BadInput
+
+#: how a game's votes are cast [issue 7]: on the phones, or with the seat boxes'
+#: buttons by roll-call (a press in a candidate's window) or lock-in (a pick
+#: on the phone, locked by a press)
+BUTTONS = ("phones", "roll-call", "lock-in")
+#: the replay format's setup fields (the engine's)
+ENGINE_FIELDS = ("ruleset", "options", "players", "deal", "center", "professions", "seed")
+SETUP_FIELDS = (*ENGINE_FIELDS, "cards", "language", "buttons")
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """A parsed setup: what the store keeps, and the game it deals."""
+
+    record: dict  # the setup's fields as given, with the seed the hub drew
+    state: State  # the new game at its first step
+    language: str
+    buttons: str
+
+
+def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None,
+                seat_check: Callable[[int], None] | None = None) -> GameSetup:
+    """Check a setup and deal its game; BadInput (one clear message) if the
+    hub or the engine would refuse it. `draw_seed` gives the seed a `cards`
+    setup without one is shuffled from (a new game); without it (a saved
+    setup, only checked) such a setup is dealt from seed 0 and its record
+    keeps no seed, so every game made from it draws its own. `seat_check`
+    raises ValueError when the seat boxes cannot seat a button-voting game."""
+    if not isinstance(doc, dict):
+        raise BadInput("a game is a JSON object of the replay format's setup fields")
+    unknown = sorted(set(doc) - set(SETUP_FIELDS))
+    if unknown:
+        hint = " (a new game takes no actions: send them to /api/actions)" \
+            if "actions" in unknown else ""
+        raise BadInput(f"unknown setup field(s): {', '.join(unknown)}{hint}")
+    language = doc.get("language", "en")
+    if language not in LANGUAGES:
+        raise BadInput(f"'language' is one of {', '.join(LANGUAGES)}, not {language!r}")
+    buttons = doc.get("buttons", "phones")
+    if buttons not in BUTTONS:
+        raise BadInput(f"'buttons' is one of {', '.join(BUTTONS)}, not {buttons!r}")
+    record = {k: doc[k] for k in SETUP_FIELDS if k in doc}
+    engine_doc = {k: v for k, v in doc.items() if k in ENGINE_FIELDS}
+    if "cards" in doc:
+        if "deal" in doc or "center" in doc:
+            raise BadInput("send either 'cards' (the hub deals) or 'deal' and 'center', not both")
+        if "seed" not in doc and draw_seed is not None:
+            record["seed"] = engine_doc["seed"] = draw_seed()
+        players = doc.get("players")
+        if isinstance(players, list) and all(isinstance(p, str) for p in players) \
+                and len(set(players)) == len(players):  # else the engine's own message
+            try:
+                deal, center = deal_cards(doc["cards"], len(players), engine_doc.get("seed", 0))
+            except EngineError as err:
+                raise BadInput(str(err)) from None
+            engine_doc["deal"] = dict(zip(players, deal, strict=True))
+            if center:
+                engine_doc["center"] = center
+    try:
+        state = setup_game(engine_doc)
+    except EngineError as err:
+        raise BadInput(str(err)) from None
+    if buttons != "phones" and seat_check is not None:
+        try:
+            seat_check(state.size)
+        except ValueError as err:
+            raise BadInput(f"{err}; or vote on the phones") from None
+    return GameSetup(record=record, state=state, language=str(language), buttons=str(buttons))
+
+
+def cards_of(state: State) -> dict[str, int]:
+    """The box a game was dealt from: its players' cards and the centre's, as
+    counts (what "same again" sends back as `cards`)."""
+    setup = state.log[0] if state.log and state.log[0]["e"] == "setup" else {}
+    counts: dict[str, int] = {}
+    for role in [*setup.get("deal", []), *setup.get("center", [])]:
+        counts[role] = counts.get(role, 0) + 1
+    return dict(sorted(counts.items()))

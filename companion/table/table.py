@@ -1,0 +1,445 @@
+"""`Table`: the one live game, and the one path every input takes.
+
+    input ─► Table (lock, seq check, pacing) ─► engine.act ─► Store (commit) ─► audiences
+
+A phone's tap, a seat box's press, the GM's tablet and a timer running out all
+call `Table.act_*` or `Table.tick`. One lock serialises the engine (which is
+not thread-safe), the commit and the views built from it; nothing is published
+until the events are committed. Time is an input: `clock` is injected, and
+tests drive `tick(now)` with a fake clock instead of sleeping. When pacing
+says (`pacing.advance`), the table applies the engine's timeout.
+
+Phones that vote at the same moment are committed together: each request
+queues its action, and whichever holds the lock applies every queued action
+in order, commits them in one transaction (one fsync) and publishes once;
+each phone is answered after that commit.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable
+
+from ..engine import Action, IllegalAction, State, act, legal_actions, pending, rebuild, undo
+from ..replay import parse_action, result_of
+from ..store import Store
+from . import pacing
+from .audiences import LOBBY, Audiences, Listener, Live, Sent, step_id
+from .batch import Queue
+from .errors import BadInput, NotFound, NotNow, Stale, TableError
+from .pacing import Pace, Settings
+from .presses import vote_presses
+from .seats import Seats
+from .setup import parse_setup
+
+
+class Table:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+                 rng: random.Random | None = None, settings: Settings | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.rng = rng or random.SystemRandom()
+        self.settings = settings or Settings()
+        self.lock = threading.RLock()
+        self.game: int | None = None
+        self.setup: dict = {}
+        self.state: State | None = None
+        self.seating = Seats(store)
+        self.pace = Pace()
+        self.store_pace: dict = {}  # the pace as last committed
+        self.changed = threading.Condition(self.lock)
+        #: raises ValueError (one clear message) when the seat boxes cannot
+        #: seat this many players; None: no seat boxes wired [issue 7]
+        self.seat_check: Callable[[int], None] | None = None
+        #: called with each new public view right after its commit, under the
+        #: lock, before the other views are built (the seat boxes' LEDs)
+        self.public_hooks: list[Callable[[dict], None]] = []
+        self.audiences = Audiences(self.public_hooks)
+        self._rollcall_shown: int | None = None  # the roll-call index last published
+        self._queue = Queue()  # phones' actions waiting for the lock (group commit)
+
+    # --- games ----------------------------------------------------------------
+
+    def resume(self) -> None:
+        """Load the newest game from the store, as it was (after a restart)."""
+        with self.lock:
+            game = self.store.latest()
+            if game is not None:
+                self._load(game, restarted=True)
+
+    def _load(self, game: int, restarted: bool) -> None:
+        rec = self.store.load(game)
+        if rec is None:
+            raise NotFound(f"no game {game}")
+        self.game, self.setup = rec.id, rec.setup
+        self.state = rebuild(rec.events)
+        self.seating.load(rec.id, rec.tokens, rec.claims)
+        self.pace = Pace.from_dict(rec.pace) if rec.pace else Pace()
+        now = self.clock()
+        if restarted:  # the table was waiting when the power went: a moment back
+            self.pace = pacing.resumed(self.pace, now, self.settings)
+        self.audiences.reset(self.store.boot(game) if restarted else 0)
+        self.store_pace = self.pace.to_dict()
+        self._advance_and_commit(now, start=len(self.state.log))
+
+    def create(self, doc: object) -> dict:
+        """Deal a new game from its setup (POST /api/games; `table.setup`)."""
+        parsed = parse_setup(doc, lambda: self.rng.randrange(2**31), self.seat_check)
+        state = parsed.state
+        tokens = [secrets.token_urlsafe(16) for _ in state.names]  # 128 bits each
+        with self.lock:
+            game = self.store.create_game(parsed.record, state.log, tokens, Pace().to_dict())
+            self._load(game, restarted=False)
+            return self.seats_info()
+
+    @property
+    def language(self) -> str:
+        """The game's language (the pages default to it)."""
+        return str(self.setup.get("language", "en"))
+
+    @property
+    def buttons(self) -> str:
+        """How this game's votes are cast: phones | roll-call | lock-in [issue 7]."""
+        return str(self.setup.get("buttons", "phones"))
+
+    def seats_info(self) -> dict:
+        """The game's id and its `seats` (404 before a game)."""
+        with self.lock:
+            self._need_game()
+            return {"id": self.game, "seats": self.seats()}
+
+    def seats(self) -> list[dict]:
+        """Every seat's name, link and whether a phone holds it ([] before a game)."""
+        with self.lock:
+            return self.seating.info(self.state.names if self.state is not None else [])
+
+    def _need_game(self) -> State:
+        if self.state is None:
+            raise NotFound("no game yet: create one with POST /api/games")
+        return self.state
+
+    def _rules(self) -> pacing.Rules:
+        lo, hi = self.settings.call_s
+        return pacing.Rules(self.settings, self.buttons, lambda: self.rng.uniform(lo, hi))
+
+    # --- the one path ---------------------------------------------------------
+
+    def act_gm(self, raw: object) -> Sent:
+        """An action of the replay format from the game master, for any seat."""
+        with self.lock:
+            state = self._need_game()
+            seq, body = _split_seq(raw)
+            try:
+                action = parse_action(state, body)
+            except IllegalAction as err:
+                raise BadInput(str(err)) from None
+            if seq is not None:
+                p = pending(state)
+                opened = state.log[p["id"]]["a"] if p["id"] >= 0 else 0
+                if seq < opened or seq > state.acts:
+                    raise Stale(f"the game has moved on since action {seq} "
+                                f"(now {state.acts}, this step opened at {opened})")
+            now = self.clock()
+            saved = self.pace
+            self.pace = pacing.clear_way(state, saved, now, self._rules())  # a GM is never held...
+            start = len(state.log)
+            try:
+                self._apply(action)
+                self._advance_and_commit(now, start)
+            except TableError:
+                self.pace = saved  # ...but a refused action changes nothing
+                raise
+            return self.gm_view()
+
+    def act_seat(self, seat: int, raw: object) -> Sent:
+        """An action from a seat's phone (no `actor`: the seat is the actor).
+        Phones acting at once share one commit (see the module's docstring)."""
+        ticket = self._queue.join(seat, raw)
+        with self.lock:
+            if not ticket.done:
+                self._act_queued()
+            if ticket.error is not None:
+                raise ticket.error
+            return self.seat_view(seat)
+
+    def _act_queued(self) -> None:
+        """Apply every queued phone action in order (each seeing the ones
+        before it, as if they came one by one), then commit them together."""
+        batch = self._queue.take()
+        try:
+            state = self._need_game()
+        except TableError as err:
+            for ticket in batch:
+                ticket.done, ticket.error = True, err
+            return
+        start, now, moved = len(state.log), self.clock(), False
+        for ticket in batch:
+            try:
+                self._seat_action(ticket.seat, ticket.raw, now)
+                moved = True
+            except Exception as err:  # this phone's refusal (or a bug): its own answer
+                ticket.error = err
+            ticket.done = True
+        if not moved:
+            return
+        try:
+            self._advance_and_commit(now, start)
+        except Exception as err:  # not durable: every action of the batch failed
+            for ticket in batch:
+                ticket.error = ticket.error or err
+
+    def _seat_action(self, seat: int, raw: object, now: float) -> None:
+        state = self._need_game()
+        seq, body = _split_seq(raw)
+        if "actor" in body:
+            raise BadInput("a phone's action has no 'actor': it acts for its own seat")
+        body["actor"] = state.names[seat]
+        try:
+            action = parse_action(state, body)
+        except IllegalAction as err:
+            raise BadInput(str(err)) from None
+        self._check_seat_seq(seat, seq)
+        refusal = pacing.seat_refusal(self.pace, seat, action.do, self.buttons,
+                                      lambda: bool(legal_actions(state, seat)))
+        if refusal is not None:
+            raise NotNow(refusal)
+        if action.do == "vote" and self.buttons == "lock-in":
+            self._pick(seat, action)
+        else:
+            self._apply(action)
+        self._settle(now)
+
+    def _pick(self, seat: int, action: Action) -> None:
+        """Lock-in voting: a phone's vote is the seat's pick, kept (durably,
+        with the pace) until its button locks it [issue 7]."""
+        state = self._need_game()
+        if seat in state.votes:
+            raise NotNow("your vote is locked")
+        if not any(c.allows(action) for c in legal_actions(state, seat)):
+            raise NotNow("you cannot vote for that player now")
+        assert action.target is not None  # a vote names one player
+        self.pace = pacing.pick(self.pace, seat, action.target)
+
+    def act_presses(self, presses: list[tuple[int, float]]) -> list[str]:
+        """Seat-box presses [issue 7]: (seat, when) pairs, `when` on the
+        table's clock. Each becomes a vote by the game's button mode, and all
+        that land are committed in one transaction before anything is
+        published. Answers one outcome per press, in order: "recorded" (the
+        vote is in the log, or was already locked) or a reason it was refused
+        (nothing changed for it)."""
+        with self.lock:
+            state = self.state
+            if state is None:
+                return ["no game" for _ in presses]
+            start = len(state.log)
+            out, applied = vote_presses(state, self.pace, self.buttons, presses,
+                                        self.settings.rollcall_s)
+            if applied:  # one transaction for the batch; a failure loses no acknowledged vote
+                self._advance_and_commit(self.clock(), start)
+            return out
+
+    def _check_seat_seq(self, seat: int, seq: int | None) -> None:
+        if seq is None:
+            return
+        step = self.audiences.step_of(f"seat:{seat}", seq)
+        if step is None or step != step_id(self._need_game()):
+            raise Stale("the game has moved on since that view: here is the new one")
+
+    def _apply(self, action: Action) -> None:
+        state = self._need_game()
+        try:
+            act(state, action, expect=state.acts)
+        except IllegalAction as err:
+            raise NotNow(str(err)) from None
+
+    def tick(self, now: float | None = None) -> None:
+        """Let time pass: advance pacing, apply timeouts whose deadline passed."""
+        with self.lock:
+            if self.state is None:
+                return
+            self._advance_and_commit(self.clock() if now is None else now,
+                                     start=len(self.state.log), quiet=True)
+
+    def _settle(self, now: float) -> None:
+        """Advance pacing as far as `now`, applying the engine's timeouts it calls for."""
+        state = self._need_game()
+        rules = self._rules()
+        for _ in range(10_000):
+            self.pace, timeout = pacing.advance(state, self.pace, now, rules)
+            if not timeout:
+                break
+            act(state, Action(None, "timeout"), expect=state.acts)
+
+    def _advance_and_commit(self, now: float, start: int, quiet: bool = False) -> None:
+        """Advance pacing (applying timeouts), commit new events and the pace in
+        one transaction, then publish. Before the commit nothing is told.
+        `quiet` (the clock's tick): publish only if something moved — new
+        events, the pace, or the roll-call's candidate — so an idle table does
+        not rebuild every view four times a second."""
+        state = self._need_game()
+        assert self.game is not None
+        before = self.store_pace
+        self._settle(now)
+        pace = self.pace.to_dict()
+        new = state.log[start:]
+        try:
+            if new:
+                self.store.append(self.game, start, new, pace, state.winner)
+            elif pace != before:
+                self.store.save_pace(self.game, pace)
+        except Exception:
+            # not durable, so it did not happen: back to what the store holds
+            self.state = rebuild(state.log[:start])
+            self.pace = Pace.from_dict(before)
+            raise
+        self.store_pace = pace
+        rollcall = self.pace.rollcall(now, self.settings.rollcall_s)
+        if quiet and not new and pace == before and rollcall == self._rollcall_shown:
+            return
+        self._rollcall_shown = rollcall
+        self._publish()
+
+    def _publish(self) -> None:
+        self.audiences.publish(self._live(), self.clock())
+        self.changed.notify_all()
+
+    # --- the game master's controls -------------------------------------------
+
+    def timer(self, do: str, seconds: float = 0) -> Sent:
+        """pause | resume | extend (by `seconds`) | skip (end the current pause or call)."""
+        with self.lock:
+            state = self._need_game()
+            now = self.clock()
+            try:
+                self.pace = pacing.timer(self.pace, do, seconds, now)
+            except ValueError as err:
+                raise BadInput(str(err)) from None
+            self._advance_and_commit(now, start=len(state.log))
+            return self.gm_view()
+
+    def undo(self, to: int | None = None) -> Sent:
+        """Take back the last action, or (to=K) every action from the K-th on."""
+        with self.lock:
+            state = self._need_game()
+            if to is None:
+                if state.acts == 0:
+                    raise NotNow("nothing to undo")
+                new = undo(state)
+            else:
+                if type(to) is not int or not 1 <= to <= state.acts:
+                    raise BadInput(f"'to' is an action number 1–{state.acts}")
+                new = rebuild([e for e in state.log if e["a"] < to])
+            assert self.game is not None
+            self.state = new
+            self.audiences.forget_held()
+            now = self.clock()
+            self.pace = pacing.clear_way(new, self.pace, now, self._rules())
+            self.store.truncate(self.game, len(new.log), self.pace.to_dict())
+            self.store_pace = self.pace.to_dict()
+            self._advance_and_commit(now, start=len(new.log))
+            return self.gm_view()
+
+    def reissue(self, seat: int) -> dict:
+        """A new link for a seat: the old one, and its streams, end."""
+        with self.lock:
+            self._need_game()
+            self.seating.check(seat)
+            self.audiences.close_token(self.seating.reissue(seat))
+            self._publish()
+            return self.seats_info()
+
+    def release(self, seat: int) -> dict:
+        """Free a seat for another phone (the GM's)."""
+        with self.lock:
+            self._need_game()
+            self.seating.check(seat)
+            self.seating.release(seat)
+            self._publish()
+            return self.seats_info()
+
+    # --- seats and devices ----------------------------------------------------
+
+    def seat_of(self, token: str) -> int:
+        """The seat a private link opens (404 for a stale or unknown link)."""
+        return self.holder(token)[0]
+
+    def holder(self, token: str) -> tuple[int, str | None]:
+        """The seat a private link opens and the device that holds it (None:
+        no phone yet); 404 for a stale or unknown link."""
+        with self.lock:
+            return self.seating.holder(token)
+
+    def claim(self, seat: int, device: str) -> bool:
+        """The first device to open a seat keeps it; others are refused."""
+        with self.lock:
+            if self.seating.claim(seat, device):
+                self._publish()
+            return self.seating.claims[seat] == device
+
+    # --- views ----------------------------------------------------------------
+
+    def _live(self) -> Live:
+        state = self._need_game()
+        assert self.game is not None
+        return Live(self.game, state, self.pace, self.language, self.buttons,
+                    self._rollcall_shown, self.settings.rollcall_s, self.seats())
+
+    def public(self) -> dict:
+        """The table's view (the display, the table screen, the LEDs)."""
+        with self.lock:
+            if self.state is None:
+                return dict(LOBBY)
+            return self.audiences.view(self._live(), "public", self.clock())
+
+    def seat_view(self, seat: int) -> Sent:
+        with self.lock:
+            return self.audiences.view(self._live(), f"seat:{seat}", self.clock())
+
+    def gm_view(self) -> Sent:
+        with self.lock:
+            return self.audiences.view(self._live(), "gm", self.clock())
+
+    def result(self) -> dict:
+        """The replay output object of the current game, with its id and timers."""
+        with self.lock:
+            state = self._need_game()
+            out = result_of(state)
+            out["id"], out["pace"] = self.game, {**self.pace.to_dict(), **pacing.public(self.pace)}
+            return out
+
+    # --- listeners --------------------------------------------------------------
+
+    def listen(self, audience: str, token: str | None = None) -> tuple[Listener, str]:
+        """Subscribe; returns the listener and the full current view to send first."""
+        with self.lock:
+            listener = self.audiences.listen(audience, token)
+            if self.state is None:
+                return listener, json.dumps(self.public())
+            return listener, self.audiences.message(self._live(), audience, self.clock())
+
+    def unlisten(self, listener: Listener) -> None:
+        with self.lock:
+            self.audiences.unlisten(listener)
+
+    def close_listeners(self) -> None:
+        """End every stream (the hub is stopping)."""
+        with self.lock:
+            self.audiences.close_all()
+
+    def listeners(self) -> int:
+        with self.lock:
+            return len(self.audiences.all())
+
+
+def _split_seq(raw: object) -> tuple[int | None, dict]:
+    if not isinstance(raw, dict):
+        raise BadInput("an action is a JSON object")
+    body = dict(raw)
+    seq = body.pop("seq", None)
+    if seq is not None and type(seq) is not int:
+        raise BadInput("'seq' must be an integer (the view's seq)")
+    return seq, body
