@@ -69,7 +69,10 @@ def play(state: State, action: Action, expect: int | None = None) -> None:
         raise IllegalAction("the game is over")
     if action.do == "timeout":
         state.acts += 1
-        return go(state, _timeout(state))
+        move = _timeout(state)
+        if move is not None:
+            go(state, move)
+        return
     if not isinstance(seat, int) or not 0 <= seat < len(state.names):
         raise IllegalAction(f"no player at seat {seat!r}")
     choices = cached_choices(state, seat)
@@ -87,7 +90,9 @@ def play(state: State, action: Action, expect: int | None = None) -> None:
     if not choice.allows(action):
         raise IllegalAction(_why_not(state, choice, action))
     state.acts += 1
-    go(state, _perform(state, action))
+    move = _perform(state, action)
+    if move is not None:  # the game moves on by itself (flow.py)
+        go(state, move)
 
 
 def _why_not(state: State, choice: Choice, a: Action) -> str:

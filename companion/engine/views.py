@@ -88,8 +88,11 @@ def _public_view(state: State) -> dict:
     if state.village or state.burned or state.poster is not None:
         view["village"] = _public_village(state)
     last = _last_tally(state)
-    if last is not None:
-        view["last_tally"] = _tally_fields(state.log, last)
+    if last is not None:  # built once per tally (a view is built after every event)
+        tally = cached.get("tally")
+        if tally is None or tally[0] != last:
+            tally = cached["tally"] = (last, _tally_fields(state.log, last))
+        view["last_tally"] = tally[1]
     if over:
         view["winner"], view["winners"] = state.winner, list(state.winners)
     return view

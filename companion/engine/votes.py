@@ -7,12 +7,16 @@ to the queue; a vote that waits for ballots returns None.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from . import powers
 from . import professions as village
 from .choices import waiting
 from .kernel import KEYS, Next, emit, in_play, kill, living, rng
 from .roles import ROLES
 from .state import State
+
+_VOTER = itemgetter("voter")
 
 
 def begin_day(state: State) -> Next:
@@ -50,16 +54,18 @@ def _tally(state: State) -> tuple[dict, dict[int, int], list[int]]:
     [000][003]), and `extra`, the votes no ballot cast (the rumormonger's two,
     RULES.md §8), so that for every seat counts == its ballots' weights + its
     extra votes, and no reader has to know a rule to show them."""
-    votes: dict[str, int | None] = {}
+    votes: dict[str, int | None] = {}  # in the order they were cast, as logged before
     counts: dict[int, int] = {}
+    ballots: list[dict] = []
     vote = state.step == "vote"
     double = state.sheriff if vote else None  # his ballot counts twice
     for voter, target in state.votes.items():
+        weight = 2 if voter == double else 1
         votes[KEYS[voter]] = target
+        ballots.append({"voter": voter, "target": target, "weight": weight})
         if target is not None:
-            counts[target] = counts.get(target, 0) + (2 if voter == double else 1)
-    ballots = [{"voter": voter, "target": target, "weight": 2 if voter == double else 1}
-               for voter, target in sorted(state.votes.items())]
+            counts[target] = counts.get(target, 0) + weight
+    ballots.sort(key=_VOTER)  # in seat order
     extra = []
     poster = state.poster
     if vote and poster is not None and _posted(state, counts):
