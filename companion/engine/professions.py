@@ -49,8 +49,7 @@ from .state import State
 class Profession:
     id: str
     power: str  # none | permanent | until-lost | once [000]
-    building: tuple[str, str, str] | None  # its building's names (en, ja, zh); None: no building
-    names: tuple[str, str, str]  # en, ja ([000]'s words), zh (traditional characters, as [003])
+    building: bool  # it comes with a building (its names are the words' table)
     day: str | None = None  # the action of its day power, if it has one
     copies: int | None = 1  # tokens of it in one game (None: any number)
 
@@ -58,25 +57,16 @@ class Profession:
 PROFESSIONS: dict[str, Profession] = {
     p.id: p
     for p in (
-        Profession("drifter", "none", None, ("Drifter", "流れ者", "流浪者"), copies=None),
-        Profession("steward", "permanent", ("Steward's house", "管財人の家", "管家之家"),
-                   ("Steward", "管財人", "管家"), day="assign"),
-        Profession("farmer", "permanent", ("Farm", "農場", "農場"),
-                   ("Farmer", "農家", "農夫"), copies=None),
-        Profession("schoolteacher", "permanent", ("School", "学校", "學校"),
-                   ("Schoolteacher", "女教師", "女教師"), day="silence"),
-        Profession("baker", "permanent", ("Bakery", "パン屋", "麵包店"),
-                   ("Baker", "パン屋", "麵包師")),
-        Profession("tavern-keeper", "until-lost", ("Tavern", "酒場", "酒館"),
-                   ("Tavern keeper", "酒場の主人", "酒館老闆")),
-        Profession("confessor", "once", ("Church", "教会", "教堂"),
-                   ("Confessor", "聴罪司祭", "告解神父"), day="confess"),
-        Profession("barber", "once", ("Barbershop", "理髪店", "理髮店"),
-                   ("Barber", "床屋", "理髮師"), day="shave"),
-        Profession("lord", "once", ("Manor house", "マナーハウス", "莊園"),
-                   ("Lord", "領主", "領主")),
-        Profession("bonesetter", "once", ("Shack", "掘っ立て小屋", "棚屋"),
-                   ("Bonesetter", "無免許接骨医", "無照接骨醫"), day="restore"),
+        Profession("drifter", "none", False, copies=None),
+        Profession("steward", "permanent", True, day="assign"),
+        Profession("farmer", "permanent", True, copies=None),
+        Profession("schoolteacher", "permanent", True, day="silence"),
+        Profession("baker", "permanent", True),
+        Profession("tavern-keeper", "until-lost", True),
+        Profession("confessor", "once", True, day="confess"),
+        Profession("barber", "once", True, day="shave"),
+        Profession("lord", "once", True),
+        Profession("bonesetter", "once", True, day="restore"),
     )
 }
 #: A plain house: every player's building when no professions are in play (§8 Decision).

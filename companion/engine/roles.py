@@ -25,51 +25,36 @@ class Role:
     knows: tuple[str, ...] = ()  # what the holder is shown: pack, freemasons, charmed, potions
     village_power: bool = False  # lost when the elder is killed by the village [003]
     copies: int | None = 1  # cards of this role in one game (None: any number)
-    names: tuple[str, str, str] = ("", "", "")  # en, ja, zh_Hant: as the pages' catalogs say
 
 
 ROLES: dict[str, Role] = {
     r.id: r
     for r in (
-        Role("villager", "village", copies=None, names=("Villager", "村人", "村民")),
+        Role("villager", "village", copies=None),
         Role("werewolf", "werewolves", wolf=True, copies=None, reads="wolf", step="wolves",
-             night=80, nights="attack", knows=("pack",), names=("Werewolf", "人狼", "狼人")),
-        Role("seer", "village", step="seer", night=40, village_power=True,
-             names=("Seer", "占い師", "先知")),
-        Role("witch", "village", step="witch", night=100, knows=("potions",), village_power=True,
-             names=("Witch", "魔女", "女巫")),
-        Role("hunter", "village", village_power=True, names=("Hunter", "ハンター", "獵人")),
-        Role("cupid", "village", step="cupid", night=20, nights="first", village_power=True,
-             names=("Cupid", "キューピッド", "丘比特")),
-        Role("little-girl", "village", step="wolves", village_power=True,
-             names=("Little girl", "少女", "小女孩")),
-        Role("thief", "village", step="thief", night=10, nights="first", village_power=True,
-             names=("Thief", "盗賊", "小偷")),
+             night=80, nights="attack", knows=("pack",)),
+        Role("seer", "village", step="seer", night=40, village_power=True),
+        Role("witch", "village", step="witch", night=100, knows=("potions",), village_power=True),
+        Role("hunter", "village", village_power=True),
+        Role("cupid", "village", step="cupid", night=20, nights="first", village_power=True),
+        Role("little-girl", "village", step="wolves", village_power=True),
+        Role("thief", "village", step="thief", night=10, nights="first", village_power=True),
         Role("defender", "village", step="defender", night=30, nights="attack",
-             village_power=True,
-             names=("Defender", "守護者", "守護者")),
-        Role("village-idiot", "village", village_power=True,
-             names=("Village idiot", "怠け者", "白癡")),
-        Role("elder", "village", village_power=True, names=("Elder", "長老", "長者")),
-        Role("scapegoat", "village", village_power=True,
-             names=("Scapegoat", "嫌われ者", "替罪羊")),
-        Role("piper", "piper", step="piper", night=110, knows=("charmed",),
-             names=("Piper", "笛吹き", "樂師")),
+             village_power=True),
+        Role("village-idiot", "village", village_power=True),
+        Role("elder", "village", village_power=True),
+        Role("scapegoat", "village", village_power=True),
+        Role("piper", "piper", step="piper", night=110, knows=("charmed",)),
         # wakes with the pack (a wolf card), and on even nights alone in his own step
         Role("white-werewolf", "white-werewolf", wolf=True, reads="wolf", step="white-werewolf",
-             night=90, nights="even", knows=("pack",),
-             names=("White werewolf", "白狼", "白狼")),
-        Role("pyromaniac", "village", step="pyromaniac", night=50, village_power=True,
-             names=("Pyromaniac", "放火魔", "縱火犯")),
-        Role("rumormonger", "village", step="rumormonger", night=60, village_power=True,
-             names=("Rumormonger", "うわさ屋", "造謠者")),
-        Role("madman", "werewolves", names=("Madman", "狂人", "狂人")),
-        Role("medium", "village", names=("Medium", "霊能者", "靈媒師")),
-        Role("knight", "village", step="knight", night=70, nights="attack",
-             names=("Knight", "騎士", "騎士")),
-        Role("freemason", "village", copies=2, knows=("freemasons",),
-             names=("Freemason", "共有者", "共有者")),
-        Role("fox", "fox", names=("Fox", "妖狐", "妖狐")),
+             night=90, nights="even", knows=("pack",)),
+        Role("pyromaniac", "village", step="pyromaniac", night=50, village_power=True),
+        Role("rumormonger", "village", step="rumormonger", night=60, village_power=True),
+        Role("madman", "werewolves"),
+        Role("medium", "village"),
+        Role("knight", "village", step="knight", night=70, nights="attack"),
+        Role("freemason", "village", copies=2, knows=("freemasons",)),
+        Role("fox", "fox"),
     )
 }
 
