@@ -38,8 +38,8 @@ with warnings.catch_warnings():
     except ImportError:
         pass
 
-ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("*.json"))
 
 
 def cli(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess:
@@ -335,7 +335,7 @@ def _scenario_game(path: Path) -> dict:
 def test_replay_scenario_file_and_stdin(tmp_path, name):
     """docs/replay.md (FILE and -): a scenario from tests/scenarios/ replays
     with exit 0 and its expected result, from a file and from stdin alike."""
-    case = json.loads((Path(__file__).parent / "scenarios" / f"{name}.json").read_text("utf-8"))
+    case = json.loads((Path(__file__).parents[1] / "scenarios" / f"{name}.json").read_text("utf-8"))
     path = tmp_path / "game.json"
     path.write_text(json.dumps(case["game"]), encoding="utf-8")
     by_file = cli("replay", str(path))

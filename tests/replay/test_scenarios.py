@@ -14,7 +14,7 @@ import pytest
 
 from companion.replay import run_replay
 
-CASES = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
+CASES = sorted((Path(__file__).parents[1] / "scenarios").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])

@@ -23,7 +23,7 @@ from helpers import DOC_EXAMPLE
 from companion.engine import EngineError
 from companion.replay import setup_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: docs/replay.md "A complete example" (six players, a fixed deal), its first night.
 GAME = {**DOC_EXAMPLE, "actions": DOC_EXAMPLE["actions"][:4]}

@@ -10,7 +10,7 @@ import pytest
 
 from companion.replay import run_replay
 
-EXAMPLES = sorted((Path(__file__).parent.parent / "docs" / "examples").glob("*.json"))
+EXAMPLES = sorted((Path(__file__).parents[2] / "docs" / "examples").glob("*.json"))
 
 
 def test_examples_exist() -> None:
