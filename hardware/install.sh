@@ -48,6 +48,10 @@ esac
 
 say() { printf '== %s\n' "$*"; }
 if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+if [ "$SYSTEM" = 1 ] && [ -n "${SUDO_USER:-}" ]; then
+    echo "install.sh: run it as ${SUDO_USER}, without sudo (it asks for sudo itself): the venv is ${SUDO_USER}'s" >&2
+    exit 2
+fi
 RUN_AS=${SUDO_USER:-$(id -un)}
 
 # --- the board ----------------------------------------------------------------
