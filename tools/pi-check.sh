@@ -100,16 +100,21 @@ check_arch() {
     MOUNTS+=("$root/var/cache/apt/archives")
     mount --bind "$CACHE/pip-$arch" "$root/root/.cache/pip"; MOUNTS+=("$root/root/.cache/pip")
     cp /etc/resolv.conf "$root/etc/resolv.conf"
+    # this machine's CA bundle: pip in the userland trusts what the host trusts
+    cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/host-ca.crt"
     # keep the downloaded .debs for the next run
     echo 'Binary::apt::APT::Keep-Downloaded-Packages "true";' > "$root/etc/apt/apt.conf.d/01keep"
     local cached=false
-    [ -z "$(ls -A "$CACHE/pip-$arch")" ] || cached=true
+    # apt's and pip's downloads from an earlier run: install_s is then mostly unpacking
+    [ -z "$(ls -A "$CACHE/pip-$arch")$(ls "$CACHE/apt-$arch" | grep '\.deb$' || true)" ] \
+        || cached=true
     # the checkout as it is now (committed or not), without venvs and caches
     mkdir -p "$root/home/pi/werewolf"
     (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -) \
         | tar -xf - -C "$root/home/pi/werewolf"
     in_root() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-                    LANG=C.UTF-8 /bin/sh -c "cd /home/pi/werewolf && $1"; }
+                    LANG=C.UTF-8 PIP_CERT=/etc/ssl/host-ca.crt SSL_CERT_FILE=/etc/ssl/host-ca.crt \
+                    /bin/sh -c "cd /home/pi/werewolf && $1"; }
 
     log "$arch: hardware/install.sh --no-system"
     local t0 t1 installed=false rc
