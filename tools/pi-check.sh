@@ -117,15 +117,18 @@ check_arch() {
                     /bin/sh -c "cd /home/pi/werewolf && $1"; }
 
     log "$arch: hardware/install.sh --no-system"
-    local t0 t1 installed=false rc
+    local t0 t1 installed=false
+    touch "$logs-started"
     t0=$(date +%s.%N)
     if in_root "hardware/install.sh --no-system" > "$logs-install.log" 2>&1; then installed=true; fi
     t1=$(date +%s.%N)
     local install_s
     install_s=$(python3 -c "print(round($t1 - $t0, 1))")
     local compiled
-    compiled=$(grep -oE 'Building wheel for [^ ]+' "$logs-install.log" | awk '{print $4}' \
-               | python3 -c 'import json,sys; print(json.dumps(sorted(set(sys.stdin.read().split()))))')
+    # what pip built from source: the wheels it made this run, kept in its cache
+    compiled=$(find "$CACHE/pip-$arch" -path '*/wheels/*' -name '*.whl' -newer "$logs-started" \
+               -printf '%f\n' | python3 -c 'import json, sys
+print(json.dumps(sorted({w.split("-")[0] for w in sys.stdin.read().split()})))')
     local pinlib machine
     machine=$(in_root "uname -m")
     log "$arch: installed=$installed in ${install_s}s, compiled $compiled"
