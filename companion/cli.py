@@ -143,7 +143,8 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"werewolf serve: {err}", file=sys.stderr)
         return 2
     data = Path(args.data) if args.data else serve.default_data_dir()
-    return serve.run(args.host, args.port, data, args.gm_token, pinmap=pins)
+    return serve.run(args.host, args.port, data, args.gm_token, pinmap=pins,
+                     simulate=args.simulate)
 
 
 def _doctor(args: argparse.Namespace) -> int:
@@ -171,6 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "one, kept in the data folder)")
     p.add_argument("--pinmap", metavar="FILE", help="the seat boxes' pin map (default: "
                    "hardware/pinmap.toml, 12 seats)")
+    p.add_argument("--simulate", action="store_true", help="the virtual table (mock pins, "
+                   "dummy display) even on a Raspberry Pi, where pins that do not open are "
+                   "otherwise an error")
     p.set_defaults(run=_serve)
 
     p = sub.add_parser("doctor", help="check the seat boxes, the display and the I2C bus "

@@ -84,7 +84,9 @@ def qr_text(url: str) -> str:
 
 
 def run(host: str, port: int, data: Path, token: str | None,
-        pinmap: PinMap | None = None) -> int:
+        pinmap: PinMap | None = None, simulate: bool = False) -> int:
+    """`simulate`: the virtual table even on a Pi (a Pi whose pins, display or
+    expanders do not open is otherwise one line and exit 2) [issue 19]."""
     from waitress import create_server
 
     from .hub import create_app
@@ -123,6 +125,7 @@ def run(host: str, port: int, data: Path, token: str | None,
     if pinmap is not None:
         from .firmware.hardware import TableHardware
         from .firmware.pinmap import PinMapError, check_players
+        from .firmware.pins import HardwareUnavailable
 
         if table.state is not None and table.buttons != "phones":
             try:  # the resumed game votes by button: every player needs a box
@@ -132,7 +135,11 @@ def run(host: str, port: int, data: Path, token: str | None,
                 server.close()
                 return 2
         try:
-            hardware = TableHardware(table, pinmap, url).start()
+            hardware = TableHardware(table, pinmap, url, simulate=simulate).start()
+        except HardwareUnavailable as err:  # a Pi never fakes its pins silently
+            print(f"werewolf serve: {err}", file=sys.stderr)
+            server.close()
+            return 2
         except Exception as err:  # a pin in use, an expander missing on the bus
             print(f"werewolf serve: seat boxes: {err}", file=sys.stderr)
             server.close()

@@ -5,6 +5,13 @@ at their addresses), the display (a test frame), the expanders, then each seat
 in turn — "press seat 3's button" — whose LED lights when the press arrives.
 Exit status 1 if any check fails.
 
+Both paths render a real frame [issue 19]: the display's text needs pillow's
+FreeType (a pillow built without it still imports, then fails in the display
+thread) and GNU Unifont for Japanese and Chinese. On a Pi the pins are opened
+with the library serve will use (pins.find_pin_factory, named with its
+version); pins that do not open are a failure with the reason, never a
+simulation.
+
 On a laptop (gpiozero finds no pin library, or GPIOZERO_PIN_FACTORY=mock) it
 says what it simulates — the seat boxes on gpiozero's MockFactory, the display
 on luma's dummy device — checks the pin map and that every seat's devices can
@@ -17,15 +24,19 @@ the seat loop on a MockFactory and the expander path on a fake bus.
 from __future__ import annotations
 
 import os
-import warnings
+import platform
 from collections.abc import Callable
 from typing import Any
 
 from .expander import IODIRA, IODIRB, OLATA, OLATB, Bus, Expanders
 from .pinmap import ExpanderPin, PinMap, pin_name
+from .pins import HardwareUnavailable, find_pin_factory, pin_library
 
 __all__ = ["IODIRA", "IODIRB", "OLATA", "OLATB", "Bus", "Expanders", "run", "check_seats",
-           "find_pin_factory"]
+           "check_frame", "find_pin_factory"]
+#: the boot frame doctor draws: the access point's address, in Japanese
+FRAME_URL = "http://192.168.4.1:8000/gm"
+CJK = "人狼"
 
 PRESS_TIMEOUT_S = 20.0
 Out = Callable[[str], None]
@@ -37,36 +48,6 @@ def ok(text: str) -> str:
 
 def fail(text: str) -> str:
     return f"FAIL  {text}"
-
-
-def find_pin_factory() -> tuple[Any, str | None]:
-    """The pin factory, and why we simulate (None on real pins).
-
-    gpiozero's own choice (GPIOZERO_PIN_FACTORY honoured); when it finds no pin
-    library at all, as on a laptop, a MockFactory with PWM pins stands in.
-    A factory named in GPIOZERO_PIN_FACTORY that fails is an error, not a
-    simulation: whoever set it expected real pins."""
-    from gpiozero import Device
-    from gpiozero.exc import BadPinFactory
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
-
-    named = os.environ.get("GPIOZERO_PIN_FACTORY")
-    if named and named.lower() == "mock":
-        return MockFactory(pin_class=MockPWMPin), "GPIOZERO_PIN_FACTORY=mock"
-    with warnings.catch_warnings(record=True):  # the fallbacks it tried, said below
-        warnings.simplefilter("always")
-        try:
-            Device.ensure_pin_factory()
-        except BadPinFactory:
-            if named:
-                raise
-            return (MockFactory(pin_class=MockPWMPin),
-                    "no Raspberry Pi pins here (lgpio, RPi.GPIO, pigpio and gpiozero's "
-                    "native driver all declined)")
-    factory = Device.pin_factory
-    if isinstance(factory, MockFactory):
-        return factory, "gpiozero's mock pin factory"
-    return factory, None
 
 
 def run(pinmap: PinMap, *, factory: Any = None, simulated: str | None = None,
@@ -89,6 +70,10 @@ def run(pinmap: PinMap, *, factory: Any = None, simulated: str | None = None,
     if factory is None:
         try:
             factory, simulated = find_pin_factory()
+        except HardwareUnavailable as err:  # a Pi whose pins do not open
+            report(fail(str(err)))
+            report(check_frame())
+            return 1
         except Exception as err:  # a named factory that does not load
             report(fail(f"pin factory {os.environ.get('GPIOZERO_PIN_FACTORY')!r}: {err}"))
             return 1
@@ -98,9 +83,11 @@ def run(pinmap: PinMap, *, factory: Any = None, simulated: str | None = None,
             "and no button is waited for")
         report(_build_on(pinmap, factory))
         report(_dummy_display(pinmap))
+        report(check_frame())
         return 1 if failures else 0
 
-    report(ok(f"pin factory: {type(factory).__name__}"))
+    report(ok(f"pin factory: {type(factory).__name__}, pin library {pin_library(factory)} "
+              f"({platform.machine()})"))
     if type(factory).__name__ == "NativeFactory":
         out("note  gpiozero's native driver has no PWM: install lgpio for dimmed LEDs")
     if open_bus is None:
@@ -130,6 +117,7 @@ def run(pinmap: PinMap, *, factory: Any = None, simulated: str | None = None,
                 expanders_ok = False
                 report(fail(f"expander mcp{index}: nothing answers at {address:#04x} "
                             "(A0-A2 jumpers, RESET to 3V3?)"))
+    report(check_frame())
     expander = Expanders(bus, pinmap) if bus is not None and expanders_ok else None
     if expander is not None:
         expander.setup()
@@ -190,6 +178,43 @@ def _real_display(pinmap: PinMap) -> str:
     except Exception as err:  # luma's own errors, an OSError from the bus
         return fail(f"display: {d.driver} at {d.i2c_address:#04x}: {err}")
     return ok(f"display: {d.driver} shows a test frame (a box and 'werewolf doctor')")
+
+
+def check_frame() -> str:
+    """Draw the display's boot frame in Japanese, and the CJK glyphs alone,
+    as the display thread will: FreeType and Unifont or a failure naming the
+    package that is missing."""
+    from PIL import ImageFont, features
+
+    from . import display
+
+    if not features.check("freetype2"):
+        return fail("display frame: this pillow has no FreeType (_imagingft): the display "
+                    "cannot draw its text; use the OS's python3-pil (hardware/install.sh)")
+    path = display.unifont_path()
+    if path is None:
+        return fail("display frame: GNU Unifont not found (sudo apt install fonts-unifont): "
+                    "no Japanese or Chinese on the display")
+    try:
+        frame = display.render_boot(FRAME_URL, lang="ja")
+        glyphs = _draw(ImageFont.truetype(path, display.ROW), CJK)
+    except Exception as err:  # ImportError: _imagingft, OSError: an unreadable font
+        return fail(f"display frame: {type(err).__name__}: {err}")
+    lit = sum(frame.histogram()[1:])
+    if frame.size != display.SIZE or not lit or not glyphs:
+        return fail(f"display frame: drew nothing ({frame.size}, {lit} pixels lit, "
+                    f"{glyphs} in {CJK!r})")
+    return ok(f"display frame: {frame.size[0]}x{frame.size[1]} boot frame in Japanese "
+              f"({lit} pixels lit), {CJK} drawn with FreeType "
+              f"{features.version('freetype2')} and {os.path.basename(path)}")
+
+
+def _draw(font: Any, text: str) -> int:
+    from PIL import Image, ImageDraw
+
+    image = Image.new("1", (16 * len(text), 16))
+    ImageDraw.Draw(image).text((0, 0), text, font=font, fill=1)
+    return sum(image.histogram()[1:])
 
 
 def _probe(bus: Bus, address: int) -> bool:

@@ -6,7 +6,9 @@ expanders on the I2C bus and the OLED through luma.oled. Anywhere else the
 same code runs on gpiozero's `MockFactory`, a simulated I2C bus and luma's
 dummy display: the virtual table page (`/gm/table`) shows them, and its
 clicks press the mock buttons, so the whole product can be tried with no
-hardware.
+hardware. A Pi never simulates unless asked (`simulate`, serve's
+--simulate) [issue 19]: real pins with no I2C bus for the display, or pins
+that do not open, are HardwareUnavailable (pins.py).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from .bridge import SeatBridge
 from .device import Display, open_device
 from .expander import Bus, SimulatedBus
 from .pinmap import PinMap
+from .pins import HardwareUnavailable
 from .ports import L, TablePort
 from .seats import SeatBoxes
 
@@ -30,26 +33,43 @@ class TableHardware(Generic[L]):
 
     def __init__(self, table: TablePort[L], pinmap: PinMap, url: str | None = None, *,
                  factory: Any = None, simulated: str | None = None,
-                 bus: Bus | None = None) -> None:
+                 bus: Bus | None = None, simulate: bool = False) -> None:
         """`factory`/`simulated`: the pin factory and why it is simulated
-        (None: real pins); both found with doctor.find_pin_factory() when not
-        given. `url`: the GM's address, shown as a QR code before a game."""
+        (None: real pins); both found with pins.find_pin_factory() when not
+        given (`simulate`: the virtual table even on a Pi; on a Pi whose pins
+        do not open it raises HardwareUnavailable). `url`: the GM's address,
+        shown as a QR code before a game."""
         if factory is None:
-            from .doctor import find_pin_factory
+            from .pins import find_pin_factory
 
-            factory, simulated = find_pin_factory()
+            factory, simulated = find_pin_factory(simulate=simulate)
         self.pinmap = pinmap
         self.factory = factory
         self.simulated = simulated
         if bus is None and pinmap.expanders and simulated:
             bus = SimulatedBus(pinmap.expanders)
-        self.boxes = SeatBoxes(pinmap, pin_factory=factory, bus=bus)
+        d = pinmap.display
         try:
-            d = pinmap.display
-            device = open_device(d.driver, d.i2c_bus, d.i2c_address,
-                                 simulate=simulated is not None)
+            self.boxes = SeatBoxes(pinmap, pin_factory=factory, bus=bus)
+        except OSError as err:  # the bus, or an expander, not there
+            where = ", ".join(f"{a:#04x}" for a in pinmap.expanders)
+            raise HardwareUnavailable(
+                f"expanders: {err.strerror or err} on I2C bus {d.i2c_bus} at {where} "
+                "(wiring, address jumpers? werewolf doctor checks each)") from err
+        try:
+            try:
+                device = open_device(d.driver, d.i2c_bus, d.i2c_address,
+                                     simulate=simulated is not None)
+            except OSError as err:  # nothing answers at the display's address
+                raise HardwareUnavailable(
+                    f"display: {d.driver} at {d.i2c_address:#04x} on I2C bus {d.i2c_bus}: "
+                    f"{err.strerror or err} (wiring to GPIO2/3, 3V3, GND?)") from err
             self.display = Display(device, url=url)
             self.display_simulated = type(device).__name__ == "dummy"
+            if self.display_simulated and simulated is None:
+                raise HardwareUnavailable(
+                    f"display: no I2C bus /dev/i2c-{d.i2c_bus} — turn I2C on "
+                    "(sudo raspi-config nonint do_i2c 0), or serve --simulate")
             self.bridge = SeatBridge(table, self.boxes)
         except Exception:
             self.boxes.close()

@@ -6,6 +6,7 @@ MockFactory with a fake bus."""
 from __future__ import annotations
 
 import os
+import platform
 import re
 import subprocess
 import sys
@@ -176,7 +177,8 @@ def test_pi_path_probes_the_bus_and_lights_expander_leds(factory):
                         out=table.out)
     table.join()
     assert status == 1
-    assert table.lines[1] == "ok    pin factory: MockFactory"
+    assert table.lines[1] == ("ok    pin factory: MockFactory, pin library gpiozero's mock "
+                              f"pins ({platform.machine()})")
     assert table.lines[2] == "ok    I2C bus 1: open"
     assert table.lines[3].startswith("FAIL  display: nothing answers at 0x3c on I2C bus 1")
     assert table.lines[4] == "ok    expander mcp0: answers at 0x20"
@@ -213,3 +215,61 @@ def test_pi_path_without_an_i2c_bus_fails_the_expander_seats(factory):
     assert len(fails) == 1 + 12  # seats 7-18 cannot light their LEDs
     assert any(line.startswith("ok    seat 6: button GPIO25 pressed; LED GPIO9 lit")
                for line in table.lines)
+
+
+def test_doctor_draws_a_real_frame_with_freetype_and_unifont():
+    """[issue 19] doctor "renders a real frame (FreeType and the CJK font
+    present)": the boot frame in Japanese and 人狼 in Unifont."""
+    line = doctor.check_frame()
+    assert line.startswith("ok    display frame: 128x64 boot frame in Japanese ("), line
+    assert "人狼 drawn with FreeType " in line and line.endswith("unifont.otf")
+
+
+def test_a_pillow_without_freetype_fails_the_frame_check(monkeypatch):
+    """[issue 19]: a pillow built without FreeType imports, then breaks the
+    display thread (ImportError: _imagingft): doctor must fail, not say ok."""
+    from companion.firmware import display
+    from PIL import ImageFont
+    from PIL._util import DeferredError
+
+    monkeypatch.setitem(sys.modules, "PIL._imagingft", None)
+    monkeypatch.setattr(ImageFont, "core",
+                        DeferredError(ImportError("The _imagingft C module is not installed")))
+    display.reset_fonts()
+    try:
+        line = doctor.check_frame()
+    finally:
+        display.reset_fonts()
+    assert line == ("FAIL  display frame: this pillow has no FreeType (_imagingft): the "
+                    "display cannot draw its text; use the OS's python3-pil "
+                    "(hardware/install.sh)")
+
+
+def test_no_unifont_fails_the_frame_check(monkeypatch):
+    """[issue 19]: without GNU Unifont the display has no Japanese or Chinese."""
+    from companion.firmware import display
+
+    monkeypatch.setattr(display, "FONT_PATHS", [])
+    assert doctor.check_frame() == ("FAIL  display frame: GNU Unifont not found (sudo apt "
+                                    "install fonts-unifont): no Japanese or Chinese on the "
+                                    "display")
+
+
+def test_doctor_on_a_pi_whose_pins_do_not_open_fails_with_the_reason(tmp_path, monkeypatch):
+    """[issue 19]: doctor opens the pins as serve will: on a Pi that cannot,
+    the reason is a failure (exit 1), not a simulation."""
+    from companion.firmware import pins
+
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi Zero W Rev 1.1\x00")
+    monkeypatch.setattr(pins, "MODEL", model)
+    monkeypatch.setattr(pins, "gpiozero_choice", lambda: (None, []))
+    monkeypatch.setattr(pins, "importable", lambda: [])
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    lines: list[str] = []
+    status = doctor.run(pinmap.load(ROOT / "hardware" / "pinmap.toml"), out=lines.append)
+    assert status == 1
+    assert lines[1].startswith("FAIL  GPIO: no pin library on this Raspberry Pi Zero W Rev 1.1 "
+                               "(lgpio or RPi.GPIO): run hardware/install.sh")
+    assert not any(line.startswith("simulating") for line in lines)
+    assert lines[2].startswith("ok    display frame: ")

@@ -1,0 +1,183 @@
+#!/bin/sh
+# From a fresh Raspberry Pi OS bookworm (64-bit or 32-bit, Lite or Desktop) to
+# a running table: run from the checkout, as the user the table runs as
+# (sudo is asked for the system parts). Safe to run again: every step checks
+# what is already there. See hardware/README.md, "One command".
+#
+#   hardware/install.sh [--seats 12|18] [--country CC] [--ssid NAME] [--psk PASS]
+#                       [--hostname NAME] [--no-hotspot] [--no-system]
+#
+# --no-system: only the packages and the venv (no systemd unit, access point,
+# hostname, raspi-config or groups): for a chroot or a container, where
+# tools/pi-check.sh runs it.
+#
+# Why apt first: the compiled parts (pillow with FreeType, lgpio, RPi.GPIO)
+# come from the OS, built for the board, and the venv sees them
+# (--system-site-packages): nothing compiles on a Pi Zero. pip then adds only
+# pure-Python packages (pyproject's floors are what bookworm ships).
+set -eu
+
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+SEATS=12
+COUNTRY=""
+SSID="Werewolf"
+PSK=""
+NAME="werewolf"
+HOTSPOT=1
+SYSTEM=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seats) SEATS=$2; shift ;;
+        --country) COUNTRY=$2; shift ;;
+        --ssid) SSID=$2; shift ;;
+        --psk) PSK=$2; shift ;;
+        --hostname) NAME=$2; shift ;;
+        --no-hotspot) HOTSPOT=0 ;;
+        --no-system) SYSTEM=0; HOTSPOT=0 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+case "$SEATS" in
+    12) PINMAP="$ROOT/hardware/pinmap.toml" ;;
+    18) PINMAP="$ROOT/hardware/pinmap-18.toml" ;;
+    *) echo "install.sh: --seats is 12 or 18" >&2; exit 2 ;;
+esac
+
+say() { printf '== %s\n' "$*"; }
+if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+if [ "$SYSTEM" = 1 ] && [ -n "${SUDO_USER:-}" ]; then
+    echo "install.sh: run it as ${SUDO_USER}, without sudo (it asks for sudo itself): the venv is ${SUDO_USER}'s" >&2
+    exit 2
+fi
+RUN_AS=${SUDO_USER:-$(id -un)}
+
+# --- the board ----------------------------------------------------------------
+MACHINE=$(uname -m)
+case "$MACHINE" in
+    aarch64|armv7l|armv6l) ;;
+    *) say "machine $MACHINE is not a Raspberry Pi: installing anyway (the table simulates its pins)" ;;
+esac
+if [ -r /etc/os-release ]; then
+    . /etc/os-release
+    case "${VERSION_CODENAME:-}" in
+        bookworm|trixie) ;;
+        *) say "this is ${PRETTY_NAME:-an unknown OS}; the command is made for bookworm" ;;
+    esac
+fi
+
+# --- apt: the OS's own builds of everything compiled ---------------------------
+has_candidate() {  # the package exists in this OS's archive
+    apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'
+}
+installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'
+}
+say "apt packages"
+$SUDO apt-get update -q
+PKGS="python3 python3-venv python3-pip python3-pil python3-smbus2 python3-gpiozero
+      fonts-unifont avahi-daemon i2c-tools git"
+# gpiozero's pin libraries, first found wins: lgpio (every Pi, the Pi 5 too),
+# then RPi.GPIO (rpi-lgpio, its lgpio shim, or the original). rpi-lgpio and
+# rpi.gpio conflict: an installed one is kept.
+PINLIBS=""
+if has_candidate python3-lgpio; then PINLIBS="python3-lgpio"; fi
+if installed python3-rpi-lgpio || installed python3-rpi.gpio; then :
+elif has_candidate python3-rpi-lgpio; then PINLIBS="$PINLIBS python3-rpi-lgpio"
+elif has_candidate python3-rpi.gpio; then PINLIBS="$PINLIBS python3-rpi.gpio"
+fi
+if [ "$SYSTEM" = 1 ] && [ "$HOTSPOT" = 1 ]; then PKGS="$PKGS network-manager"; fi
+# shellcheck disable=SC2086  # word splitting wanted
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $PKGS $PINLIBS
+if [ -z "$PINLIBS" ]; then
+    say "no pin library in this OS's archive (python3-lgpio, python3-rpi-lgpio, python3-rpi.gpio)"
+fi
+
+# --- the venv -------------------------------------------------------------------
+say "venv .venv (sees the system's pillow, lgpio, RPi.GPIO)"
+# run again on an existing venv, this rewrites pyvenv.cfg: a venv made without
+# --system-site-packages gains them
+python3 -m venv --system-site-packages "$ROOT/.venv"
+# --prefer-binary: never build a newer release from source when a wheel (or
+# the system's copy) satisfies the floor
+"$ROOT/.venv/bin/pip" install -q --prefer-binary --disable-pip-version-check -e "$ROOT"
+"$ROOT/.venv/bin/python" - <<'EOF'
+from PIL import features
+if not features.check("freetype2"):
+    raise SystemExit("install.sh: pillow has no FreeType: the display cannot draw its text")
+EOF
+
+if [ "$SYSTEM" = 0 ]; then
+    say "done (--no-system: no unit, access point, hostname or groups)"
+    exit 0
+fi
+
+# --- the pins: I2C on, the serial console off (GPIO 14/15 are seat buttons) ---
+say "I2C on, serial console off; $RUN_AS in the gpio and i2c groups"
+if command -v raspi-config >/dev/null; then
+    $SUDO raspi-config nonint do_i2c 0
+    $SUDO raspi-config nonint do_serial_cons 1
+    $SUDO raspi-config nonint do_serial_hw 1 2>/dev/null || true  # not on every release
+fi
+for group in gpio i2c; do
+    if getent group "$group" >/dev/null && ! id -nG "$RUN_AS" | grep -qw "$group"; then
+        $SUDO usermod -aG "$group" "$RUN_AS"
+    fi
+done
+
+# --- the systemd unit ---------------------------------------------------------------
+say "systemd unit werewolf.service ($SEATS seats: $PINMAP)"
+UNIT=$(mktemp)
+sed -e "s|^User=.*|User=$RUN_AS|" -e "s|^Group=.*|Group=$(id -gn "$RUN_AS")|" \
+    -e "s|/home/pi/werewolf/hardware/pinmap.toml|$PINMAP|" \
+    -e "s|/home/pi/werewolf|$ROOT|g" "$ROOT/hardware/werewolf.service" > "$UNIT"
+if ! cmp -s "$UNIT" /etc/systemd/system/werewolf.service; then
+    $SUDO install -m 644 "$UNIT" /etc/systemd/system/werewolf.service
+    $SUDO systemctl daemon-reload
+fi
+rm -f "$UNIT"
+$SUDO systemctl enable -q werewolf.service
+$SUDO systemctl restart werewolf.service  # the new code and map, every run
+
+# --- a name phones can open: werewolf.local -------------------------------------------
+if [ "$(hostname)" != "$NAME" ]; then
+    say "hostname $NAME (werewolf.local through Avahi)"
+    if command -v raspi-config >/dev/null; then
+        $SUDO raspi-config nonint do_hostname "$NAME"
+    else
+        $SUDO hostnamectl set-hostname "$NAME"
+        $SUDO sed -i "s/^127\.0\.1\.1.*/127.0.1.1\t$NAME/" /etc/hosts
+    fi
+fi
+$SUDO systemctl enable -q --now avahi-daemon.service
+$SUDO systemctl restart avahi-daemon.service
+
+# --- the Wi-Fi access point (NetworkManager's hotspot) ----------------------------------
+if [ "$HOTSPOT" = 1 ]; then
+    if [ -n "$COUNTRY" ] && command -v raspi-config >/dev/null; then
+        $SUDO raspi-config nonint do_wifi_country "$COUNTRY"
+    fi
+    if ! nmcli -t -f DEVICE,TYPE device 2>/dev/null | grep -q '^wlan0:wifi'; then
+        say "no Wi-Fi device wlan0: no access point (join the table's network instead)"
+    elif nmcli -t -f NAME con show | grep -qx werewolf-ap; then
+        say "access point werewolf-ap already set up (nmcli con show werewolf-ap)"
+    else
+        if [ -z "$PSK" ]; then
+            PSK=$(python3 -c 'import secrets; print(secrets.token_urlsafe(9))')
+        fi
+        say "access point: SSID $SSID, passphrase $PSK, the Pi at 192.168.4.1"
+        $SUDO nmcli con add type wifi ifname wlan0 con-name werewolf-ap autoconnect yes \
+            ssid "$SSID" 802-11-wireless.mode ap 802-11-wireless.band bg \
+            ipv4.method shared ipv4.addresses 192.168.4.1/24 \
+            wifi-sec.key-mgmt wpa-psk wifi-sec.psk "$PSK"
+        $SUDO nmcli con up werewolf-ap || say "werewolf-ap did not come up: is the Wi-Fi country set? (--country CC)"
+    fi
+fi
+
+say "done: the table runs (journalctl -u werewolf -f shows the GM's address)"
+if ! id -nG | grep -qw gpio && getent group gpio >/dev/null; then
+    say "log out and in again (or reboot) before running werewolf doctor yourself: the gpio group is new"
+fi
+say "check the boxes: $ROOT/.venv/bin/werewolf doctor --pinmap $PINMAP"
