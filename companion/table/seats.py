@@ -1,11 +1,19 @@
 """The seats of the live game: each seat's private link (token) and the
 device that holds it. The first device to open a link keeps the seat until
 the game master releases it or reissues the link. Every change is written
-to the store at once; the table holds its lock around these calls."""
+to the store at once; the table holds its lock around the changes.
+
+A phone's every request first asks which seat its link opens (`holder`).
+That read takes this object's own small lock, never the table's: the
+table's lock is held through a commit's fsync and the publishing after it,
+and phones voting at once must reach the group-commit queue while a commit
+is under way, not wait behind it one by one (`werewolf bench hub`'s
+burst_p99_ms)."""
 
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Sequence
 
 from ..store import Store
@@ -18,9 +26,11 @@ class Seats:
         self.game: int | None = None
         self.tokens: list[str] = []
         self.claims: list[str | None] = []
+        self.lock = threading.Lock()  # the seats' own: held for a lookup or a change only
 
     def load(self, game: int, tokens: list[str], claims: list[str | None]) -> None:
-        self.game, self.tokens, self.claims = game, tokens, claims
+        with self.lock:
+            self.game, self.tokens, self.claims = game, list(tokens), list(claims)
 
     def check(self, seat: object) -> int:
         """The seat, if the game has it (else 404)."""
@@ -35,17 +45,19 @@ class Seats:
 
     def holder(self, token: str) -> tuple[int, str | None]:
         """The seat a link opens and the device holding it (None: no phone yet)."""
-        if self.game is None or token not in self.tokens:
-            raise NotFound("this link is not a seat of the current game")
-        seat = self.tokens.index(token)
-        return seat, self.claims[seat]
+        with self.lock:
+            if self.game is None or token not in self.tokens:
+                raise NotFound("this link is not a seat of the current game")
+            seat = self.tokens.index(token)
+            return seat, self.claims[seat]
 
     def claim(self, seat: int, device: str) -> bool:
         """True if the seat was free and `device` now holds it."""
         if self.claims[seat] is not None or self.game is None:
             return False
         self.store.set_claim(self.game, seat, device)
-        self.claims[seat] = device
+        with self.lock:
+            self.claims[seat] = device
         return True
 
     def reissue(self, seat: int) -> str:
@@ -53,10 +65,12 @@ class Seats:
         assert self.game is not None
         token = secrets.token_urlsafe(16)  # 128 bits
         self.store.set_token(self.game, seat, token)
-        old, self.tokens[seat], self.claims[seat] = self.tokens[seat], token, None
+        with self.lock:
+            old, self.tokens[seat], self.claims[seat] = self.tokens[seat], token, None
         return old
 
     def release(self, seat: int) -> None:
         assert self.game is not None
         self.store.set_claim(self.game, seat, None)
-        self.claims[seat] = None
+        with self.lock:
+            self.claims[seat] = None

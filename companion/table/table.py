@@ -369,9 +369,10 @@ class Table:
 
     def holder(self, token: str) -> tuple[int, str | None]:
         """The seat a private link opens and the device that holds it (None:
-        no phone yet); 404 for a stale or unknown link."""
-        with self.lock:
-            return self.seating.holder(token)
+        no phone yet); 404 for a stale or unknown link. Under the seats' own
+        lock, not the table's (see table/seats.py): a commit under way does
+        not hold up a phone's link check."""
+        return self.seating.holder(token)
 
     def claim(self, seat: int, device: str) -> bool:
         """The first device to open a seat keeps it; others are refused."""

@@ -37,7 +37,7 @@ def table(tmp_path: Path, clock: FakeClock) -> Table:
 
 READS = [
     ("public", ()), ("gm_view", ()), ("seat_view", (0,)), ("seats", ()), ("seats_info", ()),
-    ("result", ()), ("holder", None), ("listeners", ()),
+    ("result", ()), ("listeners", ()),
 ]
 
 
@@ -46,8 +46,6 @@ def test_every_read_of_the_live_game_waits_for_the_lock(table, method, args):
     """While another thread holds the table's lock (a commit under way), a
     read does not return; once it is released, it does."""
     table.create(jp9())
-    if args is None:  # a seat's link
-        args = (table.seats()[0]["url"].rsplit("/", 1)[1],)
     done = threading.Event()
     table.lock.acquire()
     try:
@@ -56,6 +54,28 @@ def test_every_read_of_the_live_game_waits_for_the_lock(table, method, args):
         assert not done.wait(0.2), f"{method} read the live game without the lock"
     finally:
         table.lock.release()
+    assert done.wait(5)
+    reader.join()
+
+
+def test_a_links_seat_is_read_under_the_seats_lock_not_behind_a_commit(table):
+    """[issue 15] item 11: a phone's link check (which seat, which device)
+    waits for the seats' own lock, so it is never read half-changed, but not
+    for the table's lock, which a commit holds through its fsync: phones
+    voting at once reach the group-commit queue instead of queueing behind
+    the commit one by one."""
+    table.create(jp9())
+    token = table.seats()[0]["url"].rsplit("/", 1)[1]
+    with table.lock:  # a commit under way
+        assert table.holder(token) == (0, None)
+    done = threading.Event()
+    table.seating.lock.acquire()
+    try:
+        reader = threading.Thread(target=lambda: (table.holder(token), done.set()))
+        reader.start()
+        assert not done.wait(0.2), "holder read the seats without their lock"
+    finally:
+        table.seating.lock.release()
     assert done.wait(5)
     reader.join()
 
