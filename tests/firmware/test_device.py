@@ -113,3 +113,25 @@ def test_follow_shows_the_public_stream_and_ends_when_it_closes():
     table.listener.queue.put("")
     thread.join(5)
     assert not thread.is_alive() and table.unlistened
+
+
+def test_a_run_of_views_is_drawn_once_at_its_newest() -> None:
+    """[issue 15] item 11: the display draws after an action's messages have
+    gone out to the phones and the TV, not in their way: views that come
+    within SETTLE_S of each other are drawn once, the newest; a lone view is
+    drawn within the settle time; a closed stream ends the frames."""
+    from companion.firmware.device import SETTLE_S, _timed
+
+    messages: queue.Queue[str] = queue.Queue()
+    views = _timed(messages, json.dumps({"n": 0}), threading.Event(), tick=5.0)
+    assert next(views) == {"n": 0}
+    for n in (1, 2, 3):
+        messages.put(json.dumps({"n": n}))
+    assert next(views) == {"n": 3}  # 1 and 2 are never drawn
+    messages.put(json.dumps({"n": 4}))
+    t0 = time.monotonic()
+    assert next(views) == {"n": 4}
+    assert time.monotonic() - t0 < SETTLE_S + 0.5
+    messages.put(json.dumps({"n": 5}))
+    messages.put("")  # the stream closed
+    assert list(views) == []
