@@ -143,14 +143,14 @@ print(json.dumps(sorted({w.split("-")[0] for w in sys.stdin.read().split()})))')
         if in_root ".venv/bin/werewolf doctor" > "$logs-doctor.log" 2>&1; then doctor_ok=true; fi
         pinlib=$(in_root ".venv/bin/python -c \"import json, importlib.util as u; print(json.dumps(
             [m for m in ('lgpio', 'RPi') if u.find_spec(m)]))\"" 2>/dev/null || echo null)
-        log "$arch: tests (engine, hub, firmware, serve)"
+        log "$arch: tests (engine, table, store, words, hub, firmware, serve)"
         in_root ".venv/bin/pip install --prefer-binary pytest hypothesis" > "$logs-pip-test.log" 2>&1 || true
         # emulation is 5-20 times slower: no Hypothesis deadline, the CI's fixed examples
         printf '%s\n' 'from hypothesis import settings' \
             'settings.register_profile("emulated", derandomize=True, deadline=None)' \
             'settings.load_profile("emulated")' > "$root/root/pi_emulated.py"
         in_root "PYTHONPATH=/root .venv/bin/python -m pytest -q -p pi_emulated \
-                 -p no:cacheprovider tests/engine tests/hub tests/firmware tests/test_serve.py" \
+                 -p no:cacheprovider tests/engine tests/table tests/store tests/words tests/hub tests/firmware tests/cli/test_serve.py" \
                  > "$logs-tests.log" 2>&1 || true
         tests=$(python3 - "$logs-tests.log" <<'EOF'
 import json, re, sys
