@@ -115,7 +115,7 @@ def _names_for_templates() -> dict[str, Any]:
         "option_helps": words.option_helps(lang),
         "option_value_labels": words.option_value_labels(lang),
         "power_lines": words.power_lines(lang), "cause_names": words.cause_names(lang),
-        "js_messages": js_messages,
+        "js_messages": js_messages, "language_names": words.LANGUAGE_NAMES,
     }
 
 

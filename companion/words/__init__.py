@@ -18,7 +18,7 @@ imports the words.
 """
 
 from .announce import announcement_text
-from .catalogs import LANGUAGES, translations
+from .catalogs import LANGUAGE_NAMES, LANGUAGES, translations
 from .lines import gm_line, public_line
 from .names import (
     building_names,
@@ -45,7 +45,8 @@ from .options import (
 )
 
 __all__ = [
-    "LANGUAGES", "announcement_text", "building_names", "cause_name", "cause_names",
+    "LANGUAGES", "LANGUAGE_NAMES", "announcement_text", "building_names", "cause_name",
+    "cause_names",
     "gm_line", "names_for", "option_help", "option_helps", "option_label", "option_labels",
     "option_value", "option_value_labels", "power_line", "power_lines", "public_line",
     "role_name", "role_names", "screen_word", "side_name", "side_names", "step_name",

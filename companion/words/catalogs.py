@@ -23,6 +23,8 @@ from typing import Any
 
 #: the pages' and the moderator's languages; a game has one (docs/pages.md)
 LANGUAGES = ("en", "ja", "zh_Hant")
+#: each language in its own words (never translated), for the pages' language menus
+LANGUAGE_NAMES = dict(zip(LANGUAGES, ("English", "日本語", "繁體中文"), strict=True))
 #: where the compiled catalogs are, in the working tree and in an install
 CATALOGS = Path(__file__).resolve().parent / "translations"
 PROJECT = "werewolf-companion"

@@ -59,3 +59,18 @@ def test_the_words_import_nothing_above_them() -> None:
                               "companion.firmware", "companion.web"))]
     assert "companion.words" in loaded and "companion.engine" in loaded
     assert not above, above
+
+
+def test_the_language_menus_come_from_the_one_definition() -> None:
+    """[issue 15] the pages' language menus (the phone's, the GM lobby's) list
+    LANGUAGES, each in its own words; no template writes the list again."""
+    from pathlib import Path
+
+    from companion.words import LANGUAGE_NAMES, LANGUAGES
+
+    assert tuple(LANGUAGE_NAMES) == LANGUAGES
+    assert LANGUAGE_NAMES["ja"] == "日本語" and LANGUAGE_NAMES["zh_Hant"] == "繁體中文"
+    templates = Path(__file__).resolve().parents[2] / "web" / "templates"
+    for page in templates.glob("*.html"):
+        text = page.read_text("utf-8")
+        assert "日本語" not in text and "繁體中文" not in text, page.name
