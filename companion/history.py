@@ -38,10 +38,11 @@ class History:
         """A game's replay output with its id, creation time, setup and pace;
         `setup.cards` is the box it was dealt from (contract C2)."""
         rec = self._record(game)
-        out = result_of(rebuild(rec.events)) if rec.events else {}
+        out: dict = {}
         setup = dict(rec.setup)
         if rec.events:
-            setup["cards"] = cards_of(rebuild(rec.events[:1]))
+            state = rebuild(rec.events)
+            out, setup["cards"] = result_of(state), cards_of(state)
         out.update(id=rec.id, created=rec.created, setup=setup, pace=rec.pace)
         return out
 
