@@ -296,7 +296,6 @@ def _advance(state: State, pc: Pace, now: float, rules: Rules) -> bool:
     for _ in range(1000):
         p = pending(state)
         mode = pc.mode
-        frozen = pc.paused is not None
         if mode == "calls":
             if pc.cursor >= len(pc.calls):
                 pc.nights_called, pc.hold, pc.live = pc.night, None, False
@@ -315,7 +314,7 @@ def _advance(state: State, pc: Pace, now: float, rules: Rules) -> bool:
             if pc.hold is None:  # a dawn prompt keeps the phase "night": ask the log
                 dawn = _dawn_index(state, pc.night)
                 pc.hold = dawn if dawn < len(state.log) else None
-            if frozen or pc.deadline is None or now < pc.deadline:
+            if not _due(pc, now):
                 return False
             if pc.live:
                 return True
@@ -329,14 +328,14 @@ def _advance(state: State, pc: Pace, now: float, rules: Rules) -> bool:
                     continue
                 pc.seat = pc.words.pop(0)
                 pc.started, pc.deadline = now, now + st.last_words_s
-            if frozen or pc.deadline is None or now < pc.deadline:
+            if not _due(pc, now):
                 return False
             if p["kind"] == "prompt" and p["actor"] == pc.seat:
                 return True  # his time is up: the prompt's default
             pc.seat = None
             continue
         if mode == "verdict":
-            if frozen or pc.deadline is None or now < pc.deadline:
+            if not _due(pc, now):
                 return False
             pc.mode, pc.hold = "", None
             _next(state, pc, now, rules)
@@ -345,7 +344,7 @@ def _advance(state: State, pc: Pace, now: float, rules: Rules) -> bool:
             if p["id"] != pc.step_id:
                 _next(state, pc, now, rules)
                 continue
-            if frozen or pc.deadline is None or now < pc.deadline:
+            if not _due(pc, now):
                 return False
             if mode == "discussion":
                 _open_ballot(state, pc, p, now, rules)
@@ -353,6 +352,11 @@ def _advance(state: State, pc: Pace, now: float, rules: Rules) -> bool:
             return True
         _next(state, pc, now, rules)  # lobby, or a pace that ended
     raise RuntimeError("pacing did not settle")  # pragma: no cover
+
+
+def _due(pc: Pace, now: float) -> bool:
+    """The open phase's deadline has come (never while the GM has paused)."""
+    return pc.paused is None and pc.deadline is not None and now >= pc.deadline
 
 
 def _next(state: State, pc: Pace, now: float, rules: Rules) -> None:
