@@ -226,13 +226,17 @@ def tally_entries(view: dict) -> tuple[list[tuple[int, int]], int | None, int | 
     """The last tally: ([(seat, count)] most votes first, as `counts` says;
     the voter whose ballot weighed more than one (the sheriff) or None; the
     seat that ballot went to)."""
-    tally = view.get("last_tally") or {}
-    counts = {int(s): int(c) for s, c in (tally.get("counts") or {}).items()}
-    ranked = sorted(counts.items(), key=lambda sc: (-sc[1], sc[0]))
     weighted = next((m for m in tally_marks(view) if m.source == "ballot"), None)
     if weighted is None:
-        return ranked, None, None
-    return ranked, weighted.voter, weighted.target
+        return _ranked(view), None, None
+    return _ranked(view), weighted.voter, weighted.target
+
+
+def _ranked(view: dict) -> list[tuple[int, int]]:
+    """The last tally's (seat, count), most votes first, as `counts` says."""
+    tally = view.get("last_tally") or {}
+    counts = {int(s): int(c) for s, c in (tally.get("counts") or {}).items()}
+    return sorted(counts.items(), key=lambda sc: (-sc[1], sc[0]))
 
 
 def _pack(font: Font, items: list[str], width: int, rows: int, *,
@@ -270,8 +274,7 @@ def _tally_rows(view: dict, width: int, font: Font, rows: int) -> list[str]:
     ballot, ⚑ the poster's votes), then the marks: "★Cid×2→Ann  ⚑×2→Eve"
     (who, the weight, whom), shorter when the rows are ("★×2→Ann", then
     "★×2": the signed count says whom); counts that do not fit are "…"."""
-    ranked, _, _ = tally_entries(view)
-    marks = tally_marks(view)
+    ranked, marks = _ranked(view), tally_marks(view)
     items = [f"{_name(view, s)} {c}" + "".join(_sign(m) for m in marks if m.target == s)
              for s, c in ranked]
     shown: list[str] = []
