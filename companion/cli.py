@@ -156,7 +156,30 @@ def _doctor(args: argparse.Namespace) -> int:
     except PinMapError as err:
         print(f"werewolf doctor: {err}", file=sys.stderr)
         return 2
-    return doctor.run(pins, out=lambda line: print(line, flush=True))
+    status = doctor.run(pins, out=lambda line: print(line, flush=True))
+    from .speech.narrate import status_lines
+
+    for line in status_lines():  # never a failure: a narrated game falls back to text
+        print(line, flush=True)
+    return status
+
+
+def _narrate(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from . import serve
+    from .speech import narrate
+    from .speech.engines import SpeechError
+
+    out = Path(args.out) if args.out else serve.default_data_dir() / "speech"
+    try:
+        figures = narrate.run(args.lang, out)
+    except SpeechError as err:
+        print(f"werewolf narrate: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps(figures, ensure_ascii=False))
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -182,6 +205,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pinmap", metavar="FILE", help="the seat boxes' pin map (default: "
                    "hardware/pinmap.toml, 12 seats)")
     p.set_defaults(run=_doctor)
+
+    p = sub.add_parser("narrate", help="render every fixed line the hub speaks to WAV files; "
+                       "prints one JSON object last")
+    p.add_argument("--lang", required=True, choices=["ja", "zh_Hant", "en"])
+    p.add_argument("--out", metavar="DIR", help="where the WAV files go (default: the data "
+                   "folder's speech/, the cache the hub reads)")
+    p.set_defaults(run=_narrate)
 
     p = sub.add_parser("replay", help="play a scripted game (docs/replay.md) and print the result")
     p.add_argument("file", help="the scripted game, or - for standard input")

@@ -1,0 +1,267 @@
+"""The speech engines [issue 20]: one small interface, text and language in,
+WAV bytes out, so that a better voice can be added later without touching
+the rest.
+
+    engine = engine_for("ja")        # None when no engine for it is installed
+    wav = engine.render("夜が来ました。")
+
+Every engine runs offline from packages a Raspberry Pi gets from Debian
+(bookworm, aarch64 and armhf alike; see the README's *Narration*):
+- Japanese: Open JTalk, Debian's `open-jtalk` with `open-jtalk-mecab-naist-jdic`
+  and the voice `hts-voice-nitech-jp-atr503-m001` (contrib); or PyPI's
+  `pyopenjtalk` family when it is importable and finds its dictionary without
+  a download (not a dependency: `pyopenjtalk-plus` is 137 MB with onnxruntime
+  and has no armv7l wheel);
+- Mandarin (Traditional text): `pypinyin` turns the characters into numbered
+  pinyin, which `espeak-ng -v cmn-latn-pinyin` reads with its tones
+  (espeak-ng cannot read hanzi itself);
+- English: `espeak-ng`.
+An engine is a subprocess per text; nothing is rendered in a request's hot
+path (companion/speech/cache.py renders ahead).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import wave
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+#: the languages the hub speaks (companion.words.LANGUAGES)
+SPOKEN = ("en", "ja", "zh_Hant")
+TIMEOUT_S = 60.0
+JDIC_DIRS = ("/var/lib/mecab/dic/open-jtalk/naist-jdic", "/usr/share/open-jtalk/dic")
+VOICE_GLOBS = ("/usr/share/hts-voice/*/*.htsvoice",)
+
+
+class Engine(Protocol):
+    """Text in one language → a WAV file's bytes (mono, 16-bit PCM)."""
+
+    @property
+    def lang(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...  # engine, voice and speed: part of the cache's key
+
+    def render(self, text: str) -> bytes: ...
+
+
+class SpeechError(RuntimeError):
+    """An engine failed on a text (its own message, shortened)."""
+
+
+def _run(cmd: list[str], stdin: str | None = None) -> bytes:
+    try:
+        done = subprocess.run(cmd, input=None if stdin is None else stdin.encode(),
+                              capture_output=True, timeout=TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise SpeechError(f"{cmd[0]}: {err}") from None
+    if done.returncode != 0:
+        raise SpeechError(f"{cmd[0]}: exit {done.returncode}: "
+                          f"{done.stderr.decode(errors='replace')[:200]}")
+    return done.stdout
+
+
+@dataclass(frozen=True)
+class Espeak:
+    """espeak-ng with one of its voices, the WAV on its standard output."""
+
+    lang: str
+    voice: str
+    speed: int = 160  # words a minute (espeak's default 175 is quick for a table)
+    binary: str = "espeak-ng"
+
+    @property
+    def name(self) -> str:
+        return f"espeak-ng:{self.voice}:{self.speed}"
+
+    def text_for(self, text: str) -> str:
+        return text
+
+    def render(self, text: str) -> bytes:
+        raw = _run([self.binary, "-v", self.voice, "-s", str(self.speed), "--stdout",
+                    self.text_for(text)])
+        return normalised(raw)
+
+
+class PinyinEspeak(Espeak):
+    """Mandarin: the Traditional characters as numbered pinyin (pypinyin,
+    offline), read by espeak-ng's pinyin voice with the right tones."""
+
+    @property
+    def name(self) -> str:
+        return f"pypinyin+espeak-ng:{self.voice}:{self.speed}"
+
+    def text_for(self, text: str) -> str:
+        return to_pinyin(text)
+
+
+def to_pinyin(text: str) -> str:
+    """"天黑請閉眼。" → "tian1 hei1 qing3 bi4 yan3 ." (the neutral tone as 5);
+    Latin names and digits pass through, Chinese punctuation becomes a pause."""
+    from pypinyin import Style, lazy_pinyin
+
+    pauses = str.maketrans({"，": " , ", "、": " , ", "。": " . ", "：": " : ", "；": " ; ",
+                            "！": " ! ", "？": " ? ", "「": " ", "」": " ", "（": " ", "）": " ",
+                            "『": " ", "』": " ", "…": " . "})
+    words = lazy_pinyin(text.translate(pauses), style=Style.TONE3,
+                        neutral_tone_with_five=True, errors="default")
+    return re.sub(r"\s+", " ", " ".join(words)).strip()
+
+
+@dataclass(frozen=True)
+class OpenJTalk:
+    """Debian's `open_jtalk` with the naist-jdic dictionary and an HTS voice."""
+
+    dictionary: str
+    voice: str
+    lang: str = "ja"
+    binary: str = "open_jtalk"
+    speed: float = 1.2  # a call and its sleep line fit a 20 s window (tests/speech)
+    rate: int = 24000  # the voices are 48 kHz: half the files, the same speech (a TV's speaker)
+
+    @property
+    def name(self) -> str:
+        return f"open_jtalk:{Path(self.voice).stem}:{self.speed}:{self.rate}"
+
+    def render(self, text: str) -> bytes:
+        with tempfile.TemporaryDirectory(prefix="werewolf-jtalk-") as tmp:
+            out = os.path.join(tmp, "out.wav")
+            _run([self.binary, "-x", self.dictionary, "-m", self.voice, "-r", str(self.speed),
+                  "-s", str(self.rate), "-p", str(self.rate // 200), "-ow", out],
+                 stdin=text.replace("\n", "。"))
+            return Path(out).read_bytes()
+
+
+@dataclass(frozen=True)
+class PyOpenJTalk:
+    """pyopenjtalk (or pyopenjtalk-plus, which bundles its dictionary and the
+    Mei voice), in process."""
+
+    lang: str = "ja"
+    name: str = "pyopenjtalk"
+
+    def render(self, text: str) -> bytes:
+        import pyopenjtalk  # type: ignore[import-not-found]
+
+        samples, rate = pyopenjtalk.tts(text)  # a numpy array of floats at 16-bit scale
+        pcm = samples.clip(-32768, 32767).astype("<i2").tobytes()
+        return wav_bytes(pcm, int(rate))
+
+
+def wav_bytes(pcm: bytes, rate: int, channels: int = 1, width: int = 2) -> bytes:
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(width)
+        w.setframerate(rate)
+        w.writeframes(pcm)
+    return out.getvalue()
+
+
+def normalised(data: bytes) -> bytes:
+    """The same WAV with its header's sizes filled in: espeak-ng's --stdout
+    leaves them unset (it cannot seek a pipe)."""
+    with wave.open(io.BytesIO(data), "rb") as w:
+        params = (w.getnchannels(), w.getsampwidth(), w.getframerate())
+        frames = w.readframes(2**31 - 1)
+    return wav_bytes(frames, params[2], params[0], params[1])
+
+
+def wav_seconds(data: bytes) -> float:
+    """A WAV file's length in seconds (wave.Error for anything that is not one)."""
+    with wave.open(io.BytesIO(data), "rb") as w:
+        return w.getnframes() / float(w.getframerate())
+
+
+def join_wavs(parts: Iterable[bytes], gap_s: float = 0.0) -> bytes:
+    """One WAV of several (same engine: same format), `gap_s` of silence
+    between them."""
+    pcm: list[bytes] = []
+    params: tuple[int, int, int] | None = None
+    for data in parts:
+        with wave.open(io.BytesIO(data), "rb") as w:
+            here = (w.getnchannels(), w.getsampwidth(), w.getframerate())
+            frames = w.readframes(w.getnframes())
+        if params is None:
+            params = here
+        elif here != params:
+            raise SpeechError(f"cannot join WAVs of {here} and {params}")
+        if pcm and gap_s > 0:
+            pcm.append(b"\0" * int(params[2] * gap_s) * params[0] * params[1])
+        pcm.append(frames)
+    channels, width, rate = params or (1, 2, 22050)
+    return wav_bytes(b"".join(pcm), rate, channels, width)
+
+
+# --- which engine, here -------------------------------------------------------------
+
+def _japanese() -> tuple[Engine | None, str]:
+    if shutil.which("open_jtalk"):
+        dic = next((d for d in JDIC_DIRS if Path(d, "sys.dic").exists()), None)
+        voices = sorted(str(p) for g in VOICE_GLOBS for p in Path("/").glob(g.lstrip("/")))
+        if dic is None:
+            return None, "open_jtalk has no dictionary: apt install open-jtalk-mecab-naist-jdic"
+        if voices:
+            return OpenJTalk(dic, voices[0]), ""
+        missing = "open_jtalk has no voice: apt install hts-voice-nitech-jp-atr503-m001 (contrib)"
+    else:
+        missing = ("no Japanese voice: apt install open-jtalk open-jtalk-mecab-naist-jdic "
+                   "hts-voice-nitech-jp-atr503-m001")
+    try:  # pyopenjtalk with its dictionary already there (no download at run time)
+        import pyopenjtalk
+
+        if os.environ.get("OPEN_JTALK_DICT_DIR") or Path(
+                str(getattr(pyopenjtalk, "OPEN_JTALK_DICT_DIR", b"") or b"", "utf-8")).exists():
+            return PyOpenJTalk(), ""
+    except Exception:  # noqa: BLE001 - not installed, or it would download
+        pass
+    return None, missing
+
+
+def _espeak(lang: str) -> tuple[Engine | None, str]:
+    binary = shutil.which("espeak-ng")
+    if binary is None:
+        return None, "no espeak-ng: apt install espeak-ng"
+    if lang == "zh_Hant":
+        try:
+            import pypinyin  # noqa: F401
+        except ImportError:
+            return None, "no pypinyin: pip install pypinyin (or apt install python3-pypinyin)"
+        return PinyinEspeak("zh_Hant", "cmn-latn-pinyin", speed=150), ""
+    return Espeak("en", "en-gb", speed=160), ""
+
+
+def find(lang: str) -> tuple[Engine | None, str]:
+    """The best engine installed for `lang`, or None and what to install."""
+    if lang not in SPOKEN:
+        return None, f"no speech for language {lang!r}"
+    return _japanese() if lang == "ja" else _espeak(lang)
+
+
+_FOUND: dict[str, tuple[Engine | None, str]] = {}
+
+
+def engine_for(lang: str) -> Engine | None:
+    """`find`, once per process (the engines do not come and go)."""
+    if lang not in _FOUND:
+        _FOUND[lang] = find(lang)
+    return _FOUND[lang][0]
+
+
+def missing() -> dict[str, str]:
+    """Each language without an engine, with the line that installs one
+    (`werewolf doctor`)."""
+    out = {}
+    for lang in SPOKEN:
+        engine, why = find(lang)
+        if engine is None:
+            out[lang] = why
+    return out

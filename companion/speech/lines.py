@@ -1,0 +1,177 @@
+"""Which texts the hub speaks [issue 20], from the words (companion/words)
+and the **public** view alone.
+
+    spoken(previous_public_view, public_view, "ja")   # the sentences to say now
+    clips(sentence, names)                            # the sentence in cacheable pieces
+    fixed_lines("ja")                                 # every fixed piece, to render ahead
+
+What is spoken is what a game master reads aloud: at night each call's wake
+line (companion.words.gm_line, as the GM's tablet shows it), at the next
+call its sleep line and the follow-ups (lovers, charmed), the night-falls
+line at a night's first call; by day the table screen's line
+(companion.words.public_line: the dawn and every announcement, the vote, the
+prompts, last words, the verdict, the winners). Everything is derived from
+the public view, which the engine proves non-interfering (tests/hub
+test_secrecy.py): a call is worded by its card alone, the same whether the
+holder is alive, dead, absent or in the centre, so two games that differ in
+hidden cards speak the same words at the same moments.
+
+A sentence is spoken as pieces (`clips`): the players' names apart from the
+fixed text around them, so each piece is rendered once — the fixed pieces
+ahead of any game (`fixed_lines`, `werewolf narrate`), the names when a game
+is dealt — and a sentence is joined from files already on disk.
+"""
+
+from __future__ import annotations
+
+import re
+from random import Random
+
+from ..engine import RULESETS, announcements, new_game, pending, public_view, recommended_deal
+from ..engine.play import play_random
+from ..engine.roles import NIGHT_STEPS
+from ..words import gm_line, public_line
+
+#: sample names per language, for `werewolf narrate` and the fixed pieces' search
+SAMPLE_NAMES = {
+    "en": ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kim",
+           "Lea"],
+    "ja": ["あかり", "ゆうと", "さくら", "はると", "みお", "そうた", "ひな", "れん", "ゆい",
+           "たくみ", "めい", "こうき"],
+    "zh_Hant": ["小明", "阿華", "美玲", "志強", "淑芬", "家豪", "怡君", "俊傑", "雅婷", "建宏",
+                "佩珊", "冠宇"],
+}
+
+
+def call_lines(call: str, night: int, ruleset: str | None, options: dict, lang: str,
+               first: bool) -> tuple[list[str], list[str]]:
+    """(what is said as the call opens, what is said as it ends): the
+    night-falls line on the night's `first` call, the wake line; the sleep
+    line and its follow-ups. From the call's card, the night, the ruleset
+    and the options alone (gm_line reads nothing else of a night call)."""
+    pace = {"mode": "calls", "call": call, "night": night, "cursor": 0 if first else 1}
+    view: dict = {"pace": pace, "players": [{"name": "-"}], "ruleset": ruleset,
+                  "options": options, "n": night}
+    said = _sentences(gm_line(view, lang, []))
+    view["pace"] = {**pace, "cursor": 1}
+    wake_and_after = _sentences(gm_line(view, lang, []))
+    opening = said[:len(said) - len(wake_and_after) + 1]
+    return opening, wake_and_after[1:]
+
+
+def dawn_coming(lang: str) -> list[str]:
+    """"Dawn is coming." ([004]): the table screen's line once the calls are over."""
+    view = {"pace": {"mode": "calls", "call": None, "night": 1}, "players": [{"name": "-"}],
+            "n": 1}
+    return _sentences(public_line(view, lang))[-1:]
+
+
+def _sentences(line: str) -> list[str]:
+    return [s.strip() for s in line.split("\n") if s.strip()]
+
+
+def beat(view: dict | None) -> tuple:
+    """What the table is doing, as far as speech is concerned: a new beat is
+    something to say."""
+    if not view:
+        return ("none",)
+    pace = view.get("pace") or {}
+    if pace.get("mode") == "calls":
+        return ("calls", pace.get("night"), pace.get("call"))
+    return ("day", view.get("game"), view.get("line") or "")
+
+
+def spoken(before: dict | None, view: dict, lang: str) -> list[str]:
+    """The sentences to say now that the public view went from `before` to
+    `view` (each a public view as the table screen gets it, with its "line")."""
+    old, new = beat(before), beat(view)
+    if old == new or view.get("phase") == "lobby":
+        return []
+    out: list[str] = []
+    ruleset, options = view.get("ruleset"), view.get("options") or {}
+    if before is not None and old[0] == "calls" and old[2] is not None \
+            and before.get("game") == view.get("game"):
+        out += call_lines(str(old[2]), int(old[1] or 1), ruleset, options, lang, False)[1]
+    if new[0] == "calls":
+        night, call = int(new[1] or 1), new[2]
+        first = old[0] != "calls" or old[1] != new[1]
+        if call is None:
+            return out + dawn_coming(lang)
+        return out + call_lines(str(call), night, ruleset, options, lang, first)[0]
+    said = set(_sentences(before.get("line") or "")) if before and old[0] == "day" else set()
+    return out + [s for s in _sentences(view.get("line") or "") if s not in said]
+
+
+def clips(sentence: str, names: list[str]) -> list[str]:
+    """The sentence cut around the players' names (longest first, so "Ann"
+    inside "Anna" is not cut): ["By the vote, ", "Ann", " is executed."]."""
+    found = sorted({n for n in names if n and n in sentence}, key=len, reverse=True)
+    if not found:
+        return [sentence] if re.search(r"\w", sentence) else []
+    pieces = re.split("(" + "|".join(re.escape(n) for n in found) + ")", sentence)
+    return [p for p in pieces if re.search(r"\w", p)]  # a lone "。" says nothing
+
+
+def fixed_lines(lang: str, games: int = 6) -> list[str]:
+    """Every fixed piece the hub may say in `lang`: each call of every
+    ruleset on a first and a later night (with and without a first-night
+    attack), and the day's lines and announcements of `games` random games
+    per ruleset (seeded, so the list is the same every time), cut around the
+    players' names. What a random game does not reach (a rare count in a
+    tally) is rendered when first said."""
+    out: dict[str, None] = {}
+
+    def keep(sentences: list[str], names: list[str]) -> None:
+        for s in sentences:
+            for piece in clips(s, names):
+                if piece not in names:
+                    out[piece] = None
+
+    for ruleset in RULESETS:
+        for attack in (True, False):
+            options = {"first_night_attack": attack}
+            for night in (1, 2):
+                for i, call in enumerate(NIGHT_STEPS):
+                    opening, closing = call_lines(call, night, ruleset, options, lang, i == 0)
+                    keep(opening + closing, [])
+                    keep(call_lines(call, night, ruleset, options, lang, False)[0], [])
+    keep(dawn_coming(lang), [])
+    for ruleset in RULESETS:
+        for g in range(games):
+            for sentences, names in _random_game(ruleset, lang, g):
+                keep(sentences, names)
+    return list(out)
+
+
+def _random_game(ruleset: str, lang: str, seed: int) -> list[tuple[list[str], list[str]]]:
+    """The table screen's lines of one random game, mode by mode, as the
+    narrator would say them (without pacing: each engine step's modes)."""
+    players = 8 + seed % 5 if ruleset != "jp-standard" else 7 + seed % 9
+    rng = Random(seed)
+    counts = recommended_deal(ruleset, players, [])
+    cards = [r for r, c in sorted(counts.items()) for _ in range(c)]
+    rng.shuffle(cards)
+    names = SAMPLE_NAMES[lang][:players] + [f"P{i}" for i in range(12, players)]
+    options = {"reveal_on_death": bool(seed % 2), "sheriff": ruleset != "jp-standard"
+               and seed % 3 != 2}
+    state = new_game(ruleset, names, cards, options, seed=seed)
+    said: list[tuple[list[str], list[str]]] = []
+    last: dict = {"key": None}
+
+    def after(state: object, seat: int) -> None:
+        p = pending(state)  # type: ignore[arg-type]
+        key = (p["id"], p["kind"])
+        if key == last["key"] or p["kind"] in ("night", "wolves"):
+            return
+        last["key"] = key
+        view = public_view(state)  # type: ignore[arg-type]
+        view["announcements"] = announcements(state)  # type: ignore[arg-type]
+        modes = {"vote": ("discussion", "ballot", "verdict"), "runoff": ("discussion", "ballot"),
+                 "election": ("discussion", "ballot"), "prompt": ("prompt", "last-words"),
+                 "over": ("over",)}.get(p["kind"], ())
+        for mode in modes:
+            view["pace"] = {"mode": mode, "seat": p.get("actor")}
+            said.append((_sentences(public_line(view, lang)), names))
+
+    play_random(state, rng, after=after)
+    return said
