@@ -144,7 +144,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     data = Path(args.data) if args.data else serve.default_data_dir()
     return serve.run(args.host, args.port, data, args.gm_token, pinmap=pins,
-                     simulate=args.simulate)
+                     simulate=args.simulate, speaker=args.speaker)
 
 
 def _doctor(args: argparse.Namespace) -> int:
@@ -198,6 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--simulate", action="store_true", help="the virtual table (mock pins, "
                    "dummy display) even on a Raspberry Pi, where pins that do not open are "
                    "otherwise an error")
+    p.add_argument("--speaker", action="store_true", help="narrated games also speak on this "
+                   "machine's own audio output (ALSA's aplay), not only on the table screen")
     p.set_defaults(run=_serve)
 
     p = sub.add_parser("doctor", help="check the seat boxes, the display and the I2C bus "

@@ -84,7 +84,7 @@ def qr_text(url: str) -> str:
 
 
 def run(host: str, port: int, data: Path, token: str | None,
-        pinmap: PinMap | None = None, simulate: bool = False) -> int:
+        pinmap: PinMap | None = None, simulate: bool = False, speaker: bool = False) -> int:
     """`simulate`: the virtual table even on a Pi (a Pi whose pins, display or
     expanders do not open is otherwise one line and exit 2) [issue 19]."""
     from waitress import create_server
@@ -98,7 +98,7 @@ def run(host: str, port: int, data: Path, token: str | None,
     store = Store(data / "games.sqlite3")
     table = Table(store)
     table.resume()
-    app = create_app(table, token)
+    app = create_app(table, token, config={"SPEAKER": speaker})  # narration on the Pi [issue 20]
     try:
         server = create_server(app, host=host, port=port, threads=THREADS,
                                channel_timeout=60, connection_limit=200, ident="werewolf")

@@ -52,12 +52,13 @@ def create_app(table: Table, gm_token: str, config: dict | None = None,
     app.extensions["history"] = history if history is not None else History(table.store)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
-    from . import api, i18n, pages, player
+    from . import api, i18n, pages, player, speech
 
     i18n.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(player.bp)
     app.register_blueprint(pages.bp)
+    speech.init_app(app)  # narrated mode [issue 20]: its routes, and the host's guard
 
     @app.errorhandler(TableError)
     def _table_error(err: TableError):  # type: ignore[no-untyped-def]

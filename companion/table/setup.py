@@ -3,7 +3,8 @@ new game's record all go through `parse_setup`, so they accept and refuse
 the same things with the same words.
 
 A setup is the replay format's setup fields (docs/replay.md) plus the hub's
-own: `language` (the pages' language), `buttons` (how votes are cast) and
+own: `language` (the pages' language), `buttons` (how votes are cast),
+`narrated` (the hub narrates and nobody runs the game, companion/table/narrated.py) and
 `cards` (the whole box as role counts: the hub deals it from the seed,
 contract C2) instead of `deal`/`center`.
 """
@@ -25,7 +26,7 @@ from .errors import BadInput
 BUTTONS = ("phones", "roll-call", "lock-in")
 #: the replay format's setup fields (the engine's)
 ENGINE_FIELDS = ("ruleset", "options", "players", "deal", "center", "professions", "seed")
-SETUP_FIELDS = (*ENGINE_FIELDS, "cards", "language", "buttons")
+SETUP_FIELDS = (*ENGINE_FIELDS, "cards", "language", "buttons", "narrated")
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None,
     buttons = doc.get("buttons", "phones")
     if buttons not in BUTTONS:
         raise BadInput(f"'buttons' is one of {', '.join(BUTTONS)}, not {buttons!r}")
+    if type(doc.get("narrated", False)) is not bool:  # [issue 20]: the hub narrates
+        raise BadInput("'narrated' is true (the hub narrates, everyone plays) or false")
     record = {k: doc[k] for k in SETUP_FIELDS if k in doc}
     engine_doc = {k: v for k, v in doc.items() if k in ENGINE_FIELDS}
     if "cards" in doc:

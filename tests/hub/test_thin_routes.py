@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 HUB = Path(__file__).resolve().parents[2] / "companion" / "hub"
-ROUTES = ["api.py", "common.py", "pages.py", "player.py"]
+ROUTES = ["api.py", "common.py", "pages.py", "player.py", "speech.py"]
 #: attributes of the table that are its live state, read only under its lock
 LIVE = {"state", "pace", "tokens", "claims", "seating", "audiences", "store", "setup"}
 

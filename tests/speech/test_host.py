@@ -1,0 +1,124 @@
+"""The host's tablet in a narrated game has no secrets [issue 20]: "it sets
+up the game, pauses, resumes, gives +30 s and moves on (Next), but cannot
+show cards, enter another seat's action or undo a night"."""
+
+from __future__ import annotations
+
+import io
+import random
+import wave
+from pathlib import Path
+
+import pytest
+
+from companion.hub import create_app
+from companion.speech import Cache
+from companion.store import Store
+from companion.table import Table
+
+TOKEN = "host-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def app(tmp_path: Path, clock: FakeClock):  # type: ignore[no-untyped-def]
+    table = Table(Store(tmp_path / "games.sqlite3"), clock=clock, rng=random.Random(7))
+    return create_app(table, TOKEN, {"TESTING": True, "HEARTBEAT_S": 0.05,
+                                     "SPEECH_DIR": tmp_path / "speech"})
+
+
+def _game(client, narrated: bool = True):  # type: ignore[no-untyped-def]
+    players = list("ABCDEFGH")
+    roles = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager",
+             "villager"]
+    doc = {"ruleset": "millers-hollow", "players": players, "deal": dict(zip(players, roles)),
+           "seed": 3, "narrated": narrated}
+    assert client.post("/api/games", json=doc, headers=AUTH).status_code == 201
+
+
+SECRETS = [("GET", "/api/gm"), ("GET", "/api/state"), ("GET", "/api/stream"),
+           ("POST", "/api/actions"), ("POST", "/api/undo"), ("GET", "/api/games/1"),
+           ("GET", "/api/games/1/view"), ("POST", "/api/hardware/press"), ("GET", "/gm/table"),
+           ("POST", "/api/timer")]
+
+
+@pytest.mark.parametrize("method,url", SECRETS)
+def test_the_host_cannot_open_a_secret(app, method: str, url: str) -> None:  # type: ignore[no-untyped-def]
+    client = app.test_client()
+    _game(client)
+    got = client.open(url, method=method, headers=AUTH,
+                      json={"actor": "A", "do": "pass"} if method == "POST" else None)
+    assert got.status_code == 403, (url, got.status_code)
+    assert b"werewolf" not in got.data and b"seer" not in got.data
+
+
+def test_a_game_master_game_keeps_its_gm_routes(app) -> None:  # type: ignore[no-untyped-def]
+    client = app.test_client()
+    _game(client, narrated=False)
+    assert client.get("/api/gm", headers=AUTH).status_code == 200
+    assert client.get("/gm", headers=AUTH).status_code == 200
+
+
+def test_the_host_runs_the_clock_and_sees_only_the_public_view(app, clock) -> None:  # type: ignore[no-untyped-def]
+    client = app.test_client()
+    _game(client)
+    for do in ("pause", "resume", "extend", "skip"):
+        got = client.post("/api/host/timer", json={"do": do, "seconds": 30}, headers=AUTH)
+        assert got.status_code == 200, do
+        view = got.get_json()
+        assert all(p.get("role") is None for p in view["players"])  # no card, only names
+    assert client.post("/api/host/timer", json={"do": "pause"}).status_code == 401
+    assert client.post("/api/host/timer", json={"do": "nap"}, headers=AUTH).status_code == 400
+    page = client.get("/gm", headers=AUTH)
+    assert page.status_code == 302 and page.headers["Location"].endswith("/host")
+    host = client.get("/host", headers=AUTH)
+    assert host.status_code == 200 and b'data-test="host"' in host.data
+    assert client.get("/host").status_code == 401
+    assert b"Show secrets" not in host.data
+
+
+def test_the_narration_is_public_and_spoken(app, clock) -> None:  # type: ignore[no-untyped-def]
+    """The table screen reads the timeline and fetches each utterance's audio."""
+    from companion.speech.engines import find
+
+    client = app.test_client()
+    _game(client)
+    said = client.get("/api/speech").get_json()
+    assert said["narrated"] is True and said["said"]
+    assert said["said"][0]["text"].startswith("Night falls")
+    later = client.get(f"/api/speech?after={said['said'][-1]['n']}").get_json()
+    assert later["said"] == []
+    assert client.get("/api/speech?after=x").status_code == 400
+    assert client.get(f"/api/speech/{said['game']}/999.wav").status_code == 404
+    audio = client.get(said["said"][0]["url"])
+    if find("en")[0] is None:
+        assert audio.status_code == 503
+        return
+    assert audio.status_code == 200 and audio.mimetype == "audio/wav"
+    with wave.open(io.BytesIO(audio.data)) as w:
+        assert w.getnframes() / w.getframerate() > 1.0
+    assert client.post("/api/speech/volume", json={"volume": 0.5}).status_code == 401
+    got = client.post("/api/speech/volume", json={"volume": 0.5}, headers=AUTH)
+    assert got.status_code == 200 and got.get_json()["volume"] == 0.5
+    assert client.post("/api/speech/volume", json={"volume": 2}, headers=AUTH).status_code == 400
+
+
+def test_cache_folder_defaults_to_the_data_folder(tmp_path: Path) -> None:
+    from companion.table.narrated import cache_folder
+
+    table = Table(Store(tmp_path / "games.sqlite3"))
+    assert cache_folder(table) == tmp_path / "speech"
+    assert isinstance(Cache(cache_folder(table)).folder, Path)
