@@ -71,6 +71,7 @@ class Narration:
         self._lock = threading.Condition()
         self._said: list[Utterance] = []
         self._game: int | None = None
+        self._lang = "en"
         self._last: dict | None = None
         self._todo: queue.Queue[tuple[str, str]] = queue.Queue()
         self._worker: threading.Thread | None = None
@@ -92,6 +93,7 @@ class Narration:
         with self._lock:
             if game != self._game:  # a new game: a new timeline, its names rendered ahead
                 self._game, self._said, self._last, self._played = game, [], None, 0
+                self._lang = lang
                 self._prepare(lang, names)
             sentences = spoken(self._last, view, lang)
             self._last = view
@@ -160,9 +162,10 @@ class Narration:
         audio is ready, and the volume."""
         with self._lock:
             said = [u for u in self._said if u.n > after]
-            game = self._game
+            game, lang = self._game, self._lang
         return {"game": game, "narrated": self.table.narrated, "volume": self.volume,
-                "audio": bool(said and self.cache.engine(said[0].lang) is not None),
+                "now": round(self.table.clock(), 3),
+                "audio": self.cache.engine(lang) is not None,
                 "said": [u.to_dict(all(self.cache.ready(u.lang, p) for p in u.pieces))
                          for u in said]}
 

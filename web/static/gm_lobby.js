@@ -154,6 +154,7 @@
   function buildSetup() {
     const setup = { ruleset: $("ruleset").value, players: names(), language: $("language").value };
     if ($("buttons").value !== "phones") setup.buttons = $("buttons").value;
+    if ($("narrated").value) setup.narrated = true;  // [issue 20]: the hub narrates
     const options = readOptions();
     if (Object.keys(options).length) setup.options = options;
     setup.cards = {};
@@ -176,6 +177,7 @@
     if (setup.ruleset && S.rulesets[setup.ruleset]) $("ruleset").value = setup.ruleset;
     $("language").value = setup.language || "en";
     $("buttons").value = setup.buttons || "phones";
+    $("narrated").value = setup.narrated ? "1" : "";
     $("seed").value = keepSeed && setup.seed !== undefined && setup.seed !== null ? setup.seed : "";
     S.counts = { ...(setup.cards || (setup.deal ? countsOf(setup) : setup.counts) || {}) };
     renderOptions(setup.options || {});
@@ -186,7 +188,8 @@
     renderTotal();
     if (!S.rulesets) return;
     const doc = { players: names(), ruleset: $("ruleset").value, language: $("language").value,
-      buttons: $("buttons").value, counts: S.counts, options: readOptions() };
+      buttons: $("buttons").value, counts: S.counts, options: readOptions(),
+      narrated: Boolean($("narrated").value) };
     if ($("seed").value.trim() !== "") doc.seed = parseInt($("seed").value, 10);
     localStorage.setItem(LOBBY_KEY, JSON.stringify(doc));
   }
@@ -207,12 +210,18 @@
   }));
   $("language").addEventListener("change", remember);
   $("buttons").addEventListener("change", remember);
+  $("narrated").addEventListener("change", remember);
   $("seed").addEventListener("change", remember);
   $("suggest").addEventListener("click", guard(suggest));
 
   async function createGame(setup) {
     await api("POST", "/api/games", setup);
     // hold the night until every phone has its seat: "start" resumes the clock
+    if (setup.narrated) {  // the host's page: the hub runs the game, its clock held until "start"
+      await api("POST", "/api/host/timer", { do: "pause" });
+      location.assign("/host");
+      return;
+    }
     await api("POST", "/api/timer", { do: "pause" });
     S.seat = 0;
     show("dealing", true);

@@ -1,0 +1,157 @@
+"""A narrated game in the browser [issue 20] "How it is checked": in a
+narrated 8-player game, the table screen plays the night's calls and the
+dawn's announcement in order (audio requests answered with audio), the host
+page has no way to see a card, and the game runs from deal to end with no GM
+action.
+
+The host chooses "the hub narrates" in the lobby, creates the game and is
+taken to the host page; he presses Start (the clock was held while phones
+took their seats) and does nothing else. The players act as their phones do
+(Table.act_seat, the path of POST /p/<token>/action): the wolves attack a
+villager, the village executes a wolf each day, every other power passes.
+The table screen's voice is switched on with one tap; it plays each
+utterance's WAV in order (at 16x in the test: localStorage "narration-rate").
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from browser_kit import SCREEN, TABLET, hook
+
+from companion.speech import call_lines
+from companion.speech.engines import find
+from companion.table import TableError
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
+
+
+def _players(hub: Any, stop: threading.Event, errors: list[str],
+             calls: list[str]) -> None:
+    """Every phone, in-process: act when the seat has something to do.
+    `calls`: night 1's calls, as pacing makes them (the test's oracle)."""
+    table = hub.table
+    while not stop.wait(0.1):
+        with table.lock:
+            if not calls and table.pace.mode == "calls" and table.pace.night == 1:
+                calls.extend(table.pace.calls)
+            state = table.state
+            if state is None or state.phase == "over":
+                continue
+            seats = state.size
+        for seat in range(seats):
+            try:
+                view = table.seat_view(seat)
+            except TableError:
+                continue
+            for choice in view.get("actions") or []:
+                with table.lock:
+                    action = _pick(table.state, seat, choice)
+                if action is None:
+                    continue
+                try:
+                    table.act_seat(seat, {**action, "seq": view["seq"]})
+                except TableError:
+                    pass  # moved on meanwhile
+                except Exception as err:  # noqa: BLE001 - reported by the test
+                    errors.append(repr(err))
+                break
+
+
+def _pick(state: Any, seat: int, choice: dict) -> dict | None:
+    wolves = [i for i in range(state.size) if state.roles[i] == "werewolf" and state.alive[i]]
+    others = [i for i in choice.get("targets") or [] if i not in wolves]
+    if choice["do"] == "attack" and others:
+        return {"do": "attack", "target": state.names[others[0]]}
+    if choice["do"] == "vote":
+        target = next((w for w in wolves if w in (choice.get("targets") or [])), None)
+        if target is None:
+            return {"do": "vote", "target": state.names[choice["targets"][0]]}
+        return {"do": "vote", "target": state.names[target]}
+    if choice["do"] == "pass":
+        return {"do": "pass"}
+    return None
+
+
+def test_a_narrated_game_speaks_on_the_table_screen_with_no_gm_action(
+        hub_factory: Any, new_context: Any, shot: Any) -> None:
+    if find("en")[0] is None:
+        pytest.skip(f"no English voice: {find('en')[1]}")
+    with hub_factory("narrated") as hub:  # the fast pacing of tests/web
+        host = new_context(hub, **TABLET).new_page()
+        posts: list[str] = []
+        host.on("request", lambda r: r.method == "POST" and posts.append(r.url))
+        host.goto(f"{hub.base}/gm?token={hub.token}")
+        expect(hook(host, "lobby")).to_be_visible()
+        hook(host, "names").fill("\n".join(NAMES))
+        expect(hook(host, "count-werewolf")).to_have_text("2", timeout=20_000)
+        hook(host, "narrated").select_option("1")
+        hook(host, "opt-discussion_s").fill("2")
+        hook(host, "opt-night_s").fill("4")
+        hook(host, "create").click()
+        expect(hook(host, "host")).to_be_visible(timeout=10_000)
+        assert host.url.endswith("/host")
+        assert hub.table.narrated
+
+        screen_ctx = new_context(hub, **SCREEN)
+        screen_ctx.add_init_script("localStorage.setItem('narration-rate', '16')")
+        screen = screen_ctx.new_page()
+        audio: list[tuple[str, int, str]] = []
+        screen.on("response", lambda r: "/api/speech/" in r.url and r.url.endswith(".wav")
+                  and audio.append((r.url, r.status, r.headers.get("content-type", ""))))
+        screen.goto(f"{hub.base}/table")
+        expect(hook(screen, "voice")).to_be_visible(timeout=10_000)
+        hook(screen, "voice").click()
+
+        # the host page has no way to see a card
+        for url in ("/api/gm", "/api/state", "/api/games/1"):
+            status = host.evaluate("async (u) => (await fetch(u)).status", url)
+            assert status == 403, url
+        for forbidden in ("secrets", "undo", "act-seat"):
+            assert hook(host, forbidden).count() == 0
+        shot(host, "host")
+
+        stop, errors, calls = threading.Event(), [], []  # type: ignore[var-annotated]
+        players = threading.Thread(target=_players, args=(hub, stop, errors, calls),
+                                   daemon=True)
+        players.start()
+        try:
+            hook(host, "host-start").click()
+            deadline = time.monotonic() + 150
+            while time.monotonic() < deadline and hub.table.state.phase != "over":
+                time.sleep(0.2)
+            assert hub.table.state.phase == "over", hub.table.pace.mode
+        finally:
+            stop.set()
+            players.join(timeout=5)
+        assert not errors, errors[:3]
+        # everything the host sent: Start (resume), and the game's creation
+        assert all(u.endswith(("/api/games", "/api/host/timer")) for u in posts), posts
+
+        spoken = hook(screen, "spoken").locator("li")
+        expect(spoken.filter(has_text="Morning has come")).to_have_count(2, timeout=90_000)
+        texts = spoken.all_inner_texts()
+        expect(hook(screen, "voice")).to_be_visible()
+        expect(hook(screen, "voice")).to_have_attribute("aria-pressed", "true")
+        shot(screen, "table-narrated")
+        night = texts[:texts.index(next(t for t in texts if t.startswith("Morning has come")))]
+        assert night[0].startswith("Night falls")
+        options = hub.table.state.opts
+        said = [text for i, call in enumerate(calls) for text in
+                call_lines(call, 1, "millers-hollow", options, "en", i == 0)[0] +
+                call_lines(call, 1, "millers-hollow", options, "en", False)[1]]
+        assert calls and night == said  # every call of the night, each in its turn
+        assert night.index("The seer goes back to sleep.") > night.index(
+            next(t for t in night if t.startswith("Seer, wake up")))
+        dawn = texts[len(night):len(night) + 2]
+        assert dawn[1].startswith("Last night's victim: ")  # the dawn's announcement
+        ns = [int(li.get_attribute("data-n")) for li in spoken.all()]
+        assert ns == sorted(ns)  # in order
+        assert audio and all(s == 200 and t == "audio/wav" for _, s, t in audio), audio[:3]
+        new_context.close_all()
