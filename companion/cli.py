@@ -210,7 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("narrate", help="render every fixed line the hub speaks to WAV files; "
                        "prints one JSON object last")
-    p.add_argument("--lang", required=True, choices=["ja", "zh_Hant", "en"])
+    from .words import LANGUAGES
+
+    p.add_argument("--lang", required=True, choices=list(LANGUAGES))
     p.add_argument("--out", metavar="DIR", help="where the WAV files go (default: the data "
                    "folder's speech/, the cache the hub reads)")
     p.set_defaults(run=_narrate)

@@ -34,8 +34,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-#: the languages the hub speaks (companion.words.LANGUAGES)
-SPOKEN = ("en", "ja", "zh_Hant")
+from ..words import LANGUAGES
+
+#: the languages the hub speaks: every language of the pages
+SPOKEN = LANGUAGES
 TIMEOUT_S = 60.0
 JDIC_DIRS = ("/var/lib/mecab/dic/open-jtalk/naist-jdic", "/usr/share/open-jtalk/dic")
 VOICE_GLOBS = ("/usr/share/hts-voice/*/*.htsvoice",)
