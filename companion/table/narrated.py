@@ -189,16 +189,20 @@ class Narration:
         assert self._speaker is not None
         while True:
             with self._lock:
-                while self._played >= len(self._said) or not self._said \
-                        or self._said[-1].n < self._played:
+                u = self._unplayed()
+                while u is None:
                     self._lock.wait()
-                u = next(x for x in self._said if x.n >= self._played)
+                    u = self._unplayed()
                 self._played = u.n + 1
                 volume = self.volume
             try:
                 self._speaker(scaled(self.audio(u), volume))
             except Exception as err:  # noqa: BLE001 - a speaker's failure never stops the game
                 print(f"werewolf serve: speaker: {err}", file=sys.stderr, flush=True)
+
+
+    def _unplayed(self) -> Utterance | None:
+        return next((u for u in self._said if u.n >= self._played), None)
 
 
 def scaled(data: bytes, volume: float) -> bytes:

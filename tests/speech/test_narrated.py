@@ -168,3 +168,46 @@ def test_a_narrated_game_runs_from_deal_to_end_with_no_game_master(tmp_path: Pat
     table.tick()
     said = [u["text"] for u in narration.timeline()["said"]]
     assert any("win" in s.lower() for s in said[-3:]), said[-3:]
+
+
+def test_the_pis_speaker_plays_each_utterance_once_in_order_at_the_hosts_volume(
+        tmp_path: Path) -> None:
+    """[issue 20] "`--speaker` plays on the Pi": each utterance, in the
+    timeline's order, once, scaled to the volume set on the host page."""
+    import io
+    import threading
+    import wave
+
+    from companion.speech.engines import wav_bytes
+
+    class Tone:
+        lang, name = "en", "tone"
+
+        def render(self, text: str) -> bytes:
+            return wav_bytes(b"\x00\x40" * (100 + len(text)), 16000)  # 16384 per sample
+
+    played: list[bytes] = []
+    got = threading.Semaphore(0)
+
+    def speaker(data: bytes) -> None:
+        played.append(data)
+        got.release()
+
+    clock = FakeClock()
+    table = Table(Store(tmp_path / "g.sqlite3"), clock=clock, rng=random.Random(5))
+    narration = Narration(table, Cache(tmp_path / "speech", engines={"en": Tone()}), speaker)
+    narration.set_volume(0.5)
+    table.create(_setup(BASE))
+    said = narration.timeline()["said"]
+    assert len(said) >= 2
+    for _ in said:
+        assert got.acquire(timeout=10)
+    for data, u in zip(played, said, strict=True):
+        with wave.open(io.BytesIO(data)) as w:
+            frames = w.readframes(w.getnframes())
+        assert frames[:2] == b"\x00\x20"  # half of 0x4000
+        utterance = narration.utterance(int(u["url"].split("/")[3]), u["n"])
+        assert utterance is not None
+        with wave.open(io.BytesIO(narration.audio(utterance))) as w:
+            assert len(frames) == w.getnframes() * 2  # the whole utterance
+    assert not got.acquire(timeout=0.3)  # nothing twice
