@@ -57,6 +57,12 @@ class Utterance:
                 "url": f"/api/speech/{self.game}/{self.n}.wav"}
 
 
+def narrated(table: Table) -> bool:
+    """The hub narrates the table's game (its setup's `narrated`): no game
+    master sees its secrets. Under the table's lock (it reads the setup)."""
+    return bool(table.setup.get("narrated"))
+
+
 def cache_folder(table: Table) -> Path:
     """Where the rendered speech is kept: `speech/` in the data folder, beside the games."""
     return table.store.path.parent / "speech"
@@ -85,7 +91,7 @@ class Narration:
 
     def hook(self, view: dict) -> None:
         """A new public view was committed: say what changed."""
-        if not self.table.narrated:
+        if not narrated(self.table):
             return
         game = view.get("game")
         lang = str(view.get("language") or "en")
@@ -151,7 +157,11 @@ class Narration:
         (the host's tablet included) until it is over."""
         with self.table.lock:
             state = self.table.state
-            return self.table.narrated and state is not None and state.phase != "over"
+            return narrated(self.table) and state is not None and state.phase != "over"
+
+    def is_narrated(self) -> bool:
+        with self.table.lock:
+            return narrated(self.table)
 
     def current_game(self) -> int | None:
         with self.table.lock:
@@ -163,7 +173,7 @@ class Narration:
         with self._lock:
             said = [u for u in self._said if u.n > after]
             game, lang = self._game, self._lang
-        return {"game": game, "narrated": self.table.narrated, "volume": self.volume,
+        return {"game": game, "narrated": self.is_narrated(), "volume": self.volume,
                 "now": round(self.table.clock(), 3),
                 "audio": self.cache.engine(lang) is not None,
                 "said": [u.to_dict(all(self.cache.ready(u.lang, p) for p in u.pieces))

@@ -106,11 +106,6 @@ class Table:
         """How this game's votes are cast: phones | roll-call | lock-in [issue 7]."""
         return str(self.setup.get("buttons", "phones"))
 
-    @property
-    def narrated(self) -> bool:
-        """The hub narrates this game: no game master sees its secrets [issue 20]."""
-        return bool(self.setup.get("narrated"))
-
     def seats_info(self) -> dict:
         """The game's id and its `seats` (404 before a game)."""
         with self.lock:

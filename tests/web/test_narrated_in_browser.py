@@ -97,7 +97,7 @@ def test_a_narrated_game_speaks_on_the_table_screen_with_no_gm_action(
         hook(host, "create").click()
         expect(hook(host, "host")).to_be_visible(timeout=10_000)
         assert host.url.endswith("/host")
-        assert hub.table.narrated
+        assert hub.table.setup.get("narrated") is True
 
         screen_ctx = new_context(hub, **SCREEN)
         screen_ctx.add_init_script("localStorage.setItem('narration-rate', '16')")
