@@ -75,6 +75,14 @@ def host_sees_no_secrets() -> Response | None:
     raise Forbidden("the hub narrates this game: nobody sees its secrets, the host neither")
 
 
+@bp.after_app_request
+def follow_a_new_game(response: Response) -> Response:
+    """A game was dealt: the narration follows it if it is narrated."""
+    if request.endpoint == "api.create_game" and response.status_code < 400:
+        narration().sync()
+    return response
+
+
 @bp.get("/api/speech")
 def timeline() -> Response:
     after = request.args.get("after", "-1")

@@ -83,11 +83,25 @@ class Narration:
         self._worker: threading.Thread | None = None
         self._speaker = speaker
         self._played = 0
-        table.public_hooks.append(self.hook)
+        self.sync()
         if speaker is not None:
             threading.Thread(target=self._speak, name="narration-speaker", daemon=True).start()
 
     # --- the hook (under the table's lock: cheap) ----------------------------------
+
+    def sync(self) -> None:
+        """Follow the public view only while the table's game is narrated: a
+        public hook makes the table build the public view at every commit,
+        which a game master's game need not pay for. Called when a game is
+        dealt (companion/hub/speech.py) and at start (a resumed game)."""
+        with self.table.lock:
+            hooks = self.table.public_hooks
+            if narrated(self.table) and self.hook not in hooks:
+                hooks.append(self.hook)
+                if self.table.state is not None:
+                    self.hook(self.table.public())  # what it is saying now
+            elif not narrated(self.table) and self.hook in hooks:
+                hooks.remove(self.hook)
 
     def hook(self, view: dict) -> None:
         """A new public view was committed: say what changed."""

@@ -42,6 +42,7 @@ def _narrate(path: Path, setup: dict, seconds: float,
     table = Table(Store(path), clock=clock, rng=random.Random(5))
     narration = Narration(table, Cache(path.parent / "speech", engines={}))
     table.create(setup)
+    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
     start = clock.t
     roles = [setup["deal"][n] for n in setup["players"]]
     done: set[tuple[int, str]] = set()
@@ -150,6 +151,7 @@ def test_a_narrated_game_runs_from_deal_to_end_with_no_game_master(tmp_path: Pat
     table = Table(Store(tmp_path / "g.sqlite3"), clock=clock, rng=random.Random(2))
     narration = Narration(table, Cache(tmp_path / "speech", engines={}))
     table.create(_setup(BASE, discussion_s=10))
+    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
     rng = random.Random(3)
     for _ in range(40_000):
         clock.t += 0.5
@@ -198,6 +200,7 @@ def test_the_pis_speaker_plays_each_utterance_once_in_order_at_the_hosts_volume(
     narration = Narration(table, Cache(tmp_path / "speech", engines={"en": Tone()}), speaker)
     narration.set_volume(0.5)
     table.create(_setup(BASE))
+    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
     said = narration.timeline()["said"]
     assert len(said) >= 2
     for _ in said:
@@ -211,3 +214,20 @@ def test_the_pis_speaker_plays_each_utterance_once_in_order_at_the_hosts_volume(
         with wave.open(io.BytesIO(narration.audio(utterance))) as w:
             assert len(frames) == w.getnframes() * 2  # the whole utterance
     assert not got.acquire(timeout=0.3)  # nothing twice
+
+
+def test_only_a_narrated_game_makes_the_table_build_its_public_view(tmp_path: Path) -> None:
+    """A public hook makes every commit build the public view: the narration
+    hooks itself only while the game is narrated (a GM game pays nothing)."""
+    table = Table(Store(tmp_path / "g.sqlite3"), clock=FakeClock(), rng=random.Random(5))
+    narration = Narration(table, Cache(tmp_path / "speech", engines={}))
+    table.create(_setup(BASE, narrated=False))
+    narration.sync()
+    assert narration.hook not in table.public_hooks
+    table.create(_setup(BASE))
+    narration.sync()
+    assert narration.hook in table.public_hooks
+    assert narration.timeline()["said"][0]["text"].startswith("Night falls")
+    table.create(_setup(BASE, narrated=False))
+    narration.sync()
+    assert narration.hook not in table.public_hooks
