@@ -154,4 +154,31 @@ def test_a_narrated_game_speaks_on_the_table_screen_with_no_gm_action(
         ns = [int(li.get_attribute("data-n")) for li in spoken.all()]
         assert ns == sorted(ns)  # in order
         assert audio and all(s == 200 and t == "audio/wav" for _, s, t in audio), audio[:3]
+        # the game is over: its secrets open (the final reveal) and "New game" leads to the lobby
+        hook(host, "host-new").click()
+        assert host.evaluate("async () => (await fetch('/api/gm')).status") == 200
+        hook(host, "tab-lobby").click()
+        expect(hook(host, "lobby")).to_be_visible()
+        new_context.close_all()
+
+
+def test_the_host_deals_a_new_game_in_the_middle_of_a_narrated_one(
+        hub_factory: Any, new_context: Any) -> None:
+    """[issue 20] the host "sets up the game": from the host page, "New game"
+    opens the lobby although the GM's stream stays closed while the narrated
+    game runs, and a game master's game dealt from it opens as usual."""
+    with hub_factory("new-game") as hub:
+        hub.api("POST", "/api/games", {"ruleset": "millers-hollow", "players": NAMES,
+                                       "cards": {"werewolf": 2, "seer": 1, "villager": 5},
+                                       "narrated": True})
+        host = new_context(hub, **TABLET).new_page()
+        host.goto(f"{hub.base}/gm?token={hub.token}")
+        expect(hook(host, "host")).to_be_visible()
+        hook(host, "host-new").click()
+        expect(hook(host, "lobby")).to_be_visible()
+        hook(host, "names").fill("\n".join(NAMES))
+        expect(hook(host, "count-werewolf")).to_have_text("2", timeout=20_000)
+        hook(host, "create").click()
+        expect(hook(host, "dealing")).to_be_visible(timeout=10_000)
+        assert not hub.table.setup.get("narrated")
         new_context.close_all()

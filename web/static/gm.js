@@ -7,4 +7,6 @@
   $("secrets").checked = false;
   GM.lobby.load().catch(GM.showError);
   GM.followGm();
+  // from the host page of a narrated game [issue 20]: its GM stream stays closed, the lobby opens
+  if (new URLSearchParams(location.search).has("lobby")) GM.show("lobby", true);
 })();

@@ -223,6 +223,7 @@
       return;
     }
     await api("POST", "/api/timer", { do: "pause" });
+    if (!S.gm) { location.assign("/gm"); return; }  // opened from a narrated game: no GM stream yet
     S.seat = 0;
     show("dealing", true);
   }
