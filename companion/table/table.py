@@ -375,8 +375,7 @@ class Table:
         return self.seating.holder(token)
 
     def holds(self, device: str) -> bool:
-        """Whether a device (its cookie) holds a seat of the current game
-        (the seats' own lock, as `holder`)."""
+        """Whether a device holds a seat of the current game (as `holder`)."""
         return self.seating.holds(device)
 
     def claim(self, seat: int, device: str) -> bool:
@@ -421,8 +420,7 @@ class Table:
 
     def listen(self, audience: str, token: str | None = None, address: str = "",
                caps: StreamCaps | None = None) -> tuple[Listener, str]:
-        """Subscribe; returns the listener and the full current view to send
-        first. `caps`: how many may be open (audiences.StreamCaps)."""
+        """Subscribe (within `caps`): the listener and the full view to send first."""
         with self.lock:
             listener = self.audiences.listen(audience, token, address, caps)
             if self.state is None:
