@@ -374,10 +374,6 @@ class Table:
         not hold up a phone's link check."""
         return self.seating.holder(token)
 
-    def holds(self, device: str) -> bool:
-        """Whether a device holds a seat of the current game (as `holder`)."""
-        return self.seating.holds(device)
-
     def claim(self, seat: int, device: str) -> bool:
         """The first device to open a seat keeps it; others are refused."""
         with self.lock:
