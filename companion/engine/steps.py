@@ -69,7 +69,7 @@ def pending(state: State) -> dict:
       votes); "candidates": the vote's candidates (None: every living player,
       and outside votes); "actor": the prompt's seat (None otherwise).
     - "waiting": `waiting_for(state)`.
-    - "timer": the option whose seconds apply: "night_s" (night, wolves),
+    - "timer": the option whose seconds apply: "night_s" (night), "pack_s" (wolves),
       "discussion_s" (vote and election round 1), "extra_discussion_s"
       (runoff, election round ≥ 2), None (prompt, over).
     - "on_timeout": what `timeout` does: "nothing" (night steps, hunter,
@@ -86,8 +86,10 @@ def pending(state: State) -> dict:
     step = state.step
     kind = _kind(state)
     round_ = state.round if step in VOTES else None
-    if kind in ("night", "wolves"):
-        timer: str | None = "night_s"
+    if kind == "wolves":
+        timer: str | None = "pack_s"
+    elif kind == "night":
+        timer = "night_s"
     elif kind in ("vote", "election") and state.round == 1:
         timer = "discussion_s"
     elif kind in ("runoff", "election"):

@@ -206,7 +206,7 @@ class Audiences:
                                   "locked": seat in state.votes}
         if pc.mode == "calls" and not view["actions"]:
             # the engine may be ahead of the calls: keep back what it showed early
-            if not (pc.live and pc.calls[pc.cursor] == "wolves"):
+            if not (pc.live and pc.calls[pc.cursor] in ("wolves", "actions")):
                 view.pop("pack_picks", None)
             later = set(pc.calls[pc.cursor + 1:])  # the current call's own notes show
             tonight = f"night {pc.night}"

@@ -14,10 +14,10 @@ from companion.table import NotNow, Settings, Stale, Table
 
 from .conftest import FakeClock, jp9, mh8
 
-CALL_LO, CALL_HI = Settings().call_s
+ROLE_S, PACK_S = 20, 40  # the Millers Hollow windows (RULES.md §2 presets)
 
 
-def run_calls(table: Table, clock: FakeClock, limit: int = 200) -> list[tuple[str, float]]:
+def run_calls(table: Table, clock: FakeClock, limit: int = 2000) -> list[tuple[str, float]]:
     """Let the night's calls run out with nobody acting; return (call, seconds) pairs."""
     out: list[tuple[str, float]] = []
     start = clock.t
@@ -34,64 +34,120 @@ def run_calls(table: Table, clock: FakeClock, limit: int = 200) -> list[tuple[st
     return out
 
 
-def test_every_step_of_the_night_order_is_called_even_absent_roles(table, clock):
-    """RULES.md §4 secrecy of the call: thief, cupid, defender, witch, piper and
-    The Village's pyromaniac and rumormonger are called on night 1 of Millers
-    Hollow although none of them was dealt."""
+def test_the_night_calls_the_decks_cards_and_no_other(table, clock):
+    """RULES.md §4 (revised) [issue 16]: a base game (seer, witch, hunter,
+    werewolves, villagers) calls the seer, the werewolves and the witch: no
+    thief, cupid, defender, piper, nor The Village's pyromaniac and
+    rumormonger, which are not in the box."""
     table.create(mh8())
     assert table.pace.mode == "calls"
+    assert table.pace.calls == ["seer", "wolves", "witch"]
+    assert table.public()["pace"]["call"] == "seer"
+
+
+def test_a_centre_card_and_a_dead_holder_are_called_all_the_same(table, clock):
+    """RULES.md §4: the thief's centre cards are in the deck (a witch lying in
+    the centre is called), and a dead role's card is called every night."""
+    players = list("ABCDEFGH")
+    roles = ["werewolf", "werewolf", "seer", "thief", "hunter", "villager", "villager",
+             "villager"]
+    table.create({"ruleset": "millers-hollow", "players": players, "seed": 1,
+                  "deal": dict(zip(players, roles)), "center": ["witch", "villager"]})
+    assert table.pace.calls == ["thief", "seer", "wolves", "witch"]
+
+
+def test_secret_deck_calls_every_card_of_the_ruleset(table, clock):
+    """RULES.md §4: with `secret_deck` on, every card of the ruleset is called
+    (and the deck is named nowhere)."""
+    table.create(mh8(secret_deck=True))
     assert table.pace.calls == ["thief", "cupid", "defender", "seer", "pyromaniac",
                                 "rumormonger", "wolves", "witch", "piper"]
-    assert table.public()["pace"]["call"] == "thief"
+    assert table.public()["deck"] is None
 
 
-def test_a_call_nobody_answers_lasts_a_plausible_random_time(table, clock):
-    """RULES.md §4: an absent role's call lasts a random time in the call range,
-    not zero (a skipped step must not be quicker than a played one)."""
+def test_every_call_lasts_exactly_its_window_whoever_answers(table, clock):
+    """RULES.md §4 [issue 16]: with nobody answering, each call lasts its
+    window (night_s for a role, pack_s for the pack) and times out at its end."""
     table.create(mh8())
-    lengths = []
-    for _ in range(3):  # thief, cupid, defender: absent from the deal
-        call = table.pace.calls[table.pace.cursor]
-        start = clock.t
-        while table.pace.calls[table.pace.cursor] == call:
-            clock.advance(0.25)
-            table.tick()
-        lengths.append(clock.t - start)
-    assert all(CALL_LO <= s <= CALL_HI + 0.25 for s in lengths), lengths
-    assert len(set(round(s, 2) for s in lengths)) > 1  # random, not fixed
+    assert run_calls(table, clock) == [("seer", ROLE_S), ("wolves", PACK_S), ("witch", ROLE_S)]
+    assert any(e.get("do") == "timeout" for e in table.state.log)
 
 
 def test_a_phone_cannot_act_before_its_step_is_called(table, clock):
-    """RULES.md §4: the seer's phone shows no action and is refused while the
-    thief is being called; once the seer is called it may inspect."""
+    """RULES.md §4: the witch's phone shows no action and is refused while the
+    seer is being called."""
     table.create(mh8())
-    seer = 2
-    assert table.seat_view(seer)["actions"] == []
+    table.act_gm({"actor": "C", "do": "inspect", "target": "A"})
+    witch = 3
     with pytest.raises(NotNow):
-        table.act_seat(seer, {"do": "inspect", "target": "A"})
-    while table.pace.calls[table.pace.cursor] != "seer":
-        clock.advance(1)
-        table.tick()
-    assert table.pace.live
-    assert table.seat_view(seer)["actions"]
-    view = table.act_seat(seer, {"do": "inspect", "target": "A"})
-    assert view["results"][-1]["result"] == "werewolf"
+        table.act_seat(witch, {"do": "potion", "heal": False, "poison": None})
+    assert table.seat_view(witch)["actions"] == []
 
 
-def test_a_played_call_lasts_at_least_as_long_as_a_skipped_one(table, clock):
-    """RULES.md §4: a seer who answers at once does not shorten her call: the
-    call ends at its drawn minimum, like a call nobody answers."""
+def test_an_early_answer_does_not_end_the_call(table, clock):
+    """RULES.md §4 [issue 16]: a seer who answers at once does not shorten her
+    call: it ends at the end of its window, like a call nobody answers."""
     table.create(mh8())
-    while table.pace.calls[table.pace.cursor] != "seer":
-        clock.advance(1)
-        table.tick()
-    start, min_end = clock.t, table.pace.min_end
-    table.act_seat(2, {"do": "inspect", "target": "A"})
+    start = clock.t
+    view = table.act_seat(2, {"do": "inspect", "target": "A"})
+    assert view["results"][-1]["result"] == "werewolf"
     assert table.pace.calls[table.pace.cursor] == "seer"
+    assert table.pace.deadline == pytest.approx(start + ROLE_S)
     while table.pace.calls[table.pace.cursor] == "seer":
         clock.advance(0.25)
         table.tick()
-    assert clock.t >= min_end and clock.t - start >= CALL_LO
+    assert clock.t - start == pytest.approx(ROLE_S)
+
+
+def test_the_gms_next_ends_a_live_call_at_once(table, clock):
+    """[issue 16]: the GM's Next ends a call whose holder has not answered
+    (it used to do nothing on a live call): the step times out, the next call
+    begins with its own whole window."""
+    table.create(mh8())
+    assert table.pace.live and table.pace.calls[table.pace.cursor] == "seer"
+    clock.advance(3)
+    table.timer("skip")
+    assert table.pace.calls[table.pace.cursor] == "wolves"
+    assert pending(table.state)["step"] == "wolves"
+    assert table.pace.deadline == pytest.approx(clock.t + PACK_S)
+    assert not any(e.get("do") == "inspect" for e in table.state.log)
+
+
+@pytest.mark.parametrize("mode", ["discussion", "ballot", "last-words", "verdict"])
+def test_the_gms_next_ends_whatever_is_open(table, clock, mode):
+    """[issue 16]: Next ends the discussion, a ballot's wait, last words, the
+    verdict and a prompt's wait at once, and the table moves on."""
+    table.create(jp9())
+    for _ in range(200):
+        if table.pace.mode == mode:
+            break
+        if table.pace.mode == "ballot":
+            for voter in "ABCDEFGHI":  # G is executed: last words, then the verdict
+                if table.pace.mode == "ballot":
+                    table.act_seat("ABCDEFGHI".index(voter),
+                                   {"do": "vote", "target": "G" if voter != "G" else "H"})
+            continue
+        table.timer("skip")
+    else:
+        raise AssertionError(f"never reached {mode}")
+    before = table.pace.mode
+    table.timer("skip")
+    assert table.pace.mode != before or table.pace.step_id != -1
+
+
+def test_the_gms_next_ends_the_hunters_wait(table, clock):
+    """[issue 16]: Next ends a prompt's wait (the hunter's shot): its default."""
+    table.create(mh8(sheriff=False))
+    table.timer("skip")  # seer
+    table.act_gm({"actor": "A", "do": "attack", "target": "E"})
+    table.act_gm({"actor": "B", "do": "attack", "target": "E"})
+    for _ in range(100):
+        if table.pace.mode == "prompt":
+            break
+        table.timer("skip")
+    assert table.pace.mode == "prompt" and pending(table.state)["step"] == "hunter"
+    table.timer("skip")
+    assert pending(table.state)["step"] != "hunter"
 
 
 def test_night_timer_times_out_a_step_nobody_finishes(table, clock):
@@ -119,11 +175,9 @@ def test_the_public_view_says_only_night_while_the_engine_is_past_dawn(table, cl
     # the GM skipped ahead; now let the witch's call run with her answering
     gm({"actor": "D", "do": "potion", "heal": False, "poison": None})
     assert table.state.phase == "day"  # the engine has moved on...
-    # ...but the piper is still to be called (the witch's call may still run
-    # its course: since The Village's two calls came in, the pace reaches her
-    # call by its own clock): the table sees the night
+    # ...but the witch's call runs its whole window: the table sees the night
     assert table.pace.mode == "calls"
-    assert table.pace.calls[table.pace.cursor:] in (["piper"], ["witch", "piper"])
+    assert table.pace.calls[table.pace.cursor:] == ["witch"]
     public = table.public()
     assert public["phase"] == "night" and public["step"] == "night 1"
     assert all(p["alive"] for p in public["players"])
@@ -217,30 +271,35 @@ def test_pause_resume_extend(table, clock):
 
 
 def test_deadlines_survive_a_restart(db_path, clock):
-    """[issue 5]: restarting rebuilds the game from its log and resumes where
-    it was, timers included."""
+    """[issue 5], [issue 16]: restarting rebuilds the game from its log and
+    resumes where it was, each deadline with the time it had left plus
+    restart_grace_s."""
     table = Table(Store(db_path), clock=clock, rng=random.Random(1))
     table.create(jp9())
     drive_to_day(table, clock)
     clock.advance(100)
     table.tick()
-    before = (table.pace.mode, table.pace.deadline, table.state.log)
+    before = (table.pace.mode, table.pace.deadline + Settings().restart_grace_s,
+              table.state.log)
     again = Table(Store(db_path), clock=clock, rng=random.Random(2))
     again.resume()
     assert (again.pace.mode, again.pace.deadline, again.state.log) == before
 
 
-def test_a_deadline_that_passed_while_the_hub_was_down_gets_a_grace(db_path, clock):
-    """[issue 5] power cut: a step does not time out the instant the hub comes
-    back; the table gets restart_grace_s."""
+def test_a_restart_resumes_the_time_left_however_long_the_hub_was_down(db_path, clock):
+    """[issue 5] power cut, [issue 16] monotonic clock: the hub's clock starts
+    again anywhere after a restart, so a deadline resumes with the time it had
+    left at the last commit, plus restart_grace_s: the discussion does not
+    end the instant the hub comes back, an hour later."""
     table = Table(Store(db_path), clock=clock, rng=random.Random(1))
     table.create(jp9())
     drive_to_day(table, clock)
+    left = table.pace.deadline - clock.t
     clock.advance(3600)  # the hub was off for an hour
     again = Table(Store(db_path), clock=clock)
     again.resume()
     assert again.pace.mode == "discussion"
-    assert again.pace.deadline == pytest.approx(clock.t + Settings().restart_grace_s)
+    assert again.pace.deadline == pytest.approx(clock.t + left + Settings().restart_grace_s)
 
 
 def test_every_death_gets_the_same_last_words_when_roles_are_hidden(table, clock):
@@ -317,7 +376,7 @@ def test_gm_ballots_do_not_restart_the_ballot_timer(table, clock):
 def test_gm_night_actions_keep_the_night_timer(table, clock):
     """RULES.md §1 timeouts: the GM entering one wolf's pick does not switch
     off the wolves' night_s timer."""
-    table.create(mh8(night_s=40, first_night_attack=True))
+    table.create(mh8(pack_s=40, first_night_attack=True))
     table.act_gm({"actor": "C", "do": "inspect", "target": "A"})
     table.act_gm({"actor": "A", "do": "attack", "target": "F"})
     assert pending(table.state)["step"] == "wolves" and table.pace.live
@@ -397,7 +456,7 @@ def test_undo_from_a_night_to_the_same_step_of_an_earlier_night(table, clock):
     table.act_gm({"actor": "A", "do": "inspect", "target": "B"})  # night 1, action 1
     for _ in range(2000):
         p = pending(table.state)
-        if p["phase"] == "night" and p["n"] == 2 and p["step"] == "seer":
+        if p["phase"] == "night" and p["n"] == 2 and p["step"] == "actions":
             if table.pace.mode == "calls" and table.pace.live:
                 break
             clock.advance(1)  # the calls before the seer's run out
@@ -409,7 +468,7 @@ def test_undo_from_a_night_to_the_same_step_of_an_earlier_night(table, clock):
             table.tick()
     assert table.pace.mode == "calls" and table.pace.night == 2 and table.pace.live
     table.undo(to=1)
-    assert pending(table.state)["step"] == "seer" and table.state.n == 1
+    assert pending(table.state)["step"] == "actions" and table.state.n == 1
     assert table.pace.mode == "calls" and table.pace.night == 1
     clock.advance(30)
     table.tick()  # and the night goes on
