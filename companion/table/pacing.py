@@ -34,13 +34,14 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..engine import State, night_calls, pending, rebuild
+from ..engine import ROLES, State, night_calls, pending, rebuild
 
 #: what the GM's Next ends (everything but the lobby and the game's end)
 SKIPPABLE = frozenset({"calls", "discussion", "ballot", "prompt", "last-words", "verdict"})
 #: The Village's day powers (RULES.md §8): usable while the hub holds the discussion.
 DAY_POWERS = frozenset({"confess", "shave", "silence", "restore", "assign"})
 NIGHT_KINDS = ("night", "wolves")
+PACK_CALLS = ("wolves", "actions")  # the calls in which the pack picks (state.TOGETHER)
 #: Pace's times on the table's clock (stored as seconds from the commit)
 CLOCK_FIELDS = ("deadline", "started", "talk_until")
 #: a pre-[issue 16] record's wall-clock deadline is trusted this far at most
@@ -228,6 +229,21 @@ def public(pace: Pace) -> dict:
     if pace.mode == "last-words":
         out["seat"] = pace.seat
     return out
+
+
+def pack_picks(state: State, pace: Pace, seat: int) -> dict | None:
+    """The pack's picks a wolf's phone shows during the pack's call (the
+    werewolves', or jp-standard's one window on a night with an attack): for
+    the whole call, whatever step the engine has reached, so that neither
+    an early agreement nor a night the others finished early changes a
+    wolf's screen before the call ends (RULES.md §4). None: none shown."""
+    if pace.mode != "calls" or pace.cursor >= len(pace.calls) or not ROLES[
+            state.roles[seat]].wolf:
+        return None
+    attack = pace.night > 1 or bool(state.opts["first_night_attack"])
+    if pace.calls[pace.cursor] not in PACK_CALLS or not attack or state.n != pace.night:
+        return None
+    return {str(w): t for w, t in state.picks.items()}
 
 
 def rollcall_view(pace: Pace, index: int | None, window: float) -> dict | None:

@@ -4,6 +4,7 @@ game master's timer controls, driven by a fake clock (RULES.md §1, §4, §6;
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -472,3 +473,85 @@ def test_undo_from_a_night_to_the_same_step_of_an_earlier_night(table, clock):
     assert table.pace.mode == "calls" and table.pace.night == 1
     clock.advance(30)
     table.tick()  # and the night goes on
+
+
+# --- a monotonic clock [issue 16] -----------------------------------------------------
+
+def _jumpy(db_path, clock: FakeClock, wall: FakeClock) -> Table:  # type: ignore[no-untyped-def]
+    return Table(Store(db_path), clock=clock, rng=random.Random(1), wall=wall)
+
+
+@pytest.mark.parametrize("jump", [3600.0, -3600.0])
+def test_a_wall_clock_jump_neither_ends_nor_stretches_anything(db_path, clock, jump):
+    """[issue 16]: the Pi's wall clock jumps an hour (at boot, or a phone sets
+    it) during a ballot, a verdict and a night call: no ballot defaults, the
+    verdict keeps its 10 s, the call its window; only the monotonic clock
+    counts."""
+    wall = FakeClock(1_700_000_000.0)
+    table = _jumpy(db_path, clock, wall)
+    table.create(mh8(sheriff=False, discussion_s=0))
+    deadline = table.pace.deadline
+    wall.advance(jump)
+    clock.advance(1)
+    table.tick()
+    assert table.pace.deadline == deadline and table.pace.calls[table.pace.cursor] == "seer"
+    drive_to_day(table, clock)
+    assert table.pace.mode == "ballot"
+    ballot_ends = table.pace.deadline
+    wall.advance(jump)
+    for _ in range(3):
+        clock.advance(0.5)
+        table.tick()
+    assert table.pace.mode == "ballot" and table.pace.deadline == ballot_ends
+    assert not any(e.get("default") for e in table.state.log)  # no ballot defaulted
+    for voter in "ABCDEFGH":
+        table.act_gm({"actor": voter, "do": "vote", "target": "A" if voter != "A" else "B"})
+    assert table.pace.mode == "verdict"
+    verdict_ends = table.pace.deadline
+    wall.advance(-jump)
+    clock.advance(0.5)
+    table.tick()
+    assert table.pace.remaining(clock.t) == pytest.approx(Settings().verdict_s - 0.5)
+    assert table.pace.deadline == verdict_ends
+
+
+def test_a_restart_with_the_wall_clock_behind_resumes_the_time_left(db_path, clock):
+    """[issue 16]: the hub restarts with its wall clock 30 minutes behind and
+    its monotonic clock started again near zero: the night call resumes with
+    the time it had left plus the grace (not 1,805 s)."""
+    wall = FakeClock(1_700_000_000.0)
+    table = _jumpy(db_path, clock, wall)
+    table.create(mh8())
+    clock.advance(5)
+    table.tick()
+    table.act_seat(2, {"do": "inspect", "target": "A"})  # a commit, 15 s of the call left
+    again = _jumpy(db_path, FakeClock(12.0), FakeClock(wall.t - 1800))
+    again.resume()
+    assert again.pace.calls[again.pace.cursor] == "seer"
+    assert again.pace.remaining(12.0) == pytest.approx(ROLE_S - 5 + Settings().restart_grace_s)
+
+
+def test_a_game_saved_on_the_wall_clock_still_opens(db_path, clock):
+    """[issue 16] migration: a game stored before deadlines were kept as time
+    left (its pace holds wall-clock times, its options the old night_s)
+    opens, its deadline read once with the wall clock, no further off than
+    LEGACY_MAX_S, and its night_s taken as the new windows' ceiling."""
+    from companion.table.pacing import LEGACY_MAX_S
+
+    wall = FakeClock(1_700_000_000.0)
+    table = _jumpy(db_path, clock, wall)
+    table.create(mh8())
+    store = Store(db_path)
+    old_pace = {**table.pace.to_dict(), "deadline": wall.t + 7200.0}  # no "clock": "left"
+    store.save_pace(table.game, old_pace)
+    with store._tx() as db:  # the setup event as written before issue 16
+        event = json.loads(db.execute("SELECT event FROM events WHERE game = ? AND idx = 0",
+                                      (table.game,)).fetchone()[0])
+        event["options"] = {k: v for k, v in event["options"].items()
+                            if k not in ("pack_s", "secret_deck")} | {"night_s": 60}
+        db.execute("UPDATE events SET event = ? WHERE game = ? AND idx = 0",
+                   (json.dumps(event), table.game))
+    again = _jumpy(db_path, FakeClock(50.0), wall)
+    again.resume()
+    assert again.state.opts["night_s"] == 20 and again.state.opts["pack_s"] == 40
+    assert again.pace.remaining(50.0) == pytest.approx(LEGACY_MAX_S + Settings().restart_grace_s)
