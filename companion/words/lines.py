@@ -65,8 +65,8 @@ def _wake(T: Any, lang: str, call: str, view: dict, night: int) -> str:
     one window wakes its roles together, each with his own line, and says
     they act on their phones until its time is up."""
     if call == "actions":
-        lines = [_wake(T, lang, c, view, night) for c in _together(view, night)]
-        return "\n".join([*lines, str(T.gettext(
+        woken = [_wake(T, lang, c, view, night) for c in _together(view, night)]
+        return "\n".join([*woken, str(T.gettext(
             "Everyone act on your phone now: the night ends when its time is up."))])
     if call == "wolves" and night == 1 and not (view.get("options") or {}).get(
             "first_night_attack", True):
