@@ -73,21 +73,35 @@ def together(name: str) -> bool:
 
 def migrate_options(name: str, opts: dict) -> dict:
     """A game's options stored before `night_s` became an exact window (no
-    `pack_s` among them): the old `night_s` was how long a live call might
-    last at most, so the new windows take it as their ceiling (0, no limit,
-    takes the preset's), and the new options their preset value. jp-standard's
-    `night_s` was each of its steps' limit; it is now its one window."""
+    `pack_s` among them): the new options take their preset value and the
+    old `night_s` is read as it was meant (`_old_night_s`)."""
     if "pack_s" in opts or name not in RULESETS:
         return opts
     preset = RULESETS[name]["options"]
     out = {**{k: v for k, v in preset.items() if k not in opts}, **opts}
-    old = opts.get("night_s")
-    if isinstance(old, int) and not together(name):
-        for key in ("night_s", "pack_s"):
-            out[key] = min(old, preset[key]) if old else preset[key]
-    elif isinstance(old, int):
-        out["pack_s"] = old
+    if isinstance(opts.get("night_s"), int):
+        out.update(_old_night_s(name, opts["night_s"]))
     return out
+
+
+def migrate_overrides(name: str, overrides: dict) -> dict:
+    """A saved setup's option overrides from before `pack_s` (a `night_s`
+    without it; setups saved since carry both): `night_s` read as it was
+    meant (`_old_night_s`)."""
+    old = overrides.get("night_s")
+    if "pack_s" in overrides or not isinstance(old, int) or name not in RULESETS:
+        return overrides
+    return {**overrides, **_old_night_s(name, old)}
+
+
+def _old_night_s(name: str, old: int) -> dict:
+    """The old `night_s` was the longest a live call might last: the new
+    windows take it as their ceiling (0, no limit: the preset's). In
+    jp-standard it was each of its steps' limit; it is now its one window."""
+    preset = RULESETS[name]["options"]
+    if together(name):
+        return {"night_s": old or preset["night_s"], "pack_s": old or preset["pack_s"]}
+    return {key: min(old, preset[key]) if old else preset[key] for key in ("night_s", "pack_s")}
 
 # jp-standard [004]: werewolf, seer, medium, knight, madman, freemason, fox, villager
 _JP_TABLE = {

@@ -555,3 +555,23 @@ def test_a_game_saved_on_the_wall_clock_still_opens(db_path, clock):
     again.resume()
     assert again.state.opts["night_s"] == 20 and again.state.opts["pack_s"] == 40
     assert again.pace.remaining(50.0) == pytest.approx(LEGACY_MAX_S + Settings().restart_grace_s)
+
+
+def test_a_setup_saved_with_the_old_night_s_reads_as_it_was_meant(db_path):
+    """[issue 16] migration: a setup saved when night_s was the longest a
+    live call might last (60 s, or 0 for no limit) loads with the new exact
+    windows under it (night_s 20, pack_s 40); one saved now keeps its
+    night_s (saved with pack_s, it is never taken for an old one)."""
+    from companion.history import History
+
+    store = Store(db_path)
+    store.save_setup("old", {**mh8(), "options": {"night_s": 60, "sheriff": False}})
+    store.save_setup("unlimited", {**mh8(), "options": {"night_s": 0}})
+    store.save_setup("old jp", {**jp9(), "options": {"night_s": 200}})
+    history = History(store)
+    history.save_setup({"name": "new", "setup": {**mh8(), "options": {"night_s": 30}}})
+    got = {row["name"]: row["setup"]["options"] for row in history.setups()}
+    assert got["old"] == {"night_s": 20, "pack_s": 40, "sheriff": False}
+    assert got["unlimited"] == {"night_s": 20, "pack_s": 40}
+    assert got["old jp"] == {"night_s": 200, "pack_s": 200}  # the one window [004]
+    assert got["new"] == {"night_s": 30, "pack_s": 40}
