@@ -76,10 +76,10 @@ def _play(path: Path, setup: dict, plan: Plan, votes: dict[int, int],
 
 
 def _assert_same(a: list[dict], b: list[dict], what: str) -> None:
-    assert len(a) == len(b), (what, len(a), len(b))
     for i, (fa, fb) in enumerate(zip(a, b)):
         for key in fa:
             assert fa[key] == fb[key], f"{what}: {key} differs at {i / 2} s:\n{fa[key]}\n{fb[key]}"
+    assert len(a) == len(b), f"{what}: the runs' lengths differs at {min(len(a), len(b)) / 2} s"
 
 
 def _setup(ruleset: str, roles: list[str], **options: object) -> dict:
