@@ -45,7 +45,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 #: fast pacing for browser games: short night calls and last words
-FAST = Settings(call_s=(0.2, 0.4), ballot_s=20, prompt_s=10, last_words_s=0.5, verdict_s=1.5)
+#: a role's and the pack's night windows are exact (RULES.md §4 [issue 16]): long enough
+#: for a phone to answer in the browser
+FAST = Settings(call_s=(3.0, 4.0), ballot_s=20, prompt_s=10, last_words_s=0.5, verdict_s=1.5)
 
 
 def chromium_path() -> str | None:
