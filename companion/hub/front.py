@@ -8,7 +8,11 @@ answer. Here:
 
 - a request runs the Flask app on a small thread pool, one hop each way (the
   whole response is collected in the thread: every answer but a stream is
-  one small JSON or page);
+  one small JSON or page). The table's own requests (the GM's, a seat
+  holder's: `trust.py`) have their pool, guests theirs, and guests are
+  rate-limited (`GUEST_RATE` per address, `GUESTS_IN_ALL` in all; past it, a
+  429 from the loop, before any thread or Flask): a flood of anonymous
+  requests can neither queue in front of the table nor take its CPU;
 - a stream route (`common.stream`) checks who may follow what, as any route
   does, then hands its listener over (`Handoffs`) instead of a body: the
   front answers with the stream's headers and writes its messages from this
@@ -29,6 +33,7 @@ import asyncio
 import itertools
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from io import BytesIO
@@ -41,6 +46,10 @@ STREAM_HEADER = "x-werewolf-stream"
 #: the environ key under which a route finds the front's `Handoffs`
 ENVIRON_KEY = "werewolf.streams"
 SEND_TIMEOUT_S = 30.0  # a reader this slow to take one message is gone (or hostile)
+#: a guest's device: 20 requests a second, 60 at once (a page and its files
+#: load in one burst of about 15); all guests together: 200 a second
+GUEST_RATE = (20.0, 60.0)
+GUESTS_IN_ALL = (200.0, 200.0)
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict]]
@@ -73,12 +82,23 @@ class Handoffs:
 class Front:
     """The ASGI application Hypercorn serves: Flask for requests, the loop for streams."""
 
-    def __init__(self, app: Wsgi, *, threads: int, max_body: int, heartbeat_s: float) -> None:
+    def __init__(self, app: Wsgi, *, threads: int, max_body: int, heartbeat_s: float,
+                 trusted: Callable[[Scope], bool] = lambda scope: True,
+                 clock: Callable[[], float] = time.monotonic,
+                 limit_loopback: bool = False) -> None:
         self.app = app
         self.max_body = max_body
         self.heartbeat_s = heartbeat_s
+        self.trusted = trusted
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="hub-request")
+        self.guests = ThreadPoolExecutor(max(2, threads // 4), thread_name_prefix="hub-guest")
         self.handoffs = Handoffs()
+        self.clock = clock
+        #: the Pi's own requests (its kiosk browser, scripts) are not a guest's
+        #: flood; tests of the limits from loopback addresses turn this on
+        self.limit_loopback = limit_loopback
+        self.per_guest: dict[str, Bucket] = {}
+        self.all_guests = Bucket(*GUESTS_IN_ALL)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -92,7 +112,15 @@ class Front:
         environ = _environ(scope, body if body is not None else b"", self.handoffs)
         if body is None:  # over the cap: Flask answers 413 from the length alone
             environ["CONTENT_LENGTH"] = str(self.max_body + 1)
-        status, headers, payload = await loop.run_in_executor(self.pool, self._run, environ)
+        pool = self.pool
+        if not self.trusted(scope):
+            address = str((scope.get("client") or ("",))[0])
+            local = address.startswith("127.") or address == "::1"
+            if (self.limit_loopback or not local) and not self._guest_may(address):
+                await _too_many(send)
+                return
+            pool = self.guests
+        status, headers, payload = await loop.run_in_executor(pool, self._run, environ)
         key = next((value for name, value in headers if name == STREAM_HEADER.encode()), None)
         handoff = self.handoffs.take(key.decode()) if key else None
         if handoff is not None:  # its length is open: drop the empty body's
@@ -108,6 +136,17 @@ class Front:
         finally:
             await loop.run_in_executor(self.pool, done, listener)
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def _guest_may(self, address: str) -> bool:
+        """A guest's request is run if its device's and all guests' buckets
+        allow it (the table's own requests are never counted)."""
+        now = self.clock()
+        bucket = self.per_guest.get(address)
+        if bucket is None:
+            if len(self.per_guest) > 4096:  # addresses are cheap to make: forget the full ones
+                self.per_guest = {a: b for a, b in self.per_guest.items() if not b.full(now)}
+            bucket = self.per_guest[address] = Bucket(*GUEST_RATE)
+        return bucket.take(now) and self.all_guests.take(now)
 
     def _run(self, environ: dict) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """The Flask app on a pool thread: status, headers and the whole body."""
@@ -174,6 +213,35 @@ class Front:
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.guests.shutdown(wait=False, cancel_futures=True)
+
+
+class Bucket:
+    """A token bucket: `rate` requests a second on average, `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, -1.0
+
+    def take(self, now: float) -> bool:
+        if self.at >= 0:
+            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def full(self, now: float) -> bool:
+        return self.tokens + (now - self.at) * self.rate >= self.burst
+
+
+async def _too_many(send: Send) -> None:
+    body = b'{"error": "too many requests from this device: wait a moment, then retry"}'
+    await send({"type": "http.response.start", "status": 429, "headers": [
+        (b"content-type", b"application/json"), (b"retry-after", b"1"),
+        (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 def _drain(listener: Listener) -> str:

@@ -87,7 +87,9 @@ class Listener:
 
 class Sent(dict):
     """A view as its audience is sent it: the object, and `text`, the exact
-    JSON message (so the hub answers an action without encoding it again)."""
+    JSON message (so the hub answers an action without encoding it again, and
+    the object is made from the parts already built, never by parsing the
+    text back). Read-only: its values are the table's cached parts."""
 
     text: str = ""
 
@@ -308,7 +310,9 @@ class Audiences:
 
     def view(self, live: Live, audience: str, now: float) -> Sent:
         text = self.message(live, audience, now)
-        sent = Sent(json.loads(text))
+        aud = self._audiences[audience]
+        sent = Sent({key: value for key, (value, _) in aud.parts.items()})
+        sent["seq"], sent["now"] = aud.seq, round(now, 3)
         sent.text = text
         return sent
 
