@@ -41,10 +41,7 @@ from .pacing import Pace, Settings
 from .presses import vote_presses
 from .seats import Seats
 from .setup import parse_setup
-
-#: while a deadline runs, its time left is saved at least this often (a
-#: restart loses no more than this of the table's time)
-SAVE_LEFT_S = 5.0
+from .timing import commit, settle
 
 
 class Table:
@@ -105,8 +102,7 @@ class Table:
         state = parsed.state
         tokens = [secrets.token_urlsafe(16) for _ in state.names]  # 128 bits each
         with self.lock:
-            game = self.store.create_game(parsed.record, state.log, tokens,
-                                          Pace().to_record(self.clock()))
+            game = self.store.create_game(parsed.record, state.log, tokens, Pace().to_record(0))
             self._load(game, restarted=False)
             return self.seats_info()
 
@@ -278,14 +274,7 @@ class Table:
                                      start=len(self.state.log), quiet=True)
 
     def _settle(self, now: float) -> None:
-        """Advance pacing as far as `now`, applying the engine's timeouts it calls for."""
-        state = self._need_game()
-        rules = self._rules()
-        for _ in range(10_000):
-            self.pace, timeout = pacing.advance(state, self.pace, now, rules)
-            if not timeout:
-                break
-            act(state, Action(None, "timeout"), expect=state.acts)
+        self.pace = settle(self._need_game(), self.pace, now, self._rules())
 
     def _advance_and_commit(self, now: float, start: int, quiet: bool = False) -> None:
         """Advance pacing (applying timeouts), commit new events and the pace in
@@ -299,15 +288,9 @@ class Table:
         self._settle(now)
         pace = self.pace.to_dict()
         new = state.log[start:]
-        record = self.pace.to_record(now)  # deadlines as time left [issue 16]
-        try:
-            if new:
-                self.store.append(self.game, start, new, record, state.winner)
-                self._saved_at = now
-            elif pace != before or (self.pace.deadline is not None and self.pace.paused is None
-                                    and now - self._saved_at >= SAVE_LEFT_S):
-                self.store.save_pace(self.game, record)
-                self._saved_at = now
+        try:  # the pace as time left [issue 16]
+            self._saved_at = commit(self.store, self.game, start, state, self.pace,
+                                    pace != before, now, self._saved_at)
         except Exception:
             # not durable, so it did not happen: back to what the store holds
             self.state = rebuild(state.log[:start])
