@@ -27,9 +27,18 @@ from __future__ import annotations
 import re
 from random import Random
 
-from ..engine import RULESETS, announcements, new_game, pending, public_view, recommended_deal
+from ..engine import (
+    ROLES,
+    RULESETS,
+    announcements,
+    new_game,
+    pending,
+    public_view,
+    recommended_deal,
+)
 from ..engine.play import play_random
 from ..engine.roles import NIGHT_STEPS
+from ..engine.steps import TOGETHER
 from ..words import gm_line, public_line
 
 #: sample names per language, for `werewolf narrate` and the fixed pieces' search
@@ -43,20 +52,39 @@ SAMPLE_NAMES = {
 }
 
 
+#: the night roles a jp-standard deck may hold, as its public deck lists them
+JP_DECKS = tuple({"cards": [{"role": r} for r in roles]} for roles in (
+    ("seer", "werewolf"), ("seer", "knight", "werewolf"), ("knight", "werewolf"), ("werewolf",)))
+
+
 def call_lines(call: str, night: int, ruleset: str | None, options: dict, lang: str,
-               first: bool) -> tuple[list[str], list[str]]:
+               first: bool, deck: dict | None = None) -> tuple[list[str], list[str]]:
     """(what is said as the call opens, what is said as it ends): the
     night-falls line on the night's `first` call, the wake line; the sleep
-    line and its follow-ups. From the call's card, the night, the ruleset
-    and the options alone (gm_line reads nothing else of a night call)."""
+    line and its follow-ups. From public facts alone: the call's card, the
+    night, the ruleset, the options and the public deck (jp-standard's one
+    window names the deck's night roles). The GM's tablet also notes when
+    nobody can answer a call (its view knows the holder is dead or absent):
+    that note is never spoken — the call is worded as if its holder lived,
+    the same in every case (RULES.md §4)."""
+    holder = next((r for r, role in ROLES.items() if role.step == call), None)
+    players = [{"name": "-", "role": holder, "alive": True}]
     pace = {"mode": "calls", "call": call, "night": night, "cursor": 0 if first else 1}
-    view: dict = {"pace": pace, "players": [{"name": "-"}], "ruleset": ruleset,
-                  "options": options, "n": night}
+    view: dict = {"pace": pace, "players": players, "ruleset": ruleset, "options": options,
+                  "n": night, "deck": deck}
     said = _sentences(gm_line(view, lang, []))
-    view["pace"] = {**pace, "cursor": 1}
-    wake_and_after = _sentences(gm_line(view, lang, []))
-    opening = said[:len(said) - len(wake_and_after) + 1]
-    return opening, wake_and_after[1:]
+    wake = _wake_only(call, night, ruleset, options, lang, deck)
+    k = said.index(wake[-1]) + 1 if wake and wake[-1] in said else len(said)
+    return said[:k], said[k:]
+
+
+def _wake_only(call: str, night: int, ruleset: str | None, options: dict, lang: str,
+               deck: dict | None) -> list[str]:
+    """The call's wake line(s) alone, as the table screen shows them."""
+    view = {"pace": {"mode": "calls", "call": call, "night": night},
+            "players": [{"name": "-"}], "ruleset": ruleset, "options": options, "n": night,
+            "deck": deck}
+    return _sentences(public_line(view, lang))[1:]  # after "Night N"
 
 
 def dawn_coming(lang: str) -> list[str]:
@@ -91,13 +119,15 @@ def spoken(before: dict | None, view: dict, lang: str) -> list[str]:
     ruleset, options = view.get("ruleset"), view.get("options") or {}
     if before is not None and old[0] == "calls" and old[2] is not None \
             and before.get("game") == view.get("game"):
-        out += call_lines(str(old[2]), int(old[1] or 1), ruleset, options, lang, False)[1]
+        out += call_lines(str(old[2]), int(old[1] or 1), ruleset, options, lang, False,
+                          before.get("deck"))[1]
     if new[0] == "calls":
         night, call = int(new[1] or 1), new[2]
         first = old[0] != "calls" or old[1] != new[1]
         if call is None:
             return out + dawn_coming(lang)
-        return out + call_lines(str(call), night, ruleset, options, lang, first)[0]
+        return out + call_lines(str(call), night, ruleset, options, lang, first,
+                                view.get("deck"))[0]
     said = set(_sentences(before.get("line") or "")) if before and old[0] == "day" else set()
     return out + [s for s in _sentences(view.get("line") or "") if s not in said]
 
@@ -135,6 +165,10 @@ def fixed_lines(lang: str, games: int = 6) -> list[str]:
                     opening, closing = call_lines(call, night, ruleset, options, lang, i == 0)
                     keep(opening + closing, [])
                     keep(call_lines(call, night, ruleset, options, lang, False)[0], [])
+                for deck in (None, *JP_DECKS):  # jp-standard's one window names its roles
+                    opening, closing = call_lines(TOGETHER, night, ruleset, options, lang, True,
+                                                  deck)
+                    keep(opening + closing, [])
     keep(dawn_coming(lang), [])
     for ruleset in RULESETS:
         for g in range(games):

@@ -17,9 +17,14 @@ def test_a_call_is_the_gm_tablets_line() -> None:
     """The wake line, then at the call's end its sleep line and follow-ups
     (RULES.md §9, [002]): exactly what the GM's tablet shows for that call."""
     view = {"pace": {"mode": "calls", "call": "cupid", "night": 1, "cursor": 1},
-            "players": [{"name": "Ann"}], "ruleset": "millers-hollow", "options": {}}
+            "players": [{"name": "Ann", "role": "cupid", "alive": True}],
+            "ruleset": "millers-hollow", "options": {}}
     opening, closing = call_lines("cupid", 1, "millers-hollow", {}, "en", False)
     assert "\n".join(opening + closing) == gm_line(view, "en", [])
+    # the GM's tablet notes a call nobody can answer (a secret of its view): never spoken
+    view["players"] = [{"name": "Ann", "role": "cupid", "alive": False}]
+    assert "nobody may answer" in gm_line(view, "en", [])
+    assert not any("nobody may answer" in s for s in opening + closing)
     assert closing[1:] == ["Lovers, wake up and recognise each other.",
                            "The lovers go back to sleep."]
     first, _ = call_lines("thief", 1, "millers-hollow", {}, "en", True)

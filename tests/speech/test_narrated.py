@@ -82,36 +82,44 @@ def test_a_game_master_game_is_not_narrated(tmp_path: Path) -> None:
     assert _narrate(tmp_path / "a.sqlite3", _setup(BASE, narrated=False), 60) == []
 
 
-@pytest.mark.parametrize("pair", [
-    "seer-seat", "witch-or-not", "dead-or-alive",
-    pytest.param("never-answers", marks=pytest.mark.xfail(
-        reason="issue 16 (helper pace): today a live call nobody answers lasts night_s, "
-        "an absent card's 8-20 s; remove this mark when every call lasts its window",
-        strict=False))])
+@pytest.mark.parametrize("pair", ["seer-seat", "answers-or-not", "dead-or-alive", "centre"])
 def test_the_audio_timeline_is_the_same_whatever_the_hidden_cards(tmp_path: Path,
                                                                    pair: str) -> None:
     """[issue 20] "the audio timeline of a night is identical for two games
     differing only in hidden cards": each call is spoken the same, at the same
-    moment, whether its card's holder sits here or there, answers or is not
-    in the deal, is alive or dead (RULES.md §4)."""
+    moment, whether its card's holder sits here or there, answers or never
+    does, is alive or dead, or the card lies in the centre (RULES.md §4: the
+    deck is public, every call lasts its window)."""
     act: dict[str, dict] = {}
+    a_setup = b_setup = None
     if pair == "seer-seat":
         a_roles = BASE
         b_roles = ["villager", "werewolf", "seer", "witch", "villager", "werewolf", "villager",
                    "villager"]
-    elif pair == "witch-or-not":
-        a_roles, b_roles = BASE, [("villager" if r == "witch" else r) for r in BASE]
-        act = {"witch": {"do": "potion", "heal": False, "poison": None}}
-    elif pair == "never-answers":  # a witch who never answers, or no witch at all
-        a_roles, b_roles = BASE, [("villager" if r == "witch" else r) for r in BASE]
+    elif pair == "answers-or-not":  # the same deck: a witch who passes, or never answers
+        a_roles = b_roles = BASE
+        a_setup = _setup(a_roles, **HIDDEN)
+        b_setup = _setup(b_roles, **HIDDEN)
+        act = {"witch@1": {"do": "potion", "heal": False, "poison": None}}
+        a = _narrate(tmp_path / "a.sqlite3", a_setup, 900, act)
+        b = _narrate(tmp_path / "b.sqlite3", b_setup, 900, {})
+        assert a == b
+        assert sum(t.startswith("Witch, wake up") for _, t in a) >= 2
+        return
+    elif pair == "centre":  # the seer's card dealt, or in the centre (the thief's deck)
+        a_roles = ["werewolf", "villager", "seer", "thief", "werewolf", "villager", "villager",
+                   "villager"]
+        b_roles = [("villager" if r == "seer" else r) for r in a_roles]
+        a_setup = {**_setup(a_roles, **HIDDEN), "center": ["villager", "villager"]}
+        b_setup = {**_setup(b_roles, **HIDDEN), "center": ["seer", "villager"]}
     else:  # the wolves kill the seer on night 1 in one game, a villager in the other
         a_roles = BASE
         b_roles = ["werewolf", "seer", "villager", "witch", "werewolf", "villager", "villager",
                    "villager"]
         act = {"wolves@1": {"do": "attack", "target": "Cleo"},
                "seer": {"do": "inspect", "target": "Ann"}}  # answered while she lives
-    a = _narrate(tmp_path / "a.sqlite3", _setup(a_roles, **HIDDEN), 900, act)
-    b = _narrate(tmp_path / "b.sqlite3", _setup(b_roles, **HIDDEN), 900, act)
+    a = _narrate(tmp_path / "a.sqlite3", a_setup or _setup(a_roles, **HIDDEN), 900, act)
+    b = _narrate(tmp_path / "b.sqlite3", b_setup or _setup(b_roles, **HIDDEN), 900, act)
     assert a == b
     assert sum(t.startswith("Seer, wake up") for _, t in a) >= 2  # two nights, at least
 
