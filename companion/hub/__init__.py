@@ -52,8 +52,9 @@ def create_app(table: Table, gm_token: str, config: dict | None = None,
     app.extensions["history"] = history if history is not None else History(table.store)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
-    from . import api, i18n, pages, player
+    from . import api, guard, i18n, pages, player
 
+    app.before_request(guard.own_pages_only)  # before any route: a refusal changes nothing
     i18n.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(player.bp)

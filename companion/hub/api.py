@@ -60,10 +60,14 @@ def actions() -> Response:
 @bp.post("/undo")
 @gm_only
 def undo() -> Response:
-    doc = body(default={})
-    if not isinstance(doc, dict) or set(doc) - {"to"}:
-        raise BadInput('undo takes no body, {} or {"to": K}')
-    return answer(table().undo(doc.get("to")))
+    """`{"expect": N}` takes back the last action, `{"expect": N, "to": K}`
+    every action from the K-th on; N is the action count the GM confirmed
+    against (his view's `seq`): 409 if anything landed since [issue 17]."""
+    doc = body()
+    if not isinstance(doc, dict) or "expect" not in doc or set(doc) - {"to", "expect"}:
+        raise BadInput('an undo names the action count it expects: {"expect": N} '
+                       'or {"expect": N, "to": K}, N the GM view\'s seq')
+    return answer(table().undo(doc["expect"], doc.get("to")))
 
 
 @bp.post("/timer")

@@ -321,10 +321,22 @@ class Table:
             self._advance_and_commit(now, start=len(state.log))
             return self.gm_view()
 
-    def undo(self, to: int | None = None) -> Sent:
-        """Take back the last action, or (to=K) every action from the K-th on."""
+    def undo(self, expect: object, to: int | None = None) -> Sent:
+        """Take back the last action, or (to=K) every action from the K-th on.
+        `expect` is the number of actions the GM saw when he confirmed it
+        (his view's `seq`): if anything landed since (a phone's vote, a
+        timeout), the undo is refused with Stale, so it never takes back
+        what he was not shown [issue 17]. The store is truncated first and
+        memory follows only once that is durable: a failed truncate leaves
+        the game exactly as the file holds it."""
         with self.lock:
             state = self._need_game()
+            if type(expect) is not int:
+                raise BadInput('an undo names the action count it expects: send '
+                               '{"expect": N}, N the GM view\'s seq')
+            if expect != state.acts:
+                raise Stale(f"the game has moved on: {state.acts} actions now, not {expect}; "
+                            "look at the log and confirm again")
             if to is None:
                 if state.acts == 0:
                     raise NotNow("nothing to undo")
@@ -334,12 +346,12 @@ class Table:
                     raise BadInput(f"'to' is an action number 1–{state.acts}")
                 new = rebuild([e for e in state.log if e["a"] < to])
             assert self.game is not None
-            self.state = new
-            self.audiences.forget_held()
             now = self.clock()
-            self.pace = pacing.clear_way(new, self.pace, now, self._rules())
-            self.store.truncate(self.game, len(new.log), self.pace.to_dict())
-            self.store_pace = self.pace.to_dict()
+            pace = pacing.clear_way(new, self.pace, now, self._rules())
+            self.store.truncate(self.game, len(new.log), pace.to_dict())  # durable first
+            self.state, self.pace = new, pace
+            self.store_pace = pace.to_dict()
+            self.audiences.forget_held()
             self._advance_and_commit(now, start=len(new.log))
             return self.gm_view()
 

@@ -249,6 +249,7 @@
   }
 
   let undoTo = null;
+  let undoExpect = null; // the action count the GM was shown when asked [issue 17]
   function renderUndo() {
     const acts = actEvents();
     const select = $("rewind-to");
@@ -264,6 +265,7 @@
     const acts = actEvents().filter((e) => e.a >= to);
     if (!acts.length) { showError(t("nothing to undo")); return; }
     undoTo = to;
+    undoExpect = S.record && S.record.total !== undefined ? S.record.total : S.gm.seq; // as shown
     const what = acts.map(actionWords).join("; ");
     $("undo-text").textContent = acts.length === 1 ? t("Take back: {what}", { what })
       : t("Take back {n} actions: {what}", { n: acts.length, what });
@@ -284,10 +286,20 @@
     const acts = actEvents();
     const last = acts.length ? acts[acts.length - 1].a : null;
     const to = undoTo;
+    const expect = undoExpect;
     undoTo = null;
     if (to === null) return;
     S.rewindPick = null;
-    await api("POST", "/api/undo", to === last ? {} : { to });
+    try { // the undo names the count the GM saw: if anything landed since, 409 [issue 17]
+      await api("POST", "/api/undo", to === last ? { expect } : { expect, to });
+    } catch (err) {
+      if (err.status !== 409 || !GM.hasGame()) throw err;
+      S.record = await api("GET", "/api/games/" + S.gm.game + "/view"); // what is there now
+      S.recordKey = "";
+      renderRecord();
+      showError(err);
+      askUndo(to); // ask again, showing it
+    }
   }));
 
   GM.screen("running", {
