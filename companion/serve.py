@@ -96,6 +96,8 @@ def run(host: str, port: int, data: Path, token: str | None,
     data.mkdir(parents=True, exist_ok=True)
     token = gm_token(data, token)
     store = Store(data / "games.sqlite3")
+    if store.notice:  # a damaged file was moved aside: where, and what was recovered
+        print(store.notice, file=sys.stderr, flush=True)
     table = Table(store)
     table.resume()
     app = create_app(table, token)

@@ -7,7 +7,8 @@ view), `player` (each seat's private page, view, actions and stream) and
 `pages` (the GM's tablet and the table screen). Every route parses the
 request, calls one method of the table or of the history (past games),
 and answers JSON; errors are JSON
-`{"error": "..."}` with 400/401/403/404/409/413, never a stack trace.
+`{"error": "..."}` with 400/401/403/404/409/413 (507 when the Pi's storage
+is full, 503 when the game file went away), never a stack trace.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
 from ..history import History
+from ..store import StoreError
 from ..table import Table, TableError
 
 MAX_BODY = 64 * 1024  # an action or a game setup is a few hundred bytes
@@ -62,6 +64,13 @@ def create_app(table: Table, gm_token: str, config: dict | None = None,
 
     @app.errorhandler(TableError)
     def _table_error(err: TableError):  # type: ignore[no-untyped-def]
+        return jsonify(error=str(err)), err.status
+
+    @app.errorhandler(StoreError)
+    def _store_error(err: StoreError):  # type: ignore[no-untyped-def]
+        """A full disk (507) or a game file gone (503), named [issue 17]:
+        nothing of the request was kept, so it can be retried."""
+        log.error("storage: %s", err)
         return jsonify(error=str(err)), err.status
 
     @app.errorhandler(HTTPException)
