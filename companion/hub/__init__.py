@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 from ..history import History
 from ..store import StoreError
 from ..table import Table, TableError
+from .pairing import GmSeat
 
 MAX_BODY = 64 * 1024  # an action or a game setup is a few hundred bytes
 
@@ -41,16 +42,19 @@ WEB = _web()
 log = logging.getLogger("werewolf.hub")
 
 
-def create_app(table: Table, gm_token: str, config: dict | None = None,
+def create_app(table: Table, gm_token: str | GmSeat, config: dict | None = None,
                history: History | None = None) -> Flask:
     """The hub over `table` (the live game) and `history` (past games and
-    saved setups; by default over the table's own store)."""
+    saved setups; by default over the table's own store). `gm_token`: the
+    GM's token, or the `GmSeat` that keeps it and its paired tablets."""
+    seat = gm_token if isinstance(gm_token, GmSeat) else GmSeat(gm_token)
     app = Flask("companion.hub", template_folder=str(WEB / "templates"),
                 static_folder=str(WEB / "static"), static_url_path="/static")
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, GM_TOKEN=gm_token, HEARTBEAT_S=15.0,
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, GM_TOKEN=seat.token, HEARTBEAT_S=15.0,
                       JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.extensions["table"] = table
+    app.extensions["gm_seat"] = seat
     app.extensions["history"] = history if history is not None else History(table.store)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..engine import EngineError, State
 from ..engine.dealing import deal_cards
-from ..replay import setup_game
+from ..replay import check_names, setup_game
 from ..words import LANGUAGES
 from .errors import BadInput
 from .player_names import clean_name, clean_names
@@ -97,6 +97,10 @@ def _named(doc: dict) -> dict:
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         return doc  # the engine's own message
+    try:  # what `werewolf replay` refuses, with its words [issue 9]
+        check_names(players)
+    except EngineError as err:
+        raise BadInput(str(err)) from None
     out = {**doc, "players": clean_names(players)}
     for key in ("deal", "professions"):
         table = doc.get(key)
