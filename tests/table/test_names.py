@@ -42,7 +42,8 @@ def test_a_name_is_normalised_and_kept(given, kept):
 @pytest.mark.parametrize(("given", "why"), [
     ("A\u200bnn", "invisible"), ("\u202eevil.exe", "U+202E"), ("An\u2066n", "invisible"),
     ("Ann\u00ad", "invisible"), ("\u3164", "nothing visible"), ("   ", "nothing visible"),
-    ("", "nothing visible"), ("Ann\x07", "control character"), ("x" * 41, "at most 40"), ("x" * 5000, "5000 characters")])
+    ("", "nothing visible"), ("Ann\x07", "control character"), ("x" * 41, "at most 40"),
+    ("x" * 5000, "5000 characters")])
 def test_a_misleading_name_is_refused_by_name(given, why):
     with pytest.raises(BadInput) as err:
         _names(_setup(given))
