@@ -21,7 +21,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..history import History
 from ..store import StoreError
-from ..table import Table, TableError
+from ..table import StreamCaps, Table, TableError
 from .pairing import GmSeat
 
 MAX_BODY = 64 * 1024  # an action or a game setup is a few hundred bytes
@@ -51,6 +51,7 @@ def create_app(table: Table, gm_token: str | GmSeat, config: dict | None = None,
     app = Flask("companion.hub", template_folder=str(WEB / "templates"),
                 static_folder=str(WEB / "static"), static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, GM_TOKEN=seat.token, HEARTBEAT_S=15.0,
+                      STREAM_CAPS=StreamCaps(),
                       JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.extensions["table"] = table

@@ -28,7 +28,7 @@ from ..engine import Action, IllegalAction, State, act, legal_actions, pending, 
 from ..replay import parse_action, result_of
 from ..store import Store
 from . import pacing
-from .audiences import LOBBY, Audiences, Listener, Live, Sent, step_id
+from .audiences import LOBBY, Audiences, Listener, Live, Sent, StreamCaps, step_id
 from .batch import Queue
 from .errors import BadInput, NotFound, NotNow, Stale, TableError
 from .pacing import Pace, Settings
@@ -386,6 +386,11 @@ class Table:
         not hold up a phone's link check."""
         return self.seating.holder(token)
 
+    def holds(self, device: str) -> bool:
+        """Whether a device (its cookie) holds a seat of the current game
+        (the seats' own lock, as `holder`)."""
+        return self.seating.holds(device)
+
     def claim(self, seat: int, device: str) -> bool:
         """The first device to open a seat keeps it; others are refused."""
         with self.lock:
@@ -426,10 +431,12 @@ class Table:
 
     # --- listeners --------------------------------------------------------------
 
-    def listen(self, audience: str, token: str | None = None) -> tuple[Listener, str]:
-        """Subscribe; returns the listener and the full current view to send first."""
+    def listen(self, audience: str, token: str | None = None, address: str = "",
+               caps: StreamCaps | None = None) -> tuple[Listener, str]:
+        """Subscribe; returns the listener and the full current view to send
+        first. `caps`: how many may be open (audiences.StreamCaps)."""
         with self.lock:
-            listener = self.audiences.listen(audience, token)
+            listener = self.audiences.listen(audience, token, address, caps)
             if self.state is None:
                 return listener, json.dumps(self.public())
             return listener, self.audiences.message(self._live(), audience, self.clock())
