@@ -121,3 +121,22 @@ def test_a_paired_tablet_stays_paired_across_a_restart_until_the_token_changes(
     assert again.is_session(session) and again.display_code() is None
     other = GmSeat("another-token", folder=tmp_path, clock=clock)  # serve --new-gm-token
     assert not other.is_session(session) and other.display_code() is not None
+
+
+def test_a_paired_tablets_requests_are_the_tables_own(table, clock):
+    """The front's queue (trust.py) knows a paired tablet by its session
+    cookie, as the routes do: it is never queued behind guests [issue 17]."""
+    from companion.hub.trust import trusted_requests
+
+    app, seat = _app(table, clock)
+    tablet = app.test_client()
+    tablet.get(f"/gm/pair/{seat.display_code()}")
+    trusted = trusted_requests(app)
+
+    def scope(cookie: str) -> dict:
+        return {"path": "/api/gm", "headers": [(b"cookie", cookie.encode())]}
+
+    assert trusted(scope(f"gm={_cookie(tablet)}"))
+    assert not trusted(scope("gm=guessed"))
+    bearer = {"path": "/api/gm", "headers": [(b"authorization", f"Bearer {GM_TOKEN}".encode())]}
+    assert trusted(bearer)
