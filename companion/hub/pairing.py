@@ -29,6 +29,8 @@ from pathlib import Path
 
 #: how long a pairing link may wait for its tablet
 PAIR_S = 600.0
+#: tablets paired at once (each reload of the terminal's URL pairs one more)
+MAX_SESSIONS = 16
 
 
 def _digest(secret: str) -> str:
@@ -55,7 +57,8 @@ class GmSeat:
         self.folder = folder
         self.clock = clock
         self._lock = threading.Lock()
-        self._sessions: set[str] = set(self._load())  # SHA-256 of each tablet's secret
+        #: SHA-256 of each tablet's secret, oldest first (a dict as an ordered set)
+        self._sessions: dict[str, None] = dict.fromkeys(self._load())
         self._codes: dict[str, float] = {}  # pairing code -> when it expires
         self._display: str | None = None  # the code the display shows now
         #: called with the new token after a rotation (the terminal prints it)
@@ -112,7 +115,9 @@ class GmSeat:
 
     def _new_session(self) -> str:
         secret = secrets.token_urlsafe(16)
-        self._sessions.add(_digest(secret))
+        self._sessions[_digest(secret)] = None
+        while len(self._sessions) > MAX_SESSIONS:  # the oldest tablet is unpaired
+            del self._sessions[next(iter(self._sessions))]
         self._save()
         return secret
 
@@ -162,5 +167,5 @@ class GmSeat:
 
     def _save(self) -> None:
         if self.folder is not None:
-            doc = {"token": _digest(self.token), "sessions": sorted(self._sessions)}
+            doc = {"token": _digest(self.token), "sessions": list(self._sessions)}
             write_private(self.folder / "gm-sessions", json.dumps(doc))

@@ -140,3 +140,14 @@ def test_a_paired_tablets_requests_are_the_tables_own(table, clock):
     assert not trusted(scope("gm=guessed"))
     bearer = {"path": "/api/gm", "headers": [(b"authorization", f"Bearer {GM_TOKEN}".encode())]}
     assert trusted(bearer)
+
+
+def test_paired_tablets_are_capped_the_oldest_unpaired_first(table, clock):
+    """Each visit of the terminal's URL pairs one more tablet: at most
+    MAX_SESSIONS are kept, so the file stays small."""
+    from companion.hub.pairing import MAX_SESSIONS
+
+    _, seat = _app(table, clock)
+    sessions = [seat.session_for(GM_TOKEN) for _ in range(MAX_SESSIONS + 1)]
+    assert not seat.is_session(sessions[0])
+    assert all(seat.is_session(s) for s in sessions[1:])
