@@ -18,6 +18,7 @@ written back from the open connection and a replaced one is `StoreGone`.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -29,6 +30,8 @@ from .faults import StoreError, StoreGone, named
 from .recovery import check_or_move_aside, recover
 
 SCHEMA_VERSION = 3
+
+log = logging.getLogger("werewolf.store")
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -204,6 +207,7 @@ class Store:
             raise StoreError(f"{self.path} was deleted while the hub ran and could not "
                              f"be written back ({err}): free space, then retry") from err
         self.notice = f"{self.path} was deleted while the hub ran: written back from memory"
+        log.warning("%s", self.notice)  # the terminal's stderr
 
     def close(self) -> None:
         with self._lock:
