@@ -126,3 +126,59 @@ def test_reads_need_no_json(app, client):
     _game(client)
     assert client.get("/api/gm", headers={**GM, "Origin": "http://evil.example"}).status_code \
         == 200
+
+
+def test_the_issues_attack_over_real_http_changes_nothing(tmp_path):
+    """The issue's own test, on a real server over loopback: a page of the
+    same host at another port sends a no-cors text/plain undo with the GM's
+    cookie (a paired tablet's): 403, nothing undone; the tablet's own JSON
+    with its own Origin: 200."""
+    import http.client
+    import threading
+
+    from companion.hub import create_app
+    from companion.hub.server import HubServer
+    from companion.store import Store
+    from companion.table import Table
+
+    table = Table(Store(tmp_path / "g.sqlite3"))
+    app = create_app(table, "real-token")
+    server = HubServer(app, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    port = server.port
+
+    def send(method: str, path: str, body: str | None, headers: dict) -> tuple[int, dict]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            r = conn.getresponse()
+            raw = r.read()
+            return r.status, (json.loads(raw) if raw.startswith(b"{") else {})
+        finally:
+            conn.close()
+
+    try:
+        bearer = {"Authorization": "Bearer real-token", "Content-Type": "application/json"}
+        assert send("POST", "/api/games", json.dumps(mh8()), bearer)[0] == 201
+        assert send("POST", "/api/actions", json.dumps(SEER), bearer)[0] == 200
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/gm?token=real-token")
+        cookie = conn.getresponse().getheader("Set-Cookie", "").split(";")[0]
+        conn.close()
+        assert cookie.startswith("gm=") and "real-token" not in cookie
+        seq = send("GET", "/api/gm", None, {"Cookie": cookie})[1]["seq"]
+        attack = {"Cookie": cookie, "Content-Type": "text/plain",
+                  "Origin": f"http://127.0.0.1:{port + 1}"}
+        status, doc = send("POST", "/api/undo", json.dumps({"expect": seq}), attack)
+        assert status == 403, doc
+        assert send("GET", "/api/gm", None, {"Cookie": cookie})[1]["seq"] == seq
+        own = {"Cookie": cookie, "Content-Type": "application/json",
+               "Origin": f"http://127.0.0.1:{port}"}
+        assert send("POST", "/api/undo", json.dumps({"expect": seq}), own)[0] == 200
+    finally:
+        table.close_listeners()
+        server.stop()
+        thread.join(timeout=10)
+        server.close()
+        table.store.close()
