@@ -322,35 +322,16 @@ class Table:
             return self.gm_view()
 
     def undo(self, expect: object, to: int | None = None) -> Sent:
-        """Take back the last action, or (to=K) every action from the K-th on.
-        `expect` is the number of actions the GM saw when he confirmed it
-        (his view's `seq`): if anything landed since (a phone's vote, a
-        timeout), the undo is refused with Stale, so it never takes back
-        what he was not shown [issue 17]. The store is truncated first and
-        memory follows only once that is durable: a failed truncate leaves
-        the game exactly as the file holds it."""
+        """Take back the last action, or (to=K) every action from the K-th on,
+        if `expect` is still the action count (`_undone`) [issue 17]. The
+        store is truncated first: a failed truncate leaves memory as the file."""
         with self.lock:
-            state = self._need_game()
-            if type(expect) is not int:
-                raise BadInput('an undo names the action count it expects: send '
-                               '{"expect": N}, N the GM view\'s seq')
-            if expect != state.acts:
-                raise Stale(f"the game has moved on: {state.acts} actions now, not {expect}; "
-                            "look at the log and confirm again")
-            if to is None:
-                if state.acts == 0:
-                    raise NotNow("nothing to undo")
-                new = undo(state)
-            else:
-                if type(to) is not int or not 1 <= to <= state.acts:
-                    raise BadInput(f"'to' is an action number 1–{state.acts}")
-                new = rebuild([e for e in state.log if e["a"] < to])
+            new = _undone(self._need_game(), expect, to)
             assert self.game is not None
             now = self.clock()
             pace = pacing.clear_way(new, self.pace, now, self._rules())
             self.store.truncate(self.game, len(new.log), pace.to_dict())  # durable first
-            self.state, self.pace = new, pace
-            self.store_pace = pace.to_dict()
+            self.state, self.pace, self.store_pace = new, pace, pace.to_dict()
             self.audiences.forget_held()
             self._advance_and_commit(now, start=len(new.log))
             return self.gm_view()
@@ -453,6 +434,26 @@ class Table:
     def listeners(self) -> int:
         with self.lock:
             return len(self.audiences.all())
+
+
+def _undone(state: State, expect: object, to: int | None) -> State:
+    """The game with its last action (or every one from the K-th, `to`) taken
+    back. `expect` is the action count the GM confirmed against (his view's
+    `seq`): if anything landed since (a phone's vote, a timeout) it is Stale,
+    so an undo never takes back what he was not shown [issue 17]."""
+    if type(expect) is not int:
+        raise BadInput('an undo names the action count it expects: send {"expect": N}, '
+                       "N the GM view's seq")
+    if expect != state.acts:
+        raise Stale(f"the game has moved on: {state.acts} actions now, not {expect}; "
+                    "look at the log and confirm again")
+    if to is None:
+        if state.acts == 0:
+            raise NotNow("nothing to undo")
+        return undo(state)
+    if type(to) is not int or not 1 <= to <= state.acts:
+        raise BadInput(f"'to' is an action number 1–{state.acts}")
+    return rebuild([e for e in state.log if e["a"] < to])
 
 
 def _split_seq(raw: object) -> tuple[int | None, dict]:
