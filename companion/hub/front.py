@@ -36,6 +36,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from io import BytesIO
 from typing import Any
 
@@ -50,6 +51,7 @@ SEND_TIMEOUT_S = 30.0  # a reader this slow to take one message is gone (or host
 #: load in one burst of about 15); all guests together: 200 a second
 GUEST_RATE = (20.0, 60.0)
 GUESTS_IN_ALL = (200.0, 200.0)
+TARPIT_S = 1.0  # how long a refused guest waits for its 429
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict]]
@@ -93,6 +95,10 @@ class Front:
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="hub-request")
         self.guests = ThreadPoolExecutor(max(2, threads // 4), thread_name_prefix="hub-guest")
         self.handoffs = Handoffs()
+        self._followers: set[_Follower] = set()
+        self._wake_lock = threading.Lock()
+        self._to_wake: list[_Follower] = []
+        self._sweeping: asyncio.Task | None = None
         self.clock = clock
         #: the Pi's own requests (its kiosk browser, scripts) are not a guest's
         #: flood; tests of the limits from loopback addresses turn this on
@@ -167,53 +173,117 @@ class Front:
 
     async def _stream(self, listener: Listener, first: str, receive: Receive,
                       send: Send) -> None:
-        """Server-sent events from `listener` until it closes or the reader goes."""
+        """Server-sent events from `listener` until it closes or the reader goes.
+        Per message this costs one future and one write: waking is batched
+        (`_wake`), the heartbeat and the send time-out are one sweep for all
+        streams (`_sweep`), and the reader's leaving is one task per stream."""
         loop = asyncio.get_running_loop()
-        ready = asyncio.Event()
-        def wake() -> None:
-            loop.call_soon_threadsafe(ready.set)
-
-        listener.wake = wake
+        self._start_sweeping(loop)
+        follower = _Follower(asyncio.current_task())
+        listener.wake = partial(self._wake, loop, follower)
+        self._followers.add(follower)
         gone = asyncio.ensure_future(_disconnected(receive))
+        gone.add_done_callback(lambda _: follower.leave())
         try:
-            if not await self._write(send, f"retry: 2000\n\ndata: {first}\n\n"):
-                return
-            while not gone.done():
-                if listener.queue.empty():
-                    ready.clear()
-                    if listener.queue.empty():  # nothing came in between
-                        waiting = asyncio.ensure_future(ready.wait())
-                        finished, _ = await asyncio.wait(
-                            {waiting, gone}, timeout=self.heartbeat_s,
-                            return_when=asyncio.FIRST_COMPLETED)
-                        waiting.cancel()
-                        if not finished:
-                            if not await self._write(send, ": heartbeat\n\n"):
-                                return
+            text: str | None = f"retry: 2000\n\ndata: {first}\n\n"
+            while not follower.gone:
+                if text is None:
+                    if listener.queue.empty() and not follower.beat:
+                        await follower.sleep(loop)
                         continue
-                newest = _drain(listener)  # whole views: only the newest matters
-                if listener.closed:
-                    await self._write(send, f"event: {listener.reason}\ndata: {{}}\n\n")
+                    newest = _drain(listener)  # whole views: only the newest matters
+                    if listener.closed:
+                        text = f"event: {listener.reason}\ndata: {{}}\n\n"
+                        follower.gone = True  # after this last word
+                    elif newest:
+                        text = f"data: {newest}\n\n"
+                    elif follower.beat:
+                        text = ": heartbeat\n\n"
+                    follower.beat = False
+                    if text is None:
+                        continue
+                follower.writing_since = loop.time()
+                try:
+                    await send({"type": "http.response.body", "body": text.encode(),
+                                "more_body": True})
+                except asyncio.CancelledError:
+                    if follower.timed_out:
+                        return  # the sweep gave up on this reader
+                    raise
+                except Exception:  # the connection is gone under us
                     return
-                if newest and not await self._write(send, f"data: {newest}\n\n"):
-                    return
+                follower.writing_since, text = None, None
         finally:
             listener.wake = None
+            self._followers.discard(follower)
             gone.cancel()
 
-    @staticmethod
-    async def _write(send: Send, text: str) -> bool:
-        try:
-            await asyncio.wait_for(
-                send({"type": "http.response.body", "body": text.encode(), "more_body": True}),
-                SEND_TIMEOUT_S)
-        except (TimeoutError, OSError):
-            return False
-        return True
+    def _wake(self, loop: asyncio.AbstractEventLoop, follower: _Follower) -> None:
+        """A listener has a message (any thread): one call into the loop per
+        batch of wakes, not one per stream (a publish wakes ~22 at once)."""
+        with self._wake_lock:
+            first = not self._to_wake
+            self._to_wake.append(follower)
+        if first:
+            loop.call_soon_threadsafe(self._flush)
+
+    def _flush(self) -> None:
+        with self._wake_lock:
+            batch, self._to_wake = self._to_wake, []
+        for follower in batch:
+            follower.poke()
+
+    def _start_sweeping(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._sweeping is None or self._sweeping.get_loop() is not loop:
+            self._sweeping = loop.create_task(self._sweep(loop))
+
+    async def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Every heartbeat: each stream owes its reader a heartbeat comment,
+        and a stream whose reader has not taken a message for SEND_TIMEOUT_S ends."""
+        while True:
+            await asyncio.sleep(self.heartbeat_s)
+            now = loop.time()
+            for follower in list(self._followers):
+                since = follower.writing_since
+                if since is not None and now - since > SEND_TIMEOUT_S:
+                    follower.timed_out = True
+                    follower.task.cancel()
+                else:
+                    follower.beat = True
+                    follower.poke()
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.guests.shutdown(wait=False, cancel_futures=True)
+
+
+class _Follower:
+    """One open stream's state on the loop."""
+
+    def __init__(self, task: asyncio.Task | None) -> None:
+        assert task is not None
+        self.task = task
+        self.waiter: asyncio.Future | None = None
+        self.beat = False  # a heartbeat is due
+        self.gone = False  # the reader left (or the stream said its last word)
+        self.timed_out = False
+        self.writing_since: float | None = None  # loop time a write began, until it is taken
+
+    async def sleep(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.waiter = loop.create_future()
+        try:
+            await self.waiter
+        finally:
+            self.waiter = None
+
+    def poke(self) -> None:
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def leave(self) -> None:
+        self.gone = True
+        self.poke()
 
 
 class Bucket:
@@ -237,6 +307,9 @@ class Bucket:
 
 
 async def _too_many(send: Send) -> None:
+    """429, after a second: a guest's loop of requests is slowed to one a
+    second per connection, at the cost of a sleeping coroutine."""
+    await asyncio.sleep(TARPIT_S)
     body = b'{"error": "too many requests from this device: wait a moment, then retry"}'
     await send({"type": "http.response.start", "status": 429, "headers": [
         (b"content-type", b"application/json"), (b"retry-after", b"1"),
