@@ -94,16 +94,20 @@ def run(host: str, port: int, data: Path, token: str | None,
     from .hub import create_app
     from .hub.pairing import GmSeat
     from .hub.server import HubServer
-    from .store import Store
+    from .store import Store, StoreError
     from .table import Table
 
     data.mkdir(parents=True, exist_ok=True)
     token = gm_token(data, token, new=new_token)
-    store = Store(data / "games.sqlite3")
+    try:
+        store = Store(data / "games.sqlite3")
+        table = Table(store)
+        table.resume()
+    except StoreError as err:  # a full card at start: named, not a traceback [issue 17]
+        print(f"werewolf serve: {err}", file=sys.stderr, flush=True)
+        return 2
     if store.notice:  # a damaged file was moved aside: where, and what was recovered
         print(store.notice, file=sys.stderr, flush=True)
-    table = Table(store)
-    table.resume()
     seat = GmSeat(token, folder=data)  # the token, the paired tablets [issue 17]
     app = create_app(table, seat)
     try:

@@ -100,8 +100,14 @@ class Store:
         #: what was recovered); None when it was sound
         self.notice: str | None = None
         aside = check_or_move_aside(self.path)
-        self._db = self._connect()
-        self._migrate()
+        try:
+            self._db = self._connect()
+            self._migrate()
+        except sqlite3.Error as err:  # a full card at start is named too
+            fault = named(err, self.path)
+            if fault is err:
+                raise
+            raise fault from err
         if aside is not None:
             self.notice = recover(aside, self._db, self.path)
 

@@ -50,3 +50,39 @@ def test_a_damaged_game_file_is_one_line_saying_where_it_went(tmp_path):
     aside = said[0].split("moved to ")[1].split(";")[0]
     assert os.path.exists(aside)
     assert stat.S_IMODE((tmp_path / "games.sqlite3").stat().st_mode) == 0o600
+
+
+def test_a_full_card_at_start_is_one_line_and_exit_2(tmp_path):
+    """Resuming a game writes (the boot count): on a full filesystem (a tmpfs
+    the test mounts, as root; skipped otherwise) serve says so and stops."""
+    import subprocess
+
+    import pytest
+
+    from companion.store import Store
+
+    where = tmp_path / "sd"
+    where.mkdir()
+    mounted = os.geteuid() == 0 and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(where)],
+        capture_output=True, check=False).returncode == 0
+    if not mounted:
+        pytest.skip("cannot mount a small tmpfs here (not root)")
+    try:
+        store = Store(where / "games.sqlite3")
+        store.create_game({"ruleset": "bga", "players": []}, [{"a": 0}], ["t"], {})
+        store.close()
+        (where / "gm-token").write_text("t\n")
+        try:  # the card fills up
+            with (where / "photo.jpg").open("wb", buffering=0) as f:
+                while True:
+                    f.write(os.urandom(4096))
+        except OSError:
+            pass
+        proc, _ = _serve(where)
+        out = proc.communicate(timeout=30)[0]
+        assert proc.returncode == 2, out
+        assert "the Pi's storage is full: free space, then retry" in out
+        assert "Traceback" not in out
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
