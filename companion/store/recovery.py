@@ -32,6 +32,7 @@ def check_or_move_aside(path: Path) -> tuple[Path, str] | None:
     for suffix in ("-wal", "-shm", ""):
         try:
             os.replace(f"{path}{suffix}", f"{aside}{suffix}")
+            os.chmod(f"{aside}{suffix}", 0o600)  # it still holds every card
         except FileNotFoundError:
             pass
     return aside, problem

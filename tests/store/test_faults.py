@@ -133,6 +133,7 @@ def test_a_damaged_file_is_moved_aside_and_its_readable_games_recovered(tmp_path
     aside = [p for p in tmp_path.iterdir() if ".damaged-" in p.name and p.name.endswith(
         tuple("0123456789"))]
     assert len(aside) == 1 and str(aside[0]) in store.notice and "\n" not in store.notice
+    assert stat.S_IMODE(aside[0].stat().st_mode) == 0o600
     assert store._db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
     kept = [g["id"] for g in store.games()]
     assert kept, store.notice
