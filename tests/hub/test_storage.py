@@ -75,3 +75,31 @@ def test_an_undo_on_a_full_disk_is_507_and_jams_nothing(client, table, db_path, 
     again.resume()  # a restart brings back nothing undone and loses nothing acknowledged
     assert again.result() == after
     assert again.state.log == table.state.log  # type: ignore[union-attr]
+
+
+def test_a_game_file_replaced_under_the_hub_is_503_and_named(client, table, db_path):
+    """[issue 17 item 7] Another file put where the game file was: the hub
+    does not write to the one it had open (a ghost); it says so."""
+    import os
+    import sqlite3
+
+    assert client.post("/api/games", json=mh8(), headers=GM).status_code == 201
+    other = db_path.with_name("other.sqlite3")
+    sqlite3.connect(other).close()
+    os.replace(other, db_path)
+    r = client.post("/api/actions", json=SEER, headers=GM)
+    assert r.status_code == 503 and "replaced" in r.json["error"]
+
+
+def test_a_game_file_deleted_under_the_hub_is_written_back(client, table, db_path, clock):
+    import os
+
+    assert client.post("/api/games", json=mh8(), headers=GM).status_code == 201
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(f"{db_path}{suffix}"):
+            os.remove(f"{db_path}{suffix}")
+    assert client.post("/api/actions", json=SEER, headers=GM).status_code == 200
+    assert db_path.exists()
+    again = Table(Store(db_path), clock=clock, rng=random.Random(7))
+    again.resume()  # the file on disk holds the game and the action acknowledged after
+    assert again.state.log == table.state.log  # type: ignore[union-attr]
