@@ -140,6 +140,7 @@ def run(host: str, port: int, data: Path, token: str | None,
         print(f"Game master token rotated: {base}/gm?token={new}", flush=True)
 
     seat.on_rotate = rotated
+    seat.on_pair = lambda n: print(f"Game master tablet paired ({n} paired)", flush=True)
     hardware = None
     if pinmap is not None:
         from .firmware.hardware import TableHardware

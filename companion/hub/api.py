@@ -246,6 +246,14 @@ def pair_tablet() -> Response:
                    svg=image.to_string(encoding="unicode"))
 
 
+@bp.get("/gm/tablets")
+@gm_only
+def tablets() -> Response:
+    """`{"paired": n}`: the tablets holding a GM session. More than the GM's
+    own means someone else paired (a photo of the display): rotate the token."""
+    return jsonify(paired=gm_seat().paired)
+
+
 @bp.post("/gm/rotate")
 @gm_only
 def rotate_token() -> Response:

@@ -63,6 +63,8 @@ class GmSeat:
         self._display: str | None = None  # the code the display shows now
         #: called with the new token after a rotation (the terminal prints it)
         self.on_rotate: Callable[[str], None] | None = None
+        #: called with the number of paired tablets after each pairing
+        self.on_pair: Callable[[int], None] | None = None
 
     # --- who is the GM --------------------------------------------------------
 
@@ -76,10 +78,11 @@ class GmSeat:
             return _digest(given) in self._sessions
 
     @property
-    def paired(self) -> bool:
-        """Some tablet holds a session."""
+    def paired(self) -> int:
+        """How many tablets hold a session (the GM sees it: one more than
+        his own means someone else paired, and he rotates the token)."""
         with self._lock:
-            return bool(self._sessions)
+            return len(self._sessions)
 
     # --- pairing ----------------------------------------------------------------
 
@@ -104,14 +107,22 @@ class GmSeat:
                 return None
             if code == self._display:
                 self._display = None
-            return self._new_session()
+            session = self._new_session()
+        self._told()
+        return session
 
     def session_for(self, token: str) -> str | None:
         """A new session for a tablet that opened the terminal's `/gm?token=`."""
         if not self.is_token(token):
             return None
         with self._lock:
-            return self._new_session()
+            session = self._new_session()
+        self._told()
+        return session
+
+    def _told(self) -> None:
+        if self.on_pair is not None:
+            self.on_pair(self.paired)
 
     def _new_session(self) -> str:
         secret = secrets.token_urlsafe(16)

@@ -151,3 +151,18 @@ def test_paired_tablets_are_capped_the_oldest_unpaired_first(table, clock):
     sessions = [seat.session_for(GM_TOKEN) for _ in range(MAX_SESSIONS + 1)]
     assert not seat.is_session(sessions[0])
     assert all(seat.is_session(s) for s in sessions[1:])
+
+
+def test_the_gm_sees_how_many_tablets_are_paired(table, clock):
+    """Someone who photographed the display and paired first shows up as one
+    tablet too many (GET /api/gm/tablets; the terminal prints each pairing)."""
+    app, seat = _app(table, clock)
+    told: list[int] = []
+    seat.on_pair = told.append
+    intruder, gm = app.test_client(), app.test_client()
+    intruder.get(f"/gm/pair/{seat.display_code()}")
+    gm.get(f"/gm?token={GM_TOKEN}")
+    assert gm.get("/api/gm/tablets").json == {"paired": 2} and told == [1, 2]
+    gm.post("/api/gm/rotate", json={})
+    assert gm.get("/api/gm/tablets").json == {"paired": 1}
+    assert intruder.get("/api/gm/tablets").status_code == 403

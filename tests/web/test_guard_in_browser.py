@@ -40,6 +40,8 @@ def test_a_second_tablet_is_paired_from_the_first(hub_factory, new_context, shot
         second = new_context(hub, **TABLET).new_page()
         second.goto(url)
         expect(hook(second, "lobby")).to_be_visible(timeout=WAIT)  # paired: the GM page
+        first.locator("#pair-close").click()  # the first tablet sees one more paired
+        expect(hook(first, "paired")).to_have_text("Paired tablets: 2", timeout=WAIT)
         third = new_context(hub, **TABLET).new_page()
         answer = third.goto(url)  # the same link again
         assert answer is not None and answer.status == 403

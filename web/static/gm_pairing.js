@@ -18,10 +18,19 @@
   $("rotate-token").addEventListener("click", guard(async () => {
     if (!window.confirm($("rotate-token").dataset.confirm)) return;
     await api("POST", "/api/gm/rotate", {});
+    refresh();
     $("pair-qr").replaceChildren();
     $("pair-url").textContent = "";
     $("rotated").hidden = false;
     box.hidden = false;
   }));
-  $("pair-close").addEventListener("click", () => { box.hidden = true; });
+  $("pair-close").addEventListener("click", () => { box.hidden = true; refresh(); });
+  // how many tablets are paired: one more than this one means someone else
+  // paired (a photo of the display); "new GM token" unpairs them
+  async function refresh() {
+    const doc = await api("GET", "/api/gm/tablets");
+    $("paired").textContent = $("paired").dataset.words.replace("{n}", String(doc.paired));
+  }
+  guard(refresh)();
+  setInterval(guard(refresh), 30000);
 })();
