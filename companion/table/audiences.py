@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import queue
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -115,6 +116,9 @@ class Audiences:
         #: other views are built (the table's `public_hooks`: the seat boxes' LEDs)
         self.hooks = hooks
         self.boot = 0
+        #: this hub process's start (ms), in every view as `boot`: a page told
+        #: apart a restarted hub's views from an old one's by it [issue 18]
+        self.started = int(time.time() * 1000)
         self._audiences: dict[str, _Audience] = {}
         self._stale: set[str] = set()
         self._listeners: dict[str, list[Listener]] = {}
@@ -137,11 +141,18 @@ class Audiences:
     # --- views ------------------------------------------------------------------
 
     def build(self, live: Live, audience: str) -> dict:
+        """One audience's view. Every view names its game, its language and
+        the hub's `boot`: a page (web/static/stream.js) takes a view of a
+        newer game or boot even when its seq is lower, and follows a change
+        of language [issue 18]."""
         if audience == "gm":
-            return self._gm(live)
-        if audience == "public":
-            return self._public(live)
-        return self._seat(live, int(audience.split(":")[1]))
+            view = self._gm(live)
+        elif audience == "public":
+            view = self._public(live)
+        else:
+            view = self._seat(live, int(audience.split(":")[1]))
+        view["boot"] = self.started
+        return view
 
     def _shown(self, live: Live) -> State:
         """The state the table (and every seat not acting now) is shown."""

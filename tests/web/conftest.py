@@ -89,7 +89,7 @@ class Hub:
 @contextmanager
 def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], float] | None = None,
                 rng: random.Random | None = None, tick_s: float | None = 0.05,
-                hardware: bool = False) -> Iterator[Hub]:
+                hardware: bool = False, port: int = 0) -> Iterator[Hub]:
     """A hub in this process on a free 127.0.0.1 port; the table's clock ticks
     every `tick_s` (None: never, for tests that move a fake clock themselves).
     `hardware`: the default pin map's 12 seat boxes on gpiozero's MockFactory
@@ -105,7 +105,7 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
         kwargs["rng"] = rng
     table = Table(Store(folder / "g.sqlite3"), **kwargs)
     app = create_app(table, GM_TOKEN)
-    server = create_server(app, host="127.0.0.1", port=0, threads=48, ident="werewolf-test")
+    server = create_server(app, host="127.0.0.1", port=port, threads=48, ident="werewolf-test")
     base = f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
     app.config["BASE_URL"] = base
     hw = None

@@ -385,7 +385,6 @@
   }
 
   function render(v) {
-    if (view && typeof v.seq === "number" && v.seq < view.seq && v.game === view.game) return;
     view = v;
     offset = typeof v.now === "number" ? v.now - Date.now() / 1000 : 0;
     const key = keyOf(v);
@@ -450,7 +449,7 @@
         if (!r.ok) throw new Error(answer.error || r.statusText);
         showError("");
         sel = null;
-        render(answer);
+        line.show(answer);  // stream.js: unless the stream brought a newer one
         // the step is over for this seat; a ballot or a wolf's pick may still change
         if (!answer.actions.length) doneKey = panelKey;
         else lastSent = {key: panelKey, summary: ready.summary, seats: (ready.action.target ? [ready.action.target] : ready.action.targets || [])

@@ -105,7 +105,6 @@
   }
 
   function render(v) {
-    if (view && typeof v.seq === "number" && v.seq < view.seq && v.game === view.game) return;
     view = v;
     offset = typeof v.now === "number" ? v.now - Date.now() / 1000 : 0;
     const lobby = v.phase === "lobby" || !v.players || !v.players.length;
