@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import queue
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -116,9 +115,6 @@ class Audiences:
         #: other views are built (the table's `public_hooks`: the seat boxes' LEDs)
         self.hooks = hooks
         self.boot = 0
-        #: this hub process's start (ms), in every view as `boot`: a page told
-        #: apart a restarted hub's views from an old one's by it [issue 18]
-        self.started = int(time.time() * 1000)
         self._audiences: dict[str, _Audience] = {}
         self._stale: set[str] = set()
         self._listeners: dict[str, list[Listener]] = {}
@@ -142,7 +138,8 @@ class Audiences:
 
     def build(self, live: Live, audience: str) -> dict:
         """One audience's view. Every view names its game, its language and
-        the hub's `boot`: a page (web/static/stream.js) takes a view of a
+        its `boot` (how many hub starts resumed this game; 0: dealt by this
+        one; the same for every table that plays the same log): a page (web/static/stream.js) takes a view of a
         newer game or boot even when its seq is lower, and follows a change
         of language [issue 18]."""
         if audience == "gm":
@@ -151,7 +148,7 @@ class Audiences:
             view = self._public(live)
         else:
             view = self._seat(live, int(audience.split(":")[1]))
-        view["boot"] = self.started
+        view["boot"] = self.boot
         return view
 
     def _shown(self, live: Live) -> State:

@@ -39,7 +39,9 @@ function follow(url, render, opts = {}) {
   function open() {
     es = new EventSource(url);
     es.onmessage = (ev) => show(JSON.parse(ev.data));
-    es.onerror = () => online(false);
+    // after an error the browser reconnects and the hub sends the full view
+    // first, whatever its seq (a hub restarted on a new data folder starts again)
+    es.onerror = () => { last = null; online(false); };
     es.addEventListener("closed", closed);
   }
   async function refresh() {
