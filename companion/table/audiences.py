@@ -139,9 +139,9 @@ class Audiences:
     def build(self, live: Live, audience: str) -> dict:
         """One audience's view. Every view names its game, its language and
         its `boot` (how many hub starts resumed this game; 0: dealt by this
-        one; the same for every table that plays the same log): a page (web/static/stream.js) takes a view of a
-        newer game or boot even when its seq is lower, and follows a change
-        of language [issue 18]."""
+        one; the same for every table that plays the same log): a page
+        (web/static/stream.js) takes a view of a newer game or boot even when
+        its seq is lower, and follows a change of language [issue 18]."""
         if audience == "gm":
             view = self._gm(live)
         elif audience == "public":
