@@ -120,7 +120,10 @@
       line = t("Vote for {name}? Press your button now ({i} of {n})",
         {name: name(v.rollcall.candidate), i: v.rollcall.index + 1, n: v.rollcall.of});
     }
-    $("line").textContent = lobby ? t("Open a seat's link to join") : line;
+    // the line as said, one sentence a line, without a first line that only
+    // repeats the heading above it [issue 18 item 6]
+    const said = line.split("\n").filter((s, i) => !(i === 0 && s.trim() === $("phase").textContent.trim()));
+    $("line").textContent = lobby ? t("Open a seat's link to join") : said.join("\n");
     $("deaths").replaceChildren(...(lobby || night ? [] : news(v).map(([when, lines], i) =>
       el("li", {class: i === 0 ? "latest" : ""}, el("span", {class: "when"}, when), ...lines.map((s) => el("span", {class: "what"}, s))))));
     if (lobby || night) $("tally").hidden = true; else renderTally(v);
