@@ -7,4 +7,5 @@
   $("secrets").checked = false;
   GM.lobby.load().catch(GM.showError);
   GM.followGm();
+  for (const id of ["seat-list", "announcements", "log", "games"]) scrollHint($(id), GM.t("scroll for more"));
 })();

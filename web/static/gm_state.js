@@ -114,8 +114,8 @@ const GM = (function () {
     const gameChanged = S.gm && S.gm.game !== v.game;
     S.gm = v;
     if (typeof v.now === "number") S.offset = v.now - Date.now() / 1000;
-    if (gameChanged) { S.seat = 0; S.actSeat = null; S.choice = null; S.record = null; }
-    if (first) autoView();
+    if (gameChanged) { S.seat = 0; S.actSeat = null; S.choice = null; S.record = null; S.chosen = false; }
+    if (first || gameChanged) autoView();  // a new game (dealt anywhere) opens on its seats [issue 18]
     each("view", v, first);
   }
 

@@ -35,6 +35,9 @@ function follow(url, render, opts = {}) {
     online(true);
     if (followLanguage(view)) return;
     render(view);
+    // which view the page shows (the browser tests wait for it)
+    document.body.dataset.seq = String(view.seq);
+    document.body.dataset.game = String(view.game);
   }
   function open() {
     es = new EventSource(url);

@@ -123,7 +123,8 @@
     // the line as said, one sentence a line, without a first line that only
     // repeats the heading above it [issue 18 item 6]
     const said = line.split("\n").filter((s, i) => !(i === 0 && s.trim() === $("phase").textContent.trim()));
-    $("line").textContent = lobby ? t("Open a seat's link to join") : said.join("\n");
+    const shown = lobby ? [t("Open a seat's link to join")] : v.phase === "over" ? [] : said;
+    $("line").replaceChildren(...shown.map((s) => el("span", {class: "said"}, s)));
     $("deaths").replaceChildren(...(lobby || night ? [] : news(v).map(([when, lines], i) =>
       el("li", {class: i === 0 ? "latest" : ""}, el("span", {class: "when"}, when), ...lines.map((s) => el("span", {class: "what"}, s))))));
     if (lobby || night) $("tally").hidden = true; else renderTally(v);
@@ -137,6 +138,8 @@
       p.role && v.phase !== "over" ? el("span", {class: "role"}, roleName(p.role)) : null)));
     $("village").replaceChildren(...(lobby || night ? [] : villageLines(v).map((s) => el("li", {}, s))));
     const over = (v.announcements || []).find((a) => a.kind === "over");
+    document.body.classList.toggle("over", !!over);
+    if (over) $("deaths").replaceChildren();  // the end: the winner and every card
     $("winner").hidden = !over;
     $("reveal").hidden = !over;
     $("players").hidden = !!over;
@@ -150,7 +153,28 @@
     }
     tick();
     sound.night(night);
+    fit();
   }
+
+  // The screen never scrolls and cuts nothing [issue 18]: the oldest news go
+  // first (the latest stays), then every size shrinks (--k, never under .75:
+  // 22 px at 1920×1080), until all that is shown fits.
+  function fit() {
+    const body = document.body;
+    const news = [...$("deaths").children];
+    for (const li of news) li.hidden = false;
+    body.style.setProperty("--k", "1");
+    const boxes = [...document.querySelectorAll(".cols > *, .players li, .reveal li, .tally table, .top")];
+    const over = () => $("screen").scrollHeight > $("screen").clientHeight + 1 ||
+      boxes.some((b) => b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1);
+    const tally = !$("tally").hidden;  // a tally shown says the latest news itself
+    for (let i = news.length - 1; i > (tally ? -1 : 0) && over(); i--) news[i].hidden = true;
+    const said = [...$("line").children];  // then the line's first sentences: its last one stays
+    for (const s of said) s.hidden = false;
+    for (let i = 0; i < said.length - 1 && over(); i++) said[i].hidden = true;
+    for (let k = 19; k >= 15 && over(); k--) body.style.setProperty("--k", String(k / 20));
+  }
+  window.addEventListener("resize", fit);
 
   function tick() {
     const p = view && view.pace;
