@@ -80,6 +80,9 @@ WAIT_S = 10.0  # bound on any one wait for the hub
 MAX_ACTIONS = 2000  # per game; random games end in ~150
 BURST_PLAYERS = 18
 BURST_VOTERS = 17
+FLOOD_DEVICES = 100  # hostile guests, each from its own loopback address (127.0.1.x)
+FLOOD_PER_DEVICE = 2  # public streams each, never read
+FLOOD_SLOW = 200  # half-sent requests (slowloris), one byte a second
 
 
 def _free_port() -> int:
@@ -399,8 +402,10 @@ def _to_ballots(server: _Server) -> dict:
     raise RuntimeError("the game never reached its ballots")
 
 
-def _burst(server: _Server, stop: threading.Event, rounds: int) -> list[float]:
-    """17 phones POST their ballots at once, `rounds` times; each one's ms."""
+def _burst(server: _Server, stop: threading.Event,
+           rounds: int) -> tuple[list[float], list[_Stream]]:
+    """17 phones POST their ballots at once, `rounds` times; each one's ms,
+    and the 18 seats' streams (still open)."""
     names = [f"B{i + 1:02d}" for i in range(BURST_PLAYERS)]
     roles = ["werewolf"] * 3 + ["seer"] + ["villager"] * (BURST_PLAYERS - 4)
     setup = {"ruleset": "millers-hollow", "players": names, "seed": 7,
@@ -421,7 +426,7 @@ def _burst(server: _Server, stop: threading.Event, rounds: int) -> list[float]:
         if status != 200:
             raise RuntimeError(f"POST /api/undo answered {status}: {undone}")
         _to_ballots(server)
-    return times
+    return times, seats
 
 
 def _burst_round(server: _Server, seats: list[dict], streams: list[_Stream], voters: list[int],
@@ -458,6 +463,87 @@ def _burst_round(server: _Server, seats: list[dict], streams: list[_Stream], vot
     if errors:
         raise RuntimeError(f"a ballot was refused: {errors[0]}")
     return times
+
+
+class _Flood:
+    """Anonymous devices doing their worst: `FLOOD_DEVICES` addresses that each
+    open `FLOOD_PER_DEVICE` public streams and never read them, and
+    `FLOOD_SLOW` connections that send a request's head a byte a second."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.socks: list[socket.socket] = []
+        self.statuses: list[int] = []
+        self.slow: list[socket.socket] = []
+        self.slow_closed = 0
+
+    def open(self) -> None:
+        for i in range(FLOOD_DEVICES * FLOOD_PER_DEVICE):
+            device = i % FLOOD_DEVICES
+            sock = socket.create_connection(
+                (HOST, self.port), timeout=WAIT_S,
+                source_address=(f"127.0.{1 + device // 250}.{1 + device % 250}", 0))
+            sock.sendall(f"GET /api/public/stream HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+            head = sock.recv(512)
+            self.statuses.append(int(head.split(b" ", 2)[1]) if head else 0)
+            self.socks.append(sock)
+        for _ in range(FLOOD_SLOW):
+            sock = socket.create_connection((HOST, self.port), timeout=WAIT_S)
+            sock.sendall(b"GET /api/public HTTP/1.1\r\nHost: ")
+            sock.setblocking(False)
+            self.slow.append(sock)
+
+    def trickle(self) -> None:
+        """One more byte on every half-sent request (a closed one is counted)."""
+        for sock in self.slow:
+            try:
+                sock.send(b"x")
+            except OSError:
+                self.slow_closed += 1
+                sock.close()
+        self.slow = [sock for sock in self.slow if sock.fileno() != -1]
+
+    def close(self) -> None:
+        for sock in self.socks + self.slow:
+            sock.close()
+
+
+def _flooded(server: _Server, streams: list[_Stream], rounds: int) -> dict:
+    """The table's own pages and the GM, while `_Flood` is at work: the GM
+    pauses and resumes (every view changes), `rounds` times, a second apart;
+    its round trips and each change's arrival on the table's streams."""
+    flood = _Flood(server.port)
+    sends: list[float] = []
+    acks: list[float] = []
+    try:
+        flood.open()
+        _settle(streams)
+        conn = http.client.HTTPConnection(HOST, server.port, timeout=WAIT_S)
+        headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+        for k in range(rounds):
+            flood.trickle()
+            t0 = time.perf_counter()
+            body = json.dumps({"do": "pause" if k % 2 == 0 else "resume"}).encode()
+            conn.request("POST", "/api/timer", body=body, headers=headers)
+            response = conn.getresponse()
+            reply = response.read()
+            acks.append((time.perf_counter() - t0) * 1000)
+            sends.append(t0)
+            if response.status != 200:
+                raise RuntimeError(f"the GM's timer was refused ({response.status}): {reply!r}")
+            _settle(streams)
+            time.sleep(max(0.0, 1.0 - (time.perf_counter() - t0)))
+        conn.close()
+        latencies, _ = _latencies(streams, sends, time.perf_counter())
+    finally:
+        flood.close()
+    return {
+        "flood_gm_p95_ms": round(_percentile(acks, 95), 2),
+        "flood_msg_p99_ms": round(_percentile(latencies, 99), 2) if latencies else None,
+        "flood_streams": sum(1 for status in flood.statuses if status == 200),
+        "flood_refused": sum(1 for status in flood.statuses if status == 429),
+        "flood_slowloris_closed": flood.slow_closed,
+    }
 
 
 def _percentile(values: list[float], q: int) -> float:
@@ -507,7 +593,9 @@ def run(quick: bool = False) -> dict:
                 deliveries += got
                 actions += sent
             rss_mb = server.rss_mb()
-            burst = _burst(server, stop, 2 if quick else 10)
+            burst, phones = _burst(server, stop, 2 if quick else 10)
+            streams += phones
+            flood = _flooded(server, [gm, public, *phones], 8 if quick else 20)
         finally:
             server.stop()
             stop.set()
@@ -530,6 +618,7 @@ def run(quick: bool = False) -> dict:
         "burst_p50_ms": round(statistics.median(burst), 2),
         "burst_p99_ms": round(_percentile(burst, 99), 2),
         "burst_ballots": len(burst),
+        **flood,
         "startup_s": round(startup_s, 3),
         "machine": machine(),
         "quick": quick,

@@ -1,5 +1,6 @@
-"""`werewolf serve`: the hub in one process — the Flask app behind waitress,
-the table's clock, and (later) the seat boxes and display.
+"""`werewolf serve`: the hub in one process — the Flask app behind the hub's
+server (`hub.server`: Hypercorn, one asyncio loop, streams that hold no
+thread), the table's clock, and the seat boxes and display.
 
 On start it prints the game master's URL, with its token, as text and as a QR
 code, using the Pi's LAN address (phones and the GM's tablet cannot reach
@@ -9,19 +10,16 @@ code, using the Pi's LAN address (phones and the GM's tablet cannot reach
 from __future__ import annotations
 
 import secrets
-import signal
 import socket
 import sys
 import threading
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the seat boxes' wiring; not used yet. firmware/ is mapped onto
     # companion.firmware by setuptools' package-dir, which mypy does not follow
     from .firmware.pinmap import PinMap
 
-THREADS = 48  # ~25 long-lived streams (18 phones, GM, table, display) and spare
 TICK_S = 0.25
 
 
@@ -87,9 +85,8 @@ def run(host: str, port: int, data: Path, token: str | None,
         pinmap: PinMap | None = None, simulate: bool = False) -> int:
     """`simulate`: the virtual table even on a Pi (a Pi whose pins, display or
     expanders do not open is otherwise one line and exit 2) [issue 19]."""
-    from waitress import create_server
-
     from .hub import create_app
+    from .hub.server import HubServer
     from .store import Store
     from .table import Table
 
@@ -100,8 +97,7 @@ def run(host: str, port: int, data: Path, token: str | None,
     table.resume()
     app = create_app(table, token)
     try:
-        server = create_server(app, host=host, port=port, threads=THREADS,
-                               channel_timeout=60, connection_limit=200, ident="werewolf")
+        server = HubServer(app, host, port)
     except OSError as err:
         print(f"werewolf serve: cannot listen on {host}:{port}: {err.strerror}", file=sys.stderr)
         return 2
@@ -117,7 +113,7 @@ def run(host: str, port: int, data: Path, token: str | None,
 
     threading.Thread(target=clock, name="table-clock", daemon=True).start()
 
-    bound = server.effective_port  # type: ignore[union-attr]
+    bound = server.port
     base = f"http://{lan_address(host)}:{bound}"
     app.config["BASE_URL"] = base  # what QR codes encode: the IP, not a .local name
     url = f"{base}/gm?token={token}"
@@ -154,16 +150,8 @@ def run(host: str, port: int, data: Path, token: str | None,
             print(f"Virtual table (seat boxes, LEDs, display): {base}/gm/table", flush=True)
     print(qr_text(url), flush=True)
 
-    def shutdown(signum: int, frame: FrameType | None) -> None:
-        table.close_listeners()  # streams end now, so waitress's threads can stop
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, shutdown)
-    signal.signal(signal.SIGINT, shutdown)
     try:
-        server.run()
-    except SystemExit:
-        pass
+        server.run(on_signal=table.close_listeners)  # streams end, then the server stops
     finally:
         stop.set()
         if hardware is not None:

@@ -19,7 +19,7 @@ from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
 from ..history import History
-from ..table import Table, TableError
+from ..table import StreamCaps, Table, TableError
 
 MAX_BODY = 64 * 1024  # an action or a game setup is a few hundred bytes
 
@@ -46,6 +46,7 @@ def create_app(table: Table, gm_token: str, config: dict | None = None,
     app = Flask("companion.hub", template_folder=str(WEB / "templates"),
                 static_folder=str(WEB / "static"), static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, GM_TOKEN=gm_token, HEARTBEAT_S=15.0,
+                      STREAM_CAPS=StreamCaps(),
                       JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.extensions["table"] = table

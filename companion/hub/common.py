@@ -12,7 +12,8 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 
 from ..history import History
-from ..table import BadInput, Listener, Table, TableError
+from ..table import BadInput, Listener, StreamCaps, Table, TableError
+from .front import ENVIRON_KEY, STREAM_HEADER
 
 PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 
@@ -91,10 +92,20 @@ def gm_only(view: Callable) -> Callable:
 
 def stream(audience: str, token: str | None = None) -> Response:
     """Server-sent events: the full current view first, then one message per
-    change, and a heartbeat comment so proxies and phones keep the line open."""
-    listener, first = table().listen(audience, token)
-    heartbeat = float(current_app.config["HEARTBEAT_S"])
+    change, and a heartbeat comment so proxies and phones keep the line open.
+
+    Under the hub's front (`front.py`, what `werewolf serve` runs) the
+    listener is handed to its event loop and no thread waits on it; under a
+    plain WSGI server (the Flask test client) a generator streams it."""
+    caps: StreamCaps = current_app.config["STREAM_CAPS"]
     tbl = table()
+    listener, first = tbl.listen(audience, token, request.remote_addr or "", caps)
+    headers = {**PRIVATE, "X-Accel-Buffering": "no"}
+    handoffs = request.environ.get(ENVIRON_KEY)
+    if handoffs is not None:
+        headers[STREAM_HEADER] = handoffs.add(listener, first, tbl.unlisten)
+        return Response(b"", mimetype="text/event-stream", headers=headers)
+    heartbeat = float(current_app.config["HEARTBEAT_S"])
 
     def events(listener: Listener = listener) -> Iterator[str]:
         try:
@@ -107,11 +118,10 @@ def stream(audience: str, token: str | None = None) -> Response:
                     yield ": heartbeat\n\n"
                     continue
                 if listener.closed:
-                    yield "event: closed\ndata: {}\n\n"
+                    yield f"event: {listener.reason}\ndata: {{}}\n\n"
                     return
                 yield f"data: {message}\n\n"
         finally:
             tbl.unlisten(listener)
 
-    headers = {**PRIVATE, "X-Accel-Buffering": "no"}
     return Response(events(), mimetype="text/event-stream", headers=headers)

@@ -8,10 +8,10 @@
 - `errors`: the refusals, with their HTTP statuses.
 """
 
-from .audiences import Listener
+from .audiences import Listener, StreamCaps
 from .errors import BadInput, Denied, NotFound, NotNow, Stale, TableError
 from .pacing import Pace, Settings
 from .table import Table
 
 __all__ = ["BadInput", "Denied", "Listener", "NotFound", "NotNow", "Pace", "Settings", "Stale",
-           "Table", "TableError"]
+           "StreamCaps", "Table", "TableError"]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from ..engine import State, announcements, fresh_memo, pending, public_view, rebuild, view_for
 from ..words import gm_line, public_line
 from . import pacing
+from .errors import TooManyStreams
 from .pacing import Pace
 
 VERSION_BASE = 1_000_000  # seat/public versions restart at boot × this, so they only grow
@@ -33,18 +34,43 @@ EARLY_NOTES = {"victim": "witch", "centre": "thief"}
 LOBBY: dict = {"phase": "lobby", "game": None, "seq": 0, "players": [], "language": "en"}
 
 
+@dataclass(frozen=True)
+class StreamCaps:
+    """How many streams may be open [issue 17]. A seat's link and the GM's
+    token are secrets, so their streams are the table's own: when one more
+    opens than `per_seat`, the oldest ends (a phone that dropped off the
+    Wi-Fi without closing makes way for its reload). The public stream needs
+    no secret: one address keeps at most `per_address` (its oldest ends), and
+    past `public_total` in all a new one is refused, so no number of devices
+    can take what the GM, the seats and the TV need."""
+
+    per_seat: int = 4
+    per_address: int = 4
+    public_total: int = 64
+
+
 @dataclass
 class Listener:
     """One stream: it gets every new version of its audience's view."""
 
     audience: str  # "gm" | "public" | "seat:N"
     token: str | None = None  # a seat's link: a reissued link ends its streams
+    address: str = ""  # the device's network address (for the caps on streams)
     queue: queue.Queue = field(default_factory=lambda: queue.Queue(maxsize=64))
     closed: bool = False
+    #: why it ended, the event the page is sent: "closed" (read the view again
+    #: and follow anew) or "replaced" (a newer stream of the same seat or
+    #: device took its place: the page stops until it is looked at again)
+    reason: str = "closed"
+    #: called (from any thread) after each push: how the hub's event loop learns
+    #: that this stream has a message, without a thread waiting on the queue
+    wake: Callable[[], None] | None = None
 
-    def close(self) -> None:
-        """End the stream (its seat link was reissued, or a new game began)."""
+    def close(self, reason: str = "closed") -> None:
+        """End the stream (its seat link was reissued, a new game began, or
+        `reason` "replaced": a newer one of the same seat or device)."""
         self.closed = True
+        self.reason = reason
         self.push("")
 
     def push(self, message: str) -> None:
@@ -54,11 +80,16 @@ class Listener:
             with self.queue.mutex:
                 self.queue.queue.clear()
             self.queue.put_nowait(message)
+        wake = self.wake
+        if wake is not None:
+            wake()
 
 
 class Sent(dict):
     """A view as its audience is sent it: the object, and `text`, the exact
-    JSON message (so the hub answers an action without encoding it again)."""
+    JSON message (so the hub answers an action without encoding it again, and
+    the object is made from the parts already built, never by parsing the
+    text back). Read-only: its values are the table's cached parts."""
 
     text: str = ""
 
@@ -284,7 +315,9 @@ class Audiences:
 
     def view(self, live: Live, audience: str, now: float) -> Sent:
         text = self.message(live, audience, now)
-        sent = Sent(json.loads(text))
+        aud = self._audiences[audience]
+        sent = Sent({key: value for key, (value, _) in aud.parts.items()})
+        sent["seq"], sent["now"] = aud.seq, round(now, 3)
         sent.text = text
         return sent
 
@@ -317,9 +350,25 @@ class Audiences:
 
     # --- listeners ------------------------------------------------------------------
 
-    def listen(self, audience: str, token: str | None) -> Listener:
-        listener = Listener(audience, token)
-        self._listeners.setdefault(audience, []).append(listener)
+    def listen(self, audience: str, token: str | None, address: str = "",
+               caps: StreamCaps | None = None) -> Listener:
+        """A new listener of `audience`; past `caps`, the oldest of the same
+        seat or address ends, or (the public, in all) TooManyStreams."""
+        group = self._listeners.setdefault(audience, [])
+        if caps is not None:
+            if audience != "public":
+                crowd, most = group, caps.per_seat
+            else:
+                if len(group) >= caps.public_total:
+                    raise TooManyStreams(
+                        f"the table's public stream is full ({caps.public_total} open): "
+                        "close a page, then retry")
+                crowd, most = [lst for lst in group if lst.address == address], caps.per_address
+            for old in crowd[:max(0, len(crowd) - most + 1)]:
+                old.close("replaced")
+                group.remove(old)
+        listener = Listener(audience, token, address)
+        group.append(listener)
         return listener
 
     def unlisten(self, listener: Listener) -> None:

@@ -37,3 +37,9 @@ class BadInput(TableError):
 
 class NotNow(TableError):
     """Legal in form but not now: out of turn, held by pacing (HTTP 409)."""
+
+
+class TooManyStreams(TableError):
+    """Anonymous streams are full (HTTP 429): the table's own stay served [issue 17]."""
+
+    status = 429

@@ -28,7 +28,7 @@ from ..engine import Action, IllegalAction, State, act, legal_actions, pending, 
 from ..replay import parse_action, result_of
 from ..store import Store
 from . import pacing
-from .audiences import LOBBY, Audiences, Listener, Live, Sent, step_id
+from .audiences import LOBBY, Audiences, Listener, Live, Sent, StreamCaps, step_id
 from .batch import Queue
 from .errors import BadInput, NotFound, NotNow, Stale, TableError
 from .pacing import Pace, Settings
@@ -414,10 +414,12 @@ class Table:
 
     # --- listeners --------------------------------------------------------------
 
-    def listen(self, audience: str, token: str | None = None) -> tuple[Listener, str]:
-        """Subscribe; returns the listener and the full current view to send first."""
+    def listen(self, audience: str, token: str | None = None, address: str = "",
+               caps: StreamCaps | None = None) -> tuple[Listener, str]:
+        """Subscribe; returns the listener and the full current view to send
+        first. `caps`: how many may be open (audiences.StreamCaps)."""
         with self.lock:
-            listener = self.audiences.listen(audience, token)
+            listener = self.audiences.listen(audience, token, address, caps)
             if self.state is None:
                 return listener, json.dumps(self.public())
             return listener, self.audiences.message(self._live(), audience, self.clock())

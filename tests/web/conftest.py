@@ -1,5 +1,5 @@
 """Browser tests of the pages ([issue 6] How it is checked): a real hub in this
-process (waitress on a free loopback port, the table's clock in a thread) and
+process (the hub's server, Hypercorn, on a free loopback port, the table's clock in a thread) and
 Chromium driven by Playwright.
 
 Every browser context made here records every URL its pages ask for; after
@@ -95,7 +95,7 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
     `hardware`: the default pin map's 12 seat boxes on gpiozero's MockFactory
     and the display on luma's dummy device, as `werewolf serve` runs them
     without a Pi (the virtual table)."""
-    from waitress import create_server
+    from companion.hub.server import HubServer
 
     folder.mkdir(parents=True, exist_ok=True)
     kwargs: dict = {"settings": settings}
@@ -105,8 +105,8 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
         kwargs["rng"] = rng
     table = Table(Store(folder / "g.sqlite3"), **kwargs)
     app = create_app(table, GM_TOKEN)
-    server = create_server(app, host="127.0.0.1", port=port, threads=48, ident="werewolf-test")
-    base = f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
+    server = HubServer(app, "127.0.0.1", port)
+    base = f"http://127.0.0.1:{server.port}"
     app.config["BASE_URL"] = base
     hw = None
     if hardware:
@@ -122,14 +122,7 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
         app.extensions["hardware"] = hw
     stop = threading.Event()
 
-    def serve() -> None:
-        try:
-            server.run()
-        except (OSError, ValueError):
-            if not stop.is_set():
-                raise  # closing the sockets under select() at shutdown is expected; nothing else is
-
-    serving = threading.Thread(target=serve, name="hub-server", daemon=True)
+    serving = threading.Thread(target=server.run, name="hub-server", daemon=True)
     serving.start()
     errors: list[BaseException] = []
 
@@ -152,15 +145,13 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
         if hw is not None:
             hw.close()
             hw.factory.close()
-        table.close_listeners()  # the streams end, so waitress's threads can stop
+        table.close_listeners()  # the streams end, so the server can stop
         deadline = time.monotonic() + 5
         while table.listeners() and time.monotonic() < deadline:
             time.sleep(0.02)  # each stream says "closed" before the sockets go
-        server.close()
-        from waitress import wasyncore
-
-        wasyncore.close_all(server._map)  # open connections too: the loop ends
+        server.stop()
         serving.join(timeout=5)
+        server.close()
         if ticking is not None:
             ticking.join(timeout=5)
         table.store.close()

@@ -30,7 +30,7 @@ def test_the_tv_follows_a_restarted_hub_and_its_new_game(tmp_path: Path, new_con
     game, not drop its views as old."""
     folder = tmp_path / "hub"
     with running_hub(folder) as first:
-        port = first.server.effective_port
+        port = first.server.port
         _game(first, NAMES_EN, "en")
         tv = new_context(first, **SCREEN).new_page()
         tv.goto(first.base + "/table")

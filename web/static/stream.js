@@ -8,7 +8,10 @@
 // - state: the URL of the same view as JSON. It is read again when the phone
 //   wakes up, comes back online, or the browser gave the stream up, and when
 //   the hub says "closed" (the seat's link was reissued, a new game began, or
-//   the hub is stopping). A state that answers 401/403/404 reloads the page,
+//   the hub is stopping). "replaced": a newer stream of the same seat (or, for
+//   the public view, of the same device) took this one's place [issue 17]:
+//   the page waits until it is looked at again, so two tabs never take turns.
+//   A state that answers 401/403/404 reloads the page,
 //   which then says why; one that does not answer is a hub restarting: try
 //   again every 2 s.
 // - ordered (default true): drop a message older (lower seq) than the one
@@ -26,6 +29,7 @@ function follow(url, render, opts = {}) {
   const online = opts.online || (() => {});
   let es = null;
   let waiting = false;
+  let replaced = false;
 
   let last = null; // the view shown: its game, boot and seq
 
@@ -46,6 +50,7 @@ function follow(url, render, opts = {}) {
     // first, whatever its seq (a hub restarted on a new data folder starts again)
     es.onerror = () => { last = null; online(false); };
     es.addEventListener("closed", closed);
+    es.addEventListener("replaced", () => { es.close(); replaced = true; online(false); });
   }
   async function refresh() {
     if (!opts.state) return true;
@@ -66,15 +71,16 @@ function follow(url, render, opts = {}) {
       setTimeout(closed, 2000);
     }
   }
-  function revive() {
-    if (waiting) return;
+  function revive(looked) {
+    if (waiting || (replaced && !looked)) return;
+    replaced = false;
     if (!es || es.readyState === EventSource.CLOSED) open();
     refresh().catch(() => online(false));
   }
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) revive(); });
-  window.addEventListener("online", revive);
-  window.addEventListener("pageshow", (e) => { if (e.persisted) revive(); });
-  setInterval(() => { if (es && es.readyState === EventSource.CLOSED) revive(); }, 5000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) revive(true); });
+  window.addEventListener("online", () => revive(false));
+  window.addEventListener("pageshow", (e) => { if (e.persisted) revive(true); });
+  setInterval(() => { if (es && es.readyState === EventSource.CLOSED) revive(false); }, 5000);
   open();
   return {refresh: () => refresh().catch(() => online(false)), show};
 }

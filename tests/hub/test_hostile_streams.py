@@ -1,0 +1,242 @@
+"""[issue 17 item 1] Streams can never starve the table: a real hub server on
+loopback (Hypercorn, `companion.hub.server`), real sockets, hostile guests
+from many loopback addresses (127.0.1.x). Bounded: each test runs in seconds.
+
+Under the old server (waitress, one thread per open stream, 48 threads) the
+flood below froze every answer until it closed."""
+
+from __future__ import annotations
+
+import json
+import socket
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.hub import create_app
+from companion.hub.server import IDLE_S, HubServer
+from companion.store import Store
+from companion.table import StreamCaps, Table
+
+TOKEN = "flood-gm-token"
+HOST = "127.0.0.1"
+
+
+class Hub:
+    def __init__(self, table: Table, port: int) -> None:
+        self.table, self.port = table, port
+
+    def post(self, path: str, body: dict, headers: dict | None = None,
+             timeout: float = 5.0) -> tuple[int, dict]:
+        import http.client
+
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
+        try:
+            conn.request("POST", path, body=json.dumps(body).encode(), headers={
+                "Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json",
+                **(headers or {})})
+            response = conn.getresponse()
+            return response.status, json.loads(response.read() or b"{}")
+        finally:
+            conn.close()
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[Hub]:
+    table = Table(Store(tmp_path / "g.sqlite3"))
+    app = create_app(table, TOKEN, {"HEARTBEAT_S": 1.0})
+    server = HubServer(app, HOST, 0)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield Hub(table, server.port)
+    finally:
+        table.close_listeners()
+        server.stop()
+        thread.join(timeout=10)
+        server.close()
+        table.store.close()
+
+
+def open_stream(port: int, path: str, source: str = HOST,
+                headers: dict | None = None) -> tuple[socket.socket, int]:
+    """A stream's socket (its head read) and its HTTP status."""
+    sock = socket.create_connection((HOST, port), timeout=5, source_address=(source, 0))
+    extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\n{extra}\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    return sock, int(head.split(b" ", 2)[1]) if head else 0
+
+
+def device_cookie(port: int, url: str) -> str:
+    """The cookie a seat's page sets on the phone that opens it first."""
+    sock = socket.create_connection((HOST, port), timeout=5)
+    sock.sendall(f"GET {url} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(4096)
+    sock.close()
+    return next(line.split(":", 1)[1].split(";", 1)[0].strip()
+                for line in head.decode().split("\r\n") if line.lower().startswith("set-cookie"))
+
+
+class Reader(threading.Thread):
+    """Reads one stream, time-stamping every event's text."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        super().__init__(daemon=True)
+        self.sock, self.events = sock, []  # type: ignore[var-annotated]
+        self.sock.settimeout(0.1)
+
+    def run(self) -> None:
+        buf = b""
+        while True:
+            try:
+                chunk = self.sock.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            if not chunk:
+                return
+            buf += chunk
+            while b"\n\n" in buf:
+                event, buf = buf.split(b"\n\n", 1)
+                self.events.append((time.perf_counter(), event.decode(errors="replace")))
+
+    def wait_for(self, text: str, since: float, timeout: float = 5.0) -> float:
+        limit = time.perf_counter() + timeout
+        while time.perf_counter() < limit:
+            for at, event in list(self.events):
+                if at >= since and text in event:
+                    return at
+            time.sleep(0.005)
+        raise AssertionError(f"no event with {text!r} within {timeout} s")
+
+
+def game(hub: Hub) -> dict:
+    names = [f"P{i}" for i in range(8)]
+    status, created = hub.post("/api/games", {"ruleset": "millers-hollow", "players": names,
+                                              "seed": 1})
+    assert status == 201, created
+    return created
+
+
+def test_a_flood_of_anonymous_streams_and_slowloris_starves_nobody(hub: Hub) -> None:
+    """[issue 17] 200 public streams from 100 addresses that never read, and 100
+    half-sent requests: the GM is answered within 250 ms at p95, and the
+    table's own streams (the TV's, a seat's, the GM's) get each change within 1 s."""
+    game(hub)
+    tv, tv_status = open_stream(hub.port, "/api/public/stream")
+    gm, gm_status = open_stream(hub.port, "/api/stream", headers={
+        "Authorization": f"Bearer {TOKEN}"})
+    assert (tv_status, gm_status) == (200, 200)
+    readers = [Reader(tv), Reader(gm)]
+    for reader in readers:
+        reader.start()
+
+    hostile, statuses = [], []
+    for i in range(200):
+        sock, status = open_stream(hub.port, "/api/public/stream", f"127.0.1.{1 + i % 100}")
+        hostile.append(sock)
+        statuses.append(status)
+    for _ in range(100):
+        slow = socket.create_connection((HOST, hub.port), timeout=5)
+        slow.sendall(b"GET /api/public HTTP/1.1\r\nHost: ")
+        hostile.append(slow)
+    caps = StreamCaps()
+    assert statuses.count(200) <= caps.public_total  # the rest were refused, not queued
+    assert statuses.count(429) >= 200 - caps.public_total
+
+    answers, arrivals = [], []
+    for k in range(10):
+        t0 = time.perf_counter()
+        status, out = hub.post("/api/timer", {"do": "pause" if k % 2 == 0 else "resume"})
+        answers.append(time.perf_counter() - t0)
+        assert status == 200, out
+        word = '"paused": null' if k % 2 else '"paused": '  # null: running again
+        arrivals += [reader.wait_for(word, t0) - t0 for reader in readers]
+    for sock in [*hostile, tv, gm]:
+        sock.close()
+    assert statistics.quantiles(answers, n=20)[-1] < 0.250, answers
+    assert max(arrivals) < 1.0, arrivals
+
+
+def test_one_address_keeps_at_most_four_public_streams_the_oldest_is_replaced(hub: Hub) -> None:
+    """[issue 17] A fifth public stream from one device ends its oldest with
+    `event: replaced` (the page then waits to be looked at: no ping-pong)."""
+    socks = [open_stream(hub.port, "/api/public/stream", "127.0.2.7")[0] for _ in range(4)]
+    oldest = Reader(socks[0])
+    oldest.start()
+    t0 = time.perf_counter()
+    fifth, status = open_stream(hub.port, "/api/public/stream", "127.0.2.7")
+    assert status == 200
+    oldest.wait_for("event: replaced", t0 - 1)
+    assert hub.table.listeners() == 4
+    for sock in [*socks, fifth]:
+        sock.close()
+
+
+def test_past_the_public_total_a_stream_is_refused_with_429_and_a_reason(hub: Hub) -> None:
+    """[issue 17] Refused, clearly, not queued: the 65th anonymous stream."""
+    total = StreamCaps().public_total
+    socks = [open_stream(hub.port, "/api/public/stream", f"127.0.3.{1 + i}")[0]
+             for i in range(total)]
+    sock = socket.create_connection((HOST, hub.port), timeout=5, source_address=("127.0.3.200", 0))
+    sock.sendall(f"GET /api/public/stream HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+    time.sleep(0.3)
+    reply = sock.recv(65536).decode()
+    assert reply.startswith("HTTP/1.1 429"), reply[:80]
+    assert "public stream is full" in reply
+    for s in [*socks, sock]:
+        s.close()
+
+
+def test_a_half_sent_request_is_closed_after_the_idle_time(hub: Hub) -> None:
+    """[issue 17] slowloris: a request's head trickled a byte a second is closed
+    within IDLE_S (+1 s), so such connections cannot pile up."""
+    sock = socket.create_connection((HOST, hub.port), timeout=IDLE_S + 3)
+    sock.sendall(b"GET /api/public HTTP/1.1\r\n")
+    t0 = time.monotonic()
+    closed_at = None
+    while time.monotonic() - t0 < IDLE_S + 2:
+        try:
+            sock.sendall(b"X")
+            sock.settimeout(1.0)
+            if sock.recv(1024) == b"":
+                closed_at = time.monotonic() - t0
+                break
+        except TimeoutError:
+            continue
+        except OSError:
+            closed_at = time.monotonic() - t0
+            break
+    sock.close()
+    assert closed_at is not None and closed_at <= IDLE_S + 1.5, closed_at
+
+
+def test_a_seat_keeps_at_most_four_streams_and_its_newest_wins(hub: Hub) -> None:
+    """[issue 17] A phone that dropped off the Wi-Fi leaves its stream open;
+    its reload must still be served: the fifth stream of a seat ends the oldest."""
+    created = game(hub)
+    url = created["seats"][1]["url"]
+    cookie = device_cookie(hub.port, url)
+    streams = [open_stream(hub.port, f"{url}/stream", headers={"Cookie": cookie}) for _ in range(4)]
+    assert [status for _, status in streams] == [200] * 4
+    oldest = Reader(streams[0][0])
+    oldest.start()
+    t0 = time.perf_counter()
+    fifth, status = open_stream(hub.port, f"{url}/stream", headers={"Cookie": cookie})
+    assert status == 200
+    oldest.wait_for("event: replaced", t0 - 1)
+    for s, _ in [*streams, (fifth, 0)]:
+        s.close()
