@@ -21,6 +21,7 @@ import pytest
 from browser_kit import PHONE, SCREEN, TABLET, hook
 from conftest import running_hub
 from fixtures import gm_view, players, serve_json, serve_stream
+from flask import request
 from hub.conftest import FakeClock
 from screens_kit import walk
 
@@ -102,7 +103,8 @@ def test_the_end_screen_says_whether_you_won_and_why(hub, new_context, shot, sea
 
 def test_the_phone_names_the_candidate_in_roll_call(hub, new_context):
     """Issue 18 item 7: only the display and the TV named the candidate."""
-    view = _seat_view(buttons="roll-call", pace={"mode": "ballot", "paused": None, "deadline": None},
+    ballot = {"mode": "ballot", "paused": None, "deadline": None}
+    view = _seat_view(buttons="roll-call", pace=ballot,
                       step="day 1 vote", vote={"kind": "vote", "round": 1, "candidates": None,
                                                "voted": [], "waiting": [0, 1, 2, 3, 4]},
                       rollcall={"candidate": 3, "index": 2, "of": 5, "ends": None})
@@ -142,17 +144,24 @@ def test_the_tv_line_keeps_its_breaks_without_the_heading(hub, new_context):
     assert page.evaluate("pageWords('names').stepText('night 2')") == "Night 2"
 
 
-def test_no_console_error_on_the_first_lobby_load(tmp_path, new_context):
-    """Issue 18 item 9: a 404 (the browser's /favicon.ico) on the first load."""
+def test_no_console_error_on_the_first_lobby_load(tmp_path, browser):
+    """Issue 18 item 9: a 404 (the browser's /favicon.ico) on the first load.
+    A plain context: one whose requests are routed (new_context) is never
+    made to ask for a favicon."""
     with running_hub(tmp_path / "hub") as hub:
         errors: list[str] = []
+        asked: list[str] = []  # every path the hub was asked for (the browser's own too)
+        hub.app.before_request(lambda: asked.append(request.path) and None)
         for url, options in ((f"/gm?token={hub.token}", TABLET), ("/table", SCREEN)):
-            page = new_context(hub, **options).new_page()
+            context = browser.new_context(**options)
+            page = context.new_page()
             page.on("console", lambda m: m.type == "error" and errors.append(m.text))
             page.goto(hub.base + url)
-            page.wait_for_timeout(700)
+            page.wait_for_timeout(1500)
+            context.close()
+        assert "/static/gm.js" in asked  # the hook sees the page's requests
+        assert "/favicon.ico" not in asked, asked
         assert not errors, errors
-        new_context.close_all()
 
 
 def _to_the_vote(hub: Any, clock: FakeClock) -> int:
