@@ -134,6 +134,7 @@ def test_every_screen_fits_in_one_language(players: int, lang: str, ruleset: str
             gm.set_viewport_size({"width": 1024, "height": 768})
             hook(gm, "start").click()
             expect(hook(gm, "running")).to_be_visible()
+            hook(gm, "secrets").check()  # the log and the night's facts: in words too
             at = len(names) - 1
             for screen in walk(hub.table, clock, seed=players):
                 if at != screen.seat:

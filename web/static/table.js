@@ -165,8 +165,15 @@
     for (const li of news) li.hidden = false;
     body.style.setProperty("--k", "1");
     const boxes = [...document.querySelectorAll(".cols > *, .players li, .reveal li, .tally table, .top")];
+    const cols = [...document.querySelectorAll(".cols > *")];
+    // a column's lowest line below its edge (a tall glyph overshoots its box's scrollHeight)
+    const below = (c) => {
+      const edge = c.getBoundingClientRect().bottom;
+      return [...c.querySelectorAll("td, th, li, p, span, h2")].some((e) => e.getBoundingClientRect().bottom > edge - 1);
+    };
     const over = () => $("screen").scrollHeight > $("screen").clientHeight + 1 ||
-      boxes.some((b) => b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1);
+      boxes.some((b) => b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1) ||
+      cols.some(below);
     const tally = !$("tally").hidden;  // a tally shown says the latest news itself
     for (let i = news.length - 1; i > (tally ? -1 : 0) && over(); i--) news[i].hidden = true;
     const said = [...$("line").children];  // then the line's first sentences: its last one stays
