@@ -35,9 +35,10 @@ from screens_kit import problems, walk  # noqa: E402
 
 GAMES = {
     "en": ("millers-hollow", ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]),
-    "ja": ("jp-standard", ["あおい", "いつき", "うみ", "えま", "おと", "かい", "きら", "くう", "けい"]),
-    "zh_Hant": ("bga", ["王小明", "李美玲", "張偉", "陳怡君", "林志豪", "黃雅婷", "吳建宏", "劉淑芬",
-                        "蔡明哲", "楊佩珊", "許文彬", "鄭惠如"]),
+    "ja": ("jp-standard", ["あおい", "いつき", "うみ", "えま", "おと", "かい", "きら", "くう",
+                           "けい"]),
+    "zh_Hant": ("bga", ["王小明", "李美玲", "張偉", "陳怡君", "林志豪", "黃雅婷", "吳建宏",
+                        "劉淑芬", "蔡明哲", "楊佩珊", "許文彬", "鄭惠如"]),
 }
 
 
@@ -94,7 +95,8 @@ class Play:
                 if screen.name == "vote-vote":
                     break
             self.synced(hub.table, gm, tv, phones)
-            for page, name in ((gm, "gm-vote"), (tv, "tv-vote"), (phones[screen.seat], "phone-vote")):
+            for page, name in ((gm, "gm-vote"), (tv, "tv-vote"),
+                               (phones[screen.seat], "phone-vote")):
                 self.shot(page, name)
             voters = [s for s in range(len(links)) if hub.table.seat_view(s)["actions"]]
             away, early = voters[0], voters[1:3]
@@ -110,7 +112,8 @@ class Play:
         with running_hub(folder, clock=clock, tick_s=None, port=port) as hub:
             hub.table.resume()
             if dict(hub.table.state.votes) != cast:
-                self.found.append(f"ballots lost over the restart: {cast} -> {hub.table.state.votes}")
+                self.found.append(f"ballots lost over the restart: {cast} -> "
+                                  f"{hub.table.state.votes}")
             others = [p for s, p in enumerate(phones) if s != away]
             self.synced(hub.table, gm, tv, [p if s != away else None for s, p in enumerate(phones)])
             self.shot(tv, "tv-after-restart")
@@ -127,7 +130,9 @@ class Play:
             self.tap(phones[away], hub.table.seat_view(away))
             if away not in hub.table.state.votes:
                 self.found.append("the tap after coming back was not recorded")
-            for page, where in ((gm, "gm"), (tv, "tv"), *((p, f"phone {i}") for i, p in enumerate(others[:2]))):
+            looked = [(gm, "gm"), (tv, "tv")]
+            looked += [(p, f"phone {i}") for i, p in enumerate(others[:2])]
+            for page, where in looked:
                 self.check(page, f"after restart {where}", tv=page is tv)
             for screen in walk(hub.table, clock, seed=12):
                 if screen.name == "end":
@@ -139,10 +144,12 @@ class Play:
                 self.check(phone, f"end phone {seat}")
                 if seat < 2:
                     self.shot(phone, f"phone-end-{seat}")
-                outcome = hook(phone, "outcome").inner_text()
                 won = seat in hub.table.state.winners
-                if not outcome:
+                if not hook(phone, "outcome").count():
                     self.found.append(f"phone {seat} does not say whether it won")
+                    self.shot(phone, f"phone-end-{seat}-no-outcome")
+                    continue
+                outcome = hook(phone, "outcome").inner_text()
                 if won != (phone.locator("[data-test=outcome].won").count() == 1):
                     self.found.append(f"phone {seat} says {outcome!r}, won: {won}")
             self.check(tv, "end tv", tv=True)

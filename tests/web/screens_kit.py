@@ -80,7 +80,7 @@ def _name(table: Any, acted: set[tuple[int, int]]) -> tuple[str, int | None]:
     """The screen the game shows now, and the seat acting on it (if any)."""
     pc = table.pace
     gm = table.gm_view()
-    if gm["phase"] == "over":
+    if table.public()["phase"] == "over":  # (the GM knows it first: pacing holds last words)
         return "end", None
     mode = pc.mode
     step = gm["pending"]["id"]
