@@ -34,6 +34,9 @@ package, a fresh temporary data folder, 127.0.0.1, a free port) and measures:
   cores, so the clients' own reading is part of the latency.
 - `ack_p50_ms` / `ack_p99_ms`: the POST's own round trip (the action is
   committed to SQLite, `synchronous=FULL`, before the 200).
+- `server_cpu_ms`: the server process's CPU time (user + system, from
+  /proc/<pid>/stat) over the games, per action: what one action costs the
+  hub, whatever else the machine is doing (wall-clock figures are not).
 - `rss_mb`: the server's VmRSS (/proc/<pid>/status) after the last action,
   with every stream still open.
 - `burst_p50_ms` / `burst_p99_ms`: 17 phones vote at the same instant. An
@@ -142,6 +145,17 @@ class _Server:
             return (self.data / "serve.log").read_text(encoding="utf-8", errors="replace")[-2000:]
         except OSError:
             return ""
+
+    def cpu_s(self) -> float | None:
+        """The server's CPU time so far (user + system, /proc/<pid>/stat): a
+        figure that other work on the machine barely moves, unlike wall time."""
+        assert self.proc is not None
+        try:
+            with open(f"/proc/{self.proc.pid}/stat", encoding="utf-8") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
 
     def rss_mb(self) -> float | None:
         assert self.proc is not None
@@ -559,6 +573,7 @@ def run(quick: bool = False) -> dict:
     latencies: list[float] = []
     acks: list[float] = []
     deliveries = actions = 0
+    cpu = 0.0  # the server's CPU seconds over the games' actions
     stop = threading.Event()
     with tempfile.TemporaryDirectory(prefix="werewolf-bench-hub-") as tmp:
         server = _Server(Path(tmp))
@@ -587,7 +602,11 @@ def run(quick: bool = False) -> dict:
                     stream.wait(lambda s: any(json.loads(m).get("game") == created["id"]
                                               for _, m in s.messages[-1:]))
                 _settle(live)
+                cpu0 = server.cpu_s()
                 lat, ack, got, sent = _play(server, live, gm, setup, seed, max_actions)
+                cpu1 = server.cpu_s()
+                if cpu0 is not None and cpu1 is not None:
+                    cpu += cpu1 - cpu0
                 latencies += lat
                 acks += ack
                 deliveries += got
@@ -610,6 +629,7 @@ def run(quick: bool = False) -> dict:
         "ack_p50_ms": round(statistics.median(acks), 2),
         "ack_p99_ms": round(_percentile(acks, 99), 2),
         "actions": actions,
+        "server_cpu_ms": round(cpu * 1000 / actions, 2),
         "streams": 2 + PLAYERS,
         "deliveries": deliveries,
         "games": games,

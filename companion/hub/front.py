@@ -8,7 +8,11 @@ answer. Here:
 
 - a request runs the Flask app on a small thread pool, one hop each way (the
   whole response is collected in the thread: every answer but a stream is
-  one small JSON or page);
+  one small JSON or page). The table's own requests (the GM's, a seat
+  holder's: `trust.py`) have their pool, guests theirs, and guests are
+  rate-limited (`GUEST_RATE` per address, `GUESTS_IN_ALL` in all; past it, a
+  429 from the loop, before any thread or Flask): a flood of anonymous
+  requests can neither queue in front of the table nor take its CPU;
 - a stream route (`common.stream`) checks who may follow what, as any route
   does, then hands its listener over (`Handoffs`) instead of a body: the
   front answers with the stream's headers and writes its messages from this
@@ -29,8 +33,10 @@ import asyncio
 import itertools
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from io import BytesIO
 from typing import Any
 
@@ -41,6 +47,11 @@ STREAM_HEADER = "x-werewolf-stream"
 #: the environ key under which a route finds the front's `Handoffs`
 ENVIRON_KEY = "werewolf.streams"
 SEND_TIMEOUT_S = 30.0  # a reader this slow to take one message is gone (or hostile)
+#: a guest's device: 20 requests a second, 60 at once (a page and its files
+#: load in one burst of about 15); all guests together: 200 a second
+GUEST_RATE = (20.0, 60.0)
+GUESTS_IN_ALL = (200.0, 200.0)
+TARPIT_S = 1.0  # how long a refused guest waits for its 429
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict]]
@@ -73,12 +84,27 @@ class Handoffs:
 class Front:
     """The ASGI application Hypercorn serves: Flask for requests, the loop for streams."""
 
-    def __init__(self, app: Wsgi, *, threads: int, max_body: int, heartbeat_s: float) -> None:
+    def __init__(self, app: Wsgi, *, threads: int, max_body: int, heartbeat_s: float,
+                 trusted: Callable[[Scope], bool] = lambda scope: True,
+                 clock: Callable[[], float] = time.monotonic,
+                 limit_loopback: bool = False) -> None:
         self.app = app
         self.max_body = max_body
         self.heartbeat_s = heartbeat_s
+        self.trusted = trusted
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="hub-request")
+        self.guests = ThreadPoolExecutor(max(2, threads // 4), thread_name_prefix="hub-guest")
         self.handoffs = Handoffs()
+        self._followers: set[_Follower] = set()
+        self._wake_lock = threading.Lock()
+        self._to_wake: list[_Follower] = []
+        self._sweeping: asyncio.Task | None = None
+        self.clock = clock
+        #: the Pi's own requests (its kiosk browser, scripts) are not a guest's
+        #: flood; tests of the limits from loopback addresses turn this on
+        self.limit_loopback = limit_loopback
+        self.per_guest: dict[str, Bucket] = {}
+        self.all_guests = Bucket(*GUESTS_IN_ALL)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -92,7 +118,15 @@ class Front:
         environ = _environ(scope, body if body is not None else b"", self.handoffs)
         if body is None:  # over the cap: Flask answers 413 from the length alone
             environ["CONTENT_LENGTH"] = str(self.max_body + 1)
-        status, headers, payload = await loop.run_in_executor(self.pool, self._run, environ)
+        pool = self.pool
+        if not self.trusted(scope):
+            address = str((scope.get("client") or ("",))[0])
+            local = address.startswith("127.") or address == "::1"
+            if (self.limit_loopback or not local) and not self._guest_may(address):
+                await _too_many(send)
+                return
+            pool = self.guests
+        status, headers, payload = await loop.run_in_executor(pool, self._run, environ)
         key = next((value for name, value in headers if name == STREAM_HEADER.encode()), None)
         handoff = self.handoffs.take(key.decode()) if key else None
         if handoff is not None:  # its length is open: drop the empty body's
@@ -108,6 +142,17 @@ class Front:
         finally:
             await loop.run_in_executor(self.pool, done, listener)
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def _guest_may(self, address: str) -> bool:
+        """A guest's request is run if its device's and all guests' buckets
+        allow it (the table's own requests are never counted)."""
+        now = self.clock()
+        bucket = self.per_guest.get(address)
+        if bucket is None:
+            if len(self.per_guest) > 4096:  # addresses are cheap to make: forget the full ones
+                self.per_guest = {a: b for a, b in self.per_guest.items() if not b.full(now)}
+            bucket = self.per_guest[address] = Bucket(*GUEST_RATE)
+        return bucket.take(now) and self.all_guests.take(now)
 
     def _run(self, environ: dict) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """The Flask app on a pool thread: status, headers and the whole body."""
@@ -128,52 +173,148 @@ class Front:
 
     async def _stream(self, listener: Listener, first: str, receive: Receive,
                       send: Send) -> None:
-        """Server-sent events from `listener` until it closes or the reader goes."""
+        """Server-sent events from `listener` until it closes or the reader goes.
+        Per message this costs one future and one write: waking is batched
+        (`_wake`), the heartbeat and the send time-out are one sweep for all
+        streams (`_sweep`), and the reader's leaving is one task per stream."""
         loop = asyncio.get_running_loop()
-        ready = asyncio.Event()
-        def wake() -> None:
-            loop.call_soon_threadsafe(ready.set)
-
-        listener.wake = wake
+        self._start_sweeping(loop)
+        follower = _Follower(asyncio.current_task())
+        listener.wake = partial(self._wake, loop, follower)
+        self._followers.add(follower)
         gone = asyncio.ensure_future(_disconnected(receive))
+        gone.add_done_callback(lambda _: follower.leave())
         try:
-            if not await self._write(send, f"retry: 2000\n\ndata: {first}\n\n"):
-                return
-            while not gone.done():
-                if listener.queue.empty():
-                    ready.clear()
-                    if listener.queue.empty():  # nothing came in between
-                        waiting = asyncio.ensure_future(ready.wait())
-                        finished, _ = await asyncio.wait(
-                            {waiting, gone}, timeout=self.heartbeat_s,
-                            return_when=asyncio.FIRST_COMPLETED)
-                        waiting.cancel()
-                        if not finished:
-                            if not await self._write(send, ": heartbeat\n\n"):
-                                return
+            text: str | None = f"retry: 2000\n\ndata: {first}\n\n"
+            while not follower.gone:
+                if text is None:
+                    if listener.queue.empty() and not follower.beat:
+                        await follower.sleep(loop)
                         continue
-                newest = _drain(listener)  # whole views: only the newest matters
-                if listener.closed:
-                    await self._write(send, f"event: {listener.reason}\ndata: {{}}\n\n")
+                    newest = _drain(listener)  # whole views: only the newest matters
+                    if listener.closed:
+                        text = f"event: {listener.reason}\ndata: {{}}\n\n"
+                        follower.gone = True  # after this last word
+                    elif newest:
+                        text = f"data: {newest}\n\n"
+                    elif follower.beat:
+                        text = ": heartbeat\n\n"
+                    follower.beat = False
+                    if text is None:
+                        continue
+                follower.writing_since = loop.time()
+                try:
+                    await send({"type": "http.response.body", "body": text.encode(),
+                                "more_body": True})
+                except asyncio.CancelledError:
+                    if follower.timed_out:
+                        return  # the sweep gave up on this reader
+                    raise
+                except Exception:  # the connection is gone under us
                     return
-                if newest and not await self._write(send, f"data: {newest}\n\n"):
-                    return
+                follower.writing_since, text = None, None
         finally:
             listener.wake = None
+            self._followers.discard(follower)
             gone.cancel()
 
-    @staticmethod
-    async def _write(send: Send, text: str) -> bool:
-        try:
-            await asyncio.wait_for(
-                send({"type": "http.response.body", "body": text.encode(), "more_body": True}),
-                SEND_TIMEOUT_S)
-        except (TimeoutError, OSError):
-            return False
-        return True
+    def _wake(self, loop: asyncio.AbstractEventLoop, follower: _Follower) -> None:
+        """A listener has a message (any thread): one call into the loop per
+        batch of wakes, not one per stream (a publish wakes ~22 at once)."""
+        with self._wake_lock:
+            first = not self._to_wake
+            self._to_wake.append(follower)
+        if first:
+            loop.call_soon_threadsafe(self._flush)
+
+    def _flush(self) -> None:
+        with self._wake_lock:
+            batch, self._to_wake = self._to_wake, []
+        for follower in batch:
+            follower.poke()
+
+    def _start_sweeping(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._sweeping is None or self._sweeping.get_loop() is not loop:
+            self._sweeping = loop.create_task(self._sweep(loop))
+
+    async def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Every heartbeat: each stream owes its reader a heartbeat comment,
+        and a stream whose reader has not taken a message for SEND_TIMEOUT_S ends."""
+        while True:
+            await asyncio.sleep(self.heartbeat_s)
+            now = loop.time()
+            for follower in list(self._followers):
+                since = follower.writing_since
+                if since is not None and now - since > SEND_TIMEOUT_S:
+                    follower.timed_out = True
+                    follower.task.cancel()
+                else:
+                    follower.beat = True
+                    follower.poke()
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.guests.shutdown(wait=False, cancel_futures=True)
+
+
+class _Follower:
+    """One open stream's state on the loop."""
+
+    def __init__(self, task: asyncio.Task | None) -> None:
+        assert task is not None
+        self.task = task
+        self.waiter: asyncio.Future | None = None
+        self.beat = False  # a heartbeat is due
+        self.gone = False  # the reader left (or the stream said its last word)
+        self.timed_out = False
+        self.writing_since: float | None = None  # loop time a write began, until it is taken
+
+    async def sleep(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.waiter = loop.create_future()
+        try:
+            await self.waiter
+        finally:
+            self.waiter = None
+
+    def poke(self) -> None:
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def leave(self) -> None:
+        self.gone = True
+        self.poke()
+
+
+class Bucket:
+    """A token bucket: `rate` requests a second on average, `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, -1.0
+
+    def take(self, now: float) -> bool:
+        if self.at >= 0:
+            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def full(self, now: float) -> bool:
+        return self.tokens + (now - self.at) * self.rate >= self.burst
+
+
+async def _too_many(send: Send) -> None:
+    """429, after a second: a guest's loop of requests is slowed to one a
+    second per connection, at the cost of a sleeping coroutine."""
+    await asyncio.sleep(TARPIT_S)
+    body = b'{"error": "too many requests from this device: wait a moment, then retry"}'
+    await send({"type": "http.response.start", "status": 429, "headers": [
+        (b"content-type", b"application/json"), (b"retry-after", b"1"),
+        (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 def _drain(listener: Listener) -> str:

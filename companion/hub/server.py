@@ -3,6 +3,8 @@
 What a hostile Wi-Fi cannot do here [issue 17], and which part sees to it:
 - hold a thread with an open stream: streams are coroutines (`front.py`);
 - open unbounded streams: `audiences.StreamCaps`;
+- queue in front of the table with a flood of requests: guests' requests
+  run on their own threads (`trust.py`);
 - hold connections with half-sent requests (slowloris) or idle keep-alives:
   Hypercorn closes a connection that has not sent a whole request within
   `IDLE_S`, and drops a request's head past 16 KB;
@@ -25,6 +27,7 @@ from flask import Flask
 
 from . import MAX_BODY
 from .front import Front
+from .trust import trusted_requests
 
 THREADS = 16  # requests at once: ballots of a whole table land in one group commit
 IDLE_S = 5  # a connection with no whole request for this long is closed
@@ -72,11 +75,13 @@ class HubServer:
     """`werewolf serve`'s server (and the browser tests'): bind at once (so
     the port is known and a busy one fails early), then `run()` until `stop()`."""
 
-    def __init__(self, app: Flask, host: str, port: int, threads: int = THREADS) -> None:
+    def __init__(self, app: Flask, host: str, port: int, threads: int = THREADS,
+                 limit_loopback: bool = False) -> None:
         self.sock = listening_socket(host, port)
         self.port: int = self.sock.getsockname()[1]
         self.front = Front(app, threads=threads, max_body=MAX_BODY,
-                           heartbeat_s=float(app.config["HEARTBEAT_S"]))
+                           heartbeat_s=float(app.config["HEARTBEAT_S"]),
+                           trusted=trusted_requests(app), limit_loopback=limit_loopback)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
         self._stop_early = False

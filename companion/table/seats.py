@@ -51,6 +51,11 @@ class Seats:
             seat = self.tokens.index(token)
             return seat, self.claims[seat]
 
+    def holds(self, device: str) -> bool:
+        """Whether `device` holds a seat of the current game."""
+        with self.lock:
+            return self.game is not None and device in self.claims
+
     def claim(self, seat: int, device: str) -> bool:
         """True if the seat was free and `device` now holds it."""
         if self.claims[seat] is not None or self.game is None:

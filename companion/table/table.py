@@ -374,6 +374,11 @@ class Table:
         not hold up a phone's link check."""
         return self.seating.holder(token)
 
+    def holds(self, device: str) -> bool:
+        """Whether a device (its cookie) holds a seat of the current game
+        (the seats' own lock, as `holder`)."""
+        return self.seating.holds(device)
+
     def claim(self, seat: int, device: str) -> bool:
         """The first device to open a seat keeps it; others are refused."""
         with self.lock:

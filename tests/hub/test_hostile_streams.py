@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import socket
 import statistics
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -23,6 +25,25 @@ from companion.store import Store
 from companion.table import StreamCaps, Table
 
 TOKEN = "flood-gm-token"
+#: 40 guests asking for the public view as fast as they can; prints how many
+#: answers they got when told to stop (SIGTERM)
+GUESTS = """
+import http.client, signal, sys, threading
+port, served, stop = int(sys.argv[1]), [0], threading.Event()
+def guest(i):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                      source_address=(f"127.0.4.{1 + i}", 0))
+    while not stop.is_set():
+        try:
+            conn.request("GET", "/api/public"); conn.getresponse().read(); served[0] += 1
+        except OSError:
+            conn.close(); conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+signal.signal(signal.SIGTERM, lambda *a: stop.set())
+threads = [threading.Thread(target=guest, args=(i,), daemon=True) for i in range(40)]
+for t in threads: t.start()
+stop.wait()
+print(served[0], flush=True)
+"""
 HOST = "127.0.0.1"
 
 
@@ -49,7 +70,7 @@ class Hub:
 def hub(tmp_path: Path) -> Iterator[Hub]:
     table = Table(Store(tmp_path / "g.sqlite3"))
     app = create_app(table, TOKEN, {"HEARTBEAT_S": 1.0})
-    server = HubServer(app, HOST, 0)
+    server = HubServer(app, HOST, 0, limit_loopback=True)  # the guests come from 127.0.x.y
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
@@ -240,3 +261,93 @@ def test_a_seat_keeps_at_most_four_streams_and_its_newest_wins(hub: Hub) -> None
     oldest.wait_for("event: replaced", t0 - 1)
     for s, _ in [*streams, (fifth, 0)]:
         s.close()
+
+
+def test_a_flood_of_anonymous_requests_queues_behind_itself_not_the_gm(hub: Hub) -> None:
+    """[issue 17] 40 guests asking for the public view as fast as they can: the
+    GM's requests and a seat holder's run on the table's own threads
+    (`hub/trust.py`), answered within 250 ms at p95."""
+    import http.client
+
+    created = game(hub)
+    url = created["seats"][2]["url"]
+    cookie = device_cookie(hub.port, url)
+    # the guests in their own process: their own CPU, and not this one's GIL
+    flood = subprocess.Popen([sys.executable, "-c", GUESTS, str(hub.port)],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.0)
+        times = []
+        for k in range(40):
+            t0 = time.perf_counter()
+            status, out = hub.post("/api/timer", {"do": "pause" if k % 2 == 0 else "resume"})
+            assert status == 200, out
+            conn = http.client.HTTPConnection(HOST, hub.port, timeout=5)
+            conn.request("GET", f"{url}/state", headers={"Cookie": cookie})
+            assert conn.getresponse().status == 200
+            conn.close()
+            times.append(time.perf_counter() - t0)
+    finally:
+        flood.terminate()
+        served = int(flood.communicate(timeout=10)[0] or 0)
+    assert served > 100  # the flood was real
+    assert statistics.quantiles(times, n=20)[-1] < 0.250, times
+
+
+def test_whose_request_is_checked_not_believed(hub: Hub, tmp_path: Path) -> None:
+    """[issue 17] The table's own queue takes the GM's token and a seat's
+    holder; a wrong token, another device's cookie or nothing is a guest."""
+    from companion.hub.trust import trusted_requests
+
+    table = hub.table
+    app = create_app(table, TOKEN)
+    trusted = trusted_requests(app)
+    created = game(hub)
+    url = created["seats"][0]["url"]
+    cookie = device_cookie(hub.port, url)
+
+    def scope(path: str, **headers: str) -> dict:
+        return {"path": path, "headers": [(k.lower().encode(), v.encode())
+                                          for k, v in headers.items()]}
+
+    assert trusted(scope("/api/actions", Authorization=f"Bearer {TOKEN}"))
+    assert trusted(scope("/gm", Cookie=f"gm={TOKEN}"))
+    assert not trusted(scope("/api/actions", Authorization="Bearer guess"))
+    assert not trusted(scope("/api/public"))
+    assert trusted(scope(f"{url}/action", Cookie=cookie))
+    assert trusted(scope("/static/player.js", Cookie=cookie))  # a seated phone's files
+    assert not trusted(scope("/static/player.js", Cookie="device=nobody"))
+    assert not trusted(scope(f"{url}/action", Cookie="device=someone-else"))
+    assert not trusted(scope("/p/not-a-link/action", Cookie=cookie))
+    assert not trusted(scope(f"{url}/action", Cookie='device="unterminated'))
+
+
+def test_a_guest_past_its_rate_is_told_429_and_the_gm_never_is(
+        hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
+    """[issue 17] One device's requests past its bucket (front.GUEST_RATE: 60 at
+    once) are answered 429 with a reason, before any thread runs them; the
+    GM's, as many, are all served."""
+    import http.client
+
+    from companion.hub import front as front_module
+    from companion.hub.front import GUEST_RATE
+
+    def burst(headers: dict, source: str) -> list[int]:
+        conn = http.client.HTTPConnection(HOST, hub.port, timeout=5,
+                                          source_address=(source, 0))
+        statuses = []
+        for _ in range(int(GUEST_RATE[1]) + 40):
+            conn.request("GET", "/api/public", headers=headers)
+            response = conn.getresponse()
+            body = response.read()
+            statuses.append(response.status)
+            if response.status == 429:
+                assert b"too many requests" in body and response.getheader("Retry-After")
+        conn.close()
+        return statuses
+
+    monkeypatch.setattr(front_module, "TARPIT_S", 0.0)  # answered at once: this test counts them
+    guest = burst({}, "127.0.5.1")
+    assert guest.count(429) >= 30 and guest[:int(GUEST_RATE[1])].count(200) == GUEST_RATE[1]
+    gm = burst({"Authorization": f"Bearer {TOKEN}"}, "127.0.5.1")
+    assert set(gm) == {200}
