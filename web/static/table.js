@@ -139,7 +139,7 @@
     $("village").replaceChildren(...(lobby || night ? [] : villageLines(v).map((s) => el("li", {}, s))));
     const over = (v.announcements || []).find((a) => a.kind === "over");
     document.body.classList.toggle("over", !!over);
-    if (over) $("deaths").replaceChildren();  // the end: the winner and every card
+    if (over) $("deaths").replaceChildren(...[...$("deaths").children].slice(0, 1));  // the end: the last news, the winner, every card
     $("winner").hidden = !over;
     $("reveal").hidden = !over;
     $("players").hidden = !!over;
@@ -156,29 +156,32 @@
     fit();
   }
 
-  // The screen never scrolls and cuts nothing [issue 18]: the oldest news go
-  // first (the latest stays), then every size shrinks (--k, never under .75:
-  // 22 px at 1920×1080), until all that is shown fits.
+  // The screen never scrolls and cuts nothing [issue 18]: while the main
+  // column is too tall the oldest news go (the latest stays, unless a tally
+  // says it), while the screen is the line's first sentences (its last
+  // stays), then every size shrinks (--k, never under .75: 22 px at
+  // 1920×1080) until all that is shown fits.
   function fit() {
     const body = document.body;
     const news = [...$("deaths").children];
     for (const li of news) li.hidden = false;
+    const said = [...$("line").children];
+    for (const s of said) s.hidden = false;
     body.style.setProperty("--k", "1");
-    const boxes = [...document.querySelectorAll(".cols > *, .players li, .reveal li, .tally table, .top")];
+    const main = document.querySelector(".cols > .main");
     const cols = [...document.querySelectorAll(".cols > *")];
+    const wide = [...document.querySelectorAll(".players li, .reveal li, .tally table, .top")];
     // a column's lowest line below its edge (a tall glyph overshoots its box's scrollHeight)
     const below = (c) => {
       const edge = c.getBoundingClientRect().bottom;
-      return [...c.querySelectorAll("td, th, li, p, span, h2")].some((e) => e.getBoundingClientRect().bottom > edge - 1);
+      return c.scrollHeight > c.clientHeight + 1 ||
+        [...c.querySelectorAll("td, th, li, p, span, h2")].some((e) => e.getBoundingClientRect().bottom > edge - 1);
     };
-    const over = () => $("screen").scrollHeight > $("screen").clientHeight + 1 ||
-      boxes.some((b) => b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1) ||
-      cols.some(below);
+    const tall = () => $("screen").scrollHeight > $("screen").clientHeight + 1 || cols.some(below);
+    const over = () => tall() || wide.some((b) => b.scrollWidth > b.clientWidth + 1);
     const tally = !$("tally").hidden;  // a tally shown says the latest news itself
-    for (let i = news.length - 1; i > (tally ? -1 : 0) && over(); i--) news[i].hidden = true;
-    const said = [...$("line").children];  // then the line's first sentences: its last one stays
-    for (const s of said) s.hidden = false;
-    for (let i = 0; i < said.length - 1 && over(); i++) said[i].hidden = true;
+    for (let i = news.length - 1; i > (tally ? -1 : 0) && below(main); i--) news[i].hidden = true;
+    for (let i = 0; i < said.length - 1 && tall(); i++) said[i].hidden = true;
     for (let k = 19; k >= 15 && over(); k--) body.style.setProperty("--k", String(k / 20));
   }
   window.addEventListener("resize", fit);
