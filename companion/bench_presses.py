@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .bench_hub import machine
+from .bench_clients import machine
 from .engine import pending
 from .store import Store
 from .table import Settings, Table

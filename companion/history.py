@@ -8,7 +8,15 @@ game being played is the table's (`companion.table`), not this module's.
 
 from __future__ import annotations
 
-from .engine import ROLES, announcements, mixed_lovers, rebuild, view_for
+from .engine import (
+    ROLES,
+    RULESETS,
+    announcements,
+    migrate_overrides,
+    mixed_lovers,
+    rebuild,
+    view_for,
+)
 from .replay import result_of
 from .store import GameRecord, Store
 from .table.errors import BadInput, NotFound
@@ -103,8 +111,10 @@ class History:
     # --- saved setups [issue 6] --------------------------------------------------------
 
     def setups(self) -> list[dict]:
-        """Saved setups, most recent first: [{"name", "setup", "saved"}]."""
-        return self.store.setups()
+        """Saved setups, most recent first: [{"name", "setup", "saved"}]; one
+        saved before `night_s` became an exact window reads as it was meant
+        (engine.migrate_overrides) [issue 16]."""
+        return [_migrated(row) for row in self.store.setups()]
 
     def save_setup(self, doc: object) -> list[dict]:
         """Save `{"name", "setup"}`: a name (1–60 characters) and a body that
@@ -118,6 +128,11 @@ class History:
         if not isinstance(setup, dict):
             raise BadInput("'setup' is the POST /api/games body (an object)")
         parse_setup(setup)
+        opts = setup.get("options")
+        if isinstance(opts, dict) and "night_s" in opts and "pack_s" not in opts:
+            # saved with both, so it is never taken for a setup of the old meaning
+            pack = RULESETS[setup["ruleset"]]["options"]["pack_s"]
+            setup = {**setup, "options": {**opts, "pack_s": pack}}
         self.store.save_setup(name.strip(), setup)
         return self.store.setups()
 
@@ -126,3 +141,11 @@ class History:
         if not self.store.delete_setup(name):
             raise NotFound(f"no setup named {name!r}")
         return self.store.setups()
+
+
+def _migrated(row: dict) -> dict:
+    setup = row.get("setup")
+    if not isinstance(setup, dict) or not isinstance(setup.get("options"), dict):
+        return row
+    opts = migrate_overrides(str(setup.get("ruleset")), setup["options"])
+    return row if opts is setup["options"] else {**row, "setup": {**setup, "options": opts}}

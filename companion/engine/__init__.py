@@ -25,7 +25,13 @@ from .rules import (
     undo,
     waiting_for,
 )
-from .rulesets import OPTION_VALUES, RULESETS, recommended_deal, resolve_options
+from .rulesets import (
+    OPTION_VALUES,
+    RULESETS,
+    migrate_overrides,
+    recommended_deal,
+    resolve_options,
+)
 from .state import State, apply, rebuild
 from .steps import night_calls, pending
 from .views import announcements, public_view, view_for
@@ -35,5 +41,5 @@ __all__ = [
     "act", "legal_actions", "new_game", "step_label", "undo", "waiting_for", "OPTION_VALUES",
     "RULESETS", "recommended_deal", "resolve_options", "State", "apply", "rebuild",
     "public_view", "view_for", "StaleAction", "night_calls", "pending", "announcements",
-    "PUBLIC_CAUSES", "fresh_memo", "mixed_lovers",
+    "PUBLIC_CAUSES", "fresh_memo", "mixed_lovers", "migrate_overrides",
 ]

@@ -30,9 +30,9 @@ from .kernel import (
     right_of,
     step_label,
 )
-from .night import close_wolves, next_night_step
+from .night import close_together, close_wolves, next_night_step
 from .roles import ROLES
-from .state import State
+from .state import TOGETHER, State
 from .votes import close_vote, execute
 
 # --- acting --------------------------------------------------------------------
@@ -141,6 +141,8 @@ def _perform(state: State, a: Action) -> Next:
         after(state, a)  # the thief who keeps his card
     if step in PROMPTS:
         return after_prompt(state, a)
+    if step == TOGETHER:  # the night closes once every night role has acted (§4)
+        return None if waiting(state) else close_together(state)
     if step != "wolves":
         return next_night_step(state)
     if (before is not None and ROLES[role].wolf and state.opts["wolf_attack"] == "unanimous"
@@ -230,6 +232,8 @@ def _timeout(state: State) -> Next:
         return close_vote(state)
     if step == "wolves":
         return close_wolves(state)
+    if step == TOGETHER:  # one timeout ends the whole night, each missing action's default
+        return close_together(state)
     if step == "appoint":
         assert state.actor is not None  # every prompt step names its actor
         dying = state.actor

@@ -22,9 +22,10 @@ from .kernel import (
     living,
     living_wolves,
     powered,
+    together_steps,
 )
 from .roles import ROLES
-from .state import State
+from .state import TOGETHER, State
 
 # --- legal actions -------------------------------------------------------------
 
@@ -62,7 +63,23 @@ def _legal_actions(state: State, seat: int) -> list[Choice]:
         return got if got is not None else ballots(state).get(seat, [])
     if step == "wolves":
         return wolves_choices(state, seat)
+    if step == TOGETHER:
+        return together_choices(state, seat)
     return night_choices(state, seat, step)
+
+
+def together_choices(state: State, seat: int) -> list[Choice]:
+    """A living seat's choices in jp-standard's one night step (RULES.md §4):
+    its card's own step's, once, if that step acts tonight; a wolf's (or the
+    one who acts in the pack's step) the pack's, while the wolves' part is open."""
+    role = state.roles[seat]
+    steps = together_steps(state)
+    if ROLES[role].wolf or role in powers.PACK:
+        return wolves_choices(state, seat) if "wolves" in steps else []
+    own = ROLES[role].step
+    if own not in steps or seat in state.done:
+        return []
+    return night_choices(state, seat, own)
 
 
 def night_choices(state: State, seat: int, step: str) -> list[Choice]:
@@ -232,15 +249,31 @@ def _waiting_for(state: State) -> list[int]:
     if step in VOTES:
         return _unvoted(state)
     if step == "wolves":
-        wolves = living_wolves(state)
-        prey = len(wolves) < len(state.up) and (  # someone is left to attack
-            not state.village or bool(wolves_choices(state, wolves[0])))
-        out = list(wolves) if prey and not wolves_closed(state) else []
-        for role in in_play(state, powers.PACK):  # the little girl
-            seat = holder(state, role)
-            if seat is not None and wolves_choices(state, seat):
+        return _pack_waiting(state)
+    if step == TOGETHER:  # every night role of tonight at once, each until he acts
+        out = []
+        for own in together_steps(state):
+            if own == "wolves":
+                out += _pack_waiting(state)
+                continue
+            seat = holder(state, own)
+            if seat is not None and cached_choices(state, seat):
                 out.append(seat)
-        return out
+        return sorted(out)
     # a night step: only the living holder of its card may act
     seat = holder(state, step)
     return [seat] if seat is not None and cached_choices(state, seat) else []
+
+
+def _pack_waiting(state: State) -> list[int]:
+    """Whom the pack's part of the night waits for: the living wolves until
+    they have settled, and the one who may spy (the little girl)."""
+    wolves = living_wolves(state)
+    prey = len(wolves) < len(state.up) and (  # someone is left to attack
+        not state.village or bool(wolves_choices(state, wolves[0])))
+    out = list(wolves) if prey and not wolves_closed(state) else []
+    for role in in_play(state, powers.PACK):  # the little girl
+        seat = holder(state, role)
+        if seat is not None and wolves_choices(state, seat):
+            out.append(seat)
+    return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 from random import Random
 from typing import TypeVar
 
-from .roles import NIGHT_STEPS, ROLES
+from .roles import NIGHT_STEPS, ROLES, called_tonight
 from .rulesets import MAX_PLAYERS
 from .state import APPLY, STEP_KEEPS, State
 
@@ -97,6 +97,14 @@ def night_order(state: State) -> tuple[str, ...]:
         got = state.memo_play["order"] = tuple(
             s for s in NIGHT_STEPS if s == "wolves" or s in cards)
     return got
+
+
+def together_steps(state: State) -> tuple[str, ...]:
+    """The night steps that act inside tonight's TOGETHER step (jp-standard,
+    RULES.md §4): those of `night_order` called tonight, in §4's order (seer,
+    knight, wolves; on night 1 the seer only)."""
+    attack = attack_tonight(state)
+    return tuple(s for s in night_order(state) if called_tonight(s, state.n, attack))
 
 
 def powered(state: State, seat: int) -> bool:

@@ -20,10 +20,12 @@ from .kernel import (
     kill,
     living_wolves,
     night_order,
+    together_steps,
 )
 from .powers import attack_kills, shown_victim
 from .roles import NIGHT_STEPS, called_tonight
-from .state import State
+from .rulesets import together
+from .state import TOGETHER, State
 
 
 def begin_night(state: State, n: int) -> Next:
@@ -32,7 +34,25 @@ def begin_night(state: State, n: int) -> Next:
         seat = holder(state, role)
         if seat is not None:
             hook(state, seat)
+    if together(state.ruleset):
+        return open_together(state)
     return next_night_step(state)
+
+
+def open_together(state: State) -> Next:
+    """jp-standard's night (RULES.md §4, [004]): one step in which the seer,
+    the knight and the wolves act in any order; it closes when all have acted."""
+    emit(state, {"e": "step", "step": TOGETHER})
+    return None if waiting(state) else close_together(state)
+
+
+def close_together(state: State) -> Next:
+    """The one step is over (all acted, or its timeout): resolved in §4's
+    order. The seer's answer came as she acted and the knight's guard waits
+    for dawn, so what is left is the pack's attack, then dawn."""
+    if "wolves" in together_steps(state):
+        emit(state, {"e": "attack", "target": _pack_target(state), "caught": state.caught})
+    return dawn(state)
 
 
 def next_night_step(state: State) -> Next:
@@ -76,6 +96,13 @@ def next_night_step(state: State) -> Next:
 
 
 def close_wolves(state: State) -> Next:
+    emit(state, {"e": "attack", "target": _pack_target(state), "caught": state.caught})
+    return next_night_step(state)
+
+
+def _pack_target(state: State) -> int | None:
+    """The pack's victim as its part closes: the first pick (any-wolf), the
+    agreed one (unanimous), or the one caught spying [000]."""
     target = None
     if state.opts["wolf_attack"] == "any-wolf":
         target = next((t for t in state.picks.values() if t is not None), None)
@@ -86,8 +113,7 @@ def close_wolves(state: State) -> Next:
             target = picks[0]
     if state.caught:  # the one caught spying in the pack's step is the victim [000]
         target = next(s for s in (holder(state, role) for role in powers.PACK) if s is not None)
-    emit(state, {"e": "attack", "target": target, "caught": state.caught})
-    return next_night_step(state)
+    return target
 
 
 def dawn(state: State) -> Next:

@@ -26,16 +26,18 @@ OPTION_VALUES: dict[str, tuple | None] = {
     "witch_self_heal": (True, False),
     "professions": (True, False),  # The Village's professions dealt from the seed (§8)
     "discussion_s": None,
-    "night_s": None,
+    "night_s": None,  # a role's call lasts exactly this (jp-standard: the one window, §4)
+    "pack_s": None,  # the werewolves' call lasts exactly this (§4)
     "extra_discussion_s": None,
+    "secret_deck": (True, False),  # call every card of the ruleset, not the deck's (§4)
 }
 
 _MH_OPTIONS = {
     "sheriff": True, "seer_sees": "role", "reveal_on_death": True,
     "tie": "scapegoat-sheriff-none", "wolves_win": "all-dead", "wolf_attack": "unanimous",
     "vote_timeout": "abstain", "self_vote": True, "first_night_attack": True,
-    "witch_self_heal": True, "professions": False, "discussion_s": 300, "night_s": 60,
-    "extra_discussion_s": 0,
+    "witch_self_heal": True, "professions": False, "discussion_s": 300, "night_s": 20,
+    "pack_s": 40, "extra_discussion_s": 0, "secret_deck": False,
 }
 
 RULESETS: dict[str, dict] = {
@@ -53,12 +55,53 @@ RULESETS: dict[str, dict] = {
             "tie": "runoff-draw", "wolves_win": "parity", "wolf_attack": "any-wolf",
             "vote_timeout": "abstain", "self_vote": False, "first_night_attack": False,
             "witch_self_heal": False, "professions": False, "discussion_s": 600, "night_s": 300,
-            "extra_discussion_s": 180,
+            "pack_s": 300, "extra_discussion_s": 180, "secret_deck": False,
         },
+        # one window in which every night role acts at once [004] (RULES.md §4)
+        "night": "together",
     },
 }
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 24
+
+
+def together(name: str) -> bool:
+    """The ruleset plays its night as one window, every night role at once
+    ([004] "時間は5分間です", RULES.md §4), not as calls one after another."""
+    return RULESETS[name].get("night") == "together"
+
+
+def migrate_options(name: str, opts: dict) -> dict:
+    """A game's options stored before `night_s` became an exact window (no
+    `pack_s` among them): the new options take their preset value and the
+    old `night_s` is read as it was meant (`_old_night_s`)."""
+    if "pack_s" in opts or name not in RULESETS:
+        return opts
+    preset = RULESETS[name]["options"]
+    out = {**{k: v for k, v in preset.items() if k not in opts}, **opts}
+    if isinstance(opts.get("night_s"), int):
+        out.update(_old_night_s(name, opts["night_s"]))
+    return out
+
+
+def migrate_overrides(name: str, overrides: dict) -> dict:
+    """A saved setup's option overrides from before `pack_s` (a `night_s`
+    without it; setups saved since carry both): `night_s` read as it was
+    meant (`_old_night_s`)."""
+    old = overrides.get("night_s")
+    if "pack_s" in overrides or not isinstance(old, int) or name not in RULESETS:
+        return overrides
+    return {**overrides, **_old_night_s(name, old)}
+
+
+def _old_night_s(name: str, old: int) -> dict:
+    """The old `night_s` was the longest a live call might last: the new
+    windows take it as their ceiling (0, no limit: the preset's). In
+    jp-standard it was each of its steps' limit; it is now its one window."""
+    preset = RULESETS[name]["options"]
+    if together(name):
+        return {"night_s": old or preset["night_s"], "pack_s": old or preset["pack_s"]}
+    return {key: min(old, preset[key]) if old else preset[key] for key in ("night_s", "pack_s")}
 
 # jp-standard [004]: werewolf, seer, medium, knight, madman, freemason, fox, villager
 _JP_TABLE = {

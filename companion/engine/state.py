@@ -11,6 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .roles import ROLES
+from .rulesets import migrate_options
+
+#: jp-standard's one night step, in which every night role acts at once (RULES.md §4)
+TOGETHER = "actions"
 
 
 @dataclass(slots=True)
@@ -21,6 +25,7 @@ class State:
     dealt: tuple[str, ...] = ()  # the cards as dealt, by seat
     roles: list[str] = field(default_factory=list)  # current cards (the thief may swap)
     center: list[str] = field(default_factory=list)
+    deck: tuple[str, ...] = ()  # every card of the game, dealt and centre: public (§4)
     seed: int = 0
     alive: list[bool] = field(default_factory=list)
     up: tuple[int, ...] = ()  # the living seats, in seat order (kept with `alive`)
@@ -33,6 +38,7 @@ class State:
     draws: int = 0  # chance draws so far (seeds the next one)
     # the night being played
     picks: dict[int, int | None] = field(default_factory=dict)  # wolves' picks, in order
+    done: set[int] = field(default_factory=set)  # who has acted in the TOGETHER step
     spied: bool = False
     caught: bool = False
     protected: int | None = None
@@ -108,8 +114,11 @@ class State:
 # --- the fold -----------------------------------------------------------------
 
 def _setup(s: State, e: dict) -> None:
-    s.ruleset, s.opts, s.seed = e["ruleset"], dict(e["options"]), e["seed"]
+    # a game stored before night_s became an exact window reads it as it was meant
+    s.ruleset, s.opts, s.seed = e["ruleset"], migrate_options(e["ruleset"], dict(e["options"])), \
+        e["seed"]
     s.names, s.dealt = tuple(e["players"]), tuple(e["deal"])
+    s.deck = s.dealt + tuple(e["center"])
     s.roles, s.center = list(e["deal"]), list(e["center"])
     s.alive = [True] * len(s.names)
     s.up = tuple(range(len(s.names)))
@@ -123,7 +132,7 @@ def _setup(s: State, e: dict) -> None:
 def _night(s: State, e: dict) -> None:
     s.phase, s.n = "night", e["n"]
     s.now = f"night {s.n}"
-    s.picks = {}
+    s.picks, s.done = {}, set()
     s.spied = s.caught = s.healed = False
     s.last_protected, s.protected = s.protected, None
     s.inspected = s.devoured = s.poisoned = s.attack = None
@@ -159,14 +168,16 @@ def _act(s: State, e: dict) -> None:
         s.prompts.pop(0)
     if seat is None:
         return  # a timeout: the defaults it applies are events of their own
+    if s.step == TOGETHER:
+        s.done.add(seat)  # his own part of the night is done (a wolf's: his pick)
     if do == "vote":
         s.votes[seat] = e.get("target")
     elif do == "attack":
         s.picks[seat] = e["target"]
-    elif do == "pass" and s.step == "wolves":
+    elif do == "pass" and s.step in ("wolves", TOGETHER):
         if ROLES[s.roles[seat]].wolf:
             s.picks[seat] = None  # a wolf's pick of nobody
-        else:
+        elif s.step == "wolves":
             s.spied = True  # the one who may spy in the pack's step declined
     elif do == "spy":
         s.spied = True

@@ -12,30 +12,46 @@ from . import powers
 from .choices import waiting_for
 from .kernel import PROMPTS, VOTES
 from .roles import NIGHT_STEPS, ROLES, called_tonight
-from .rulesets import RULESETS
-from .state import State
+from .rulesets import RULESETS, together
+from .state import TOGETHER, State
 
 
 def night_calls(state: State) -> list[str]:
-    """The public calling order of the current night (RULES.md §4, "Secrecy of
-    the call"): every step the ruleset can have is called, even when nobody
-    holds the role or its holder is dead, so the table cannot tell.
+    """The public calling order of the current night (RULES.md §4, "Secrecy
+    of the call", revised): the step of every card of the deck (dealt or in
+    the centre, its holder alive or dead) that acts tonight, and no other;
+    with `secret_deck`, of every card of the ruleset. jp-standard's night is
+    one window, its TOGETHER step.
 
-    It depends only on the ruleset's roles, the night
-    number `state.n` and the public option `first_night_attack`: never on the
-    deal, who is alive, potions or anything else secret. In NIGHT_STEPS order
-    (roles.py): a step is called when a role of the ruleset is called by it
-    (Role.step), on the nights its row says (Role.nights: thief and cupid on
-    night 1 only; the white werewolf on even nights; defender and knight on
-    nights with an attack, night > 1 or `first_night_attack`); "wolves" is
-    called every night (without an attack they only meet).
+    It depends only on public facts: the deck (`state.deck`, which a swap
+    does not change), the night number `state.n` and the options. In
+    NIGHT_STEPS order (roles.py), each step on the nights its row says
+    (Role.nights: thief and cupid on night 1 only; the white werewolf on even
+    nights; defender and knight on nights with an attack); "wolves" is called
+    every night (without an attack they only meet).
     """
+    if together(state.ruleset):
+        return [TOGETHER]
     n = state.n
-    roles = RULESETS[state.ruleset]["roles"]
-    called = {ROLES[r].step for r in roles}
+    cards = RULESETS[state.ruleset]["roles"] if state.opts.get("secret_deck") else state.deck
+    called = {ROLES[r].step for r in cards}
     attack = n > 1 or bool(state.opts["first_night_attack"])
     return [step for step in NIGHT_STEPS if step == "wolves" or (
         step in called and called_tonight(step, n, attack))]
+
+
+def deck(state: State) -> dict | None:
+    """The game's cards as the table is told them before night 1 (RULES.md
+    §4: the deck is public): each card with its count, in the order of the
+    night, and how many lie in the centre; None with `secret_deck`."""
+    if state.opts.get("secret_deck"):
+        return None
+    counts: dict[str, int] = {}
+    for card in state.deck:
+        counts[card] = counts.get(card, 0) + 1
+    order = {r: i for i, r in enumerate(ROLES)}
+    cards = [{"role": r, "count": counts[r]} for r in sorted(counts, key=order.__getitem__)]
+    return {"cards": cards, "centre": len(state.deck) - state.size}
 
 
 def pending(state: State) -> dict:
@@ -53,7 +69,7 @@ def pending(state: State) -> dict:
       votes); "candidates": the vote's candidates (None: every living player,
       and outside votes); "actor": the prompt's seat (None otherwise).
     - "waiting": `waiting_for(state)`.
-    - "timer": the option whose seconds apply: "night_s" (night, wolves),
+    - "timer": the option whose seconds apply: "night_s" (night), "pack_s" (wolves),
       "discussion_s" (vote and election round 1), "extra_discussion_s"
       (runoff, election round ≥ 2), None (prompt, over).
     - "on_timeout": what `timeout` does: "nothing" (night steps, hunter,
@@ -70,8 +86,10 @@ def pending(state: State) -> dict:
     step = state.step
     kind = _kind(state)
     round_ = state.round if step in VOTES else None
-    if kind in ("night", "wolves"):
-        timer: str | None = "night_s"
+    if kind == "wolves":
+        timer: str | None = "pack_s"
+    elif kind == "night":
+        timer = "night_s"
     elif kind in ("vote", "election") and state.round == 1:
         timer = "discussion_s"
     elif kind in ("runoff", "election"):
@@ -109,7 +127,7 @@ def _on_timeout(state: State, kind: str) -> str | None:
         return None
     if kind in ("vote", "runoff", "election"):
         return str(state.opts["vote_timeout"])  # acting._timeout: every vote alike
-    if kind == "wolves":
+    if kind == "wolves" or step == TOGETHER:
         return "close"
     if step == "appoint":
         return "left-neighbour"

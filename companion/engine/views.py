@@ -25,7 +25,8 @@ from .kernel import (
     step_label,
 )
 from .roles import ROLES
-from .state import State
+from .state import TOGETHER, State
+from .steps import deck
 
 
 def public_view(state: State) -> dict:
@@ -75,6 +76,7 @@ def _public_view(state: State) -> dict:
         "step": _public_step(state), "players": players, "sheriff": state.sheriff,
         "deaths": deaths,
         "options": state.opts,
+        "deck": _deck(state),
     }
     if state.phase == "day" and state.step in VOTES:
         vote: dict = {"kind": state.step, "round": state.round,
@@ -96,6 +98,14 @@ def _public_view(state: State) -> dict:
     if over:
         view["winner"], view["winners"] = state.winner, list(state.winners)
     return view
+
+
+def _deck(state: State) -> dict | None:
+    """The deck, told to the table (RULES.md §4); None with `secret_deck`."""
+    got = state.memo_play.get("deck", False)
+    if got is False:
+        got = state.memo_play["deck"] = deck(state)
+    return got  # type: ignore[no-any-return]
 
 
 def _public_village(state: State) -> dict:
@@ -182,7 +192,7 @@ def view_for(state: State, seat: int | None) -> dict:
             "id": prof, "dealt": state.dealt_prof[seat],
             "building": prof if village.PROFESSIONS[prof].building else None,
             "power": village.power_state(state, seat)}
-    if ROLES[role].wolf and state.phase == "night" and state.step == "wolves":
+    if ROLES[role].wolf and state.phase == "night" and state.step in ("wolves", TOGETHER):
         # the pack wakes together and must agree: each wolf sees the others' picks
         view["pack_picks"] = {str(w): t for w, t in state.picks.items()}
     return view

@@ -48,7 +48,7 @@ def trusted_requests(app: Flask) -> Callable[[dict[str, Any]], bool]:
         device = cookies[DEVICE_COOKIE].value
         path: str = scope.get("path", "")
         if not path.startswith("/p/"):
-            return bool(table.holds(device))  # a seated phone's page files, its language
+            return bool(table.seating.holds(device))  # a seated phone's files, its language
         try:
             _, holder = table.holder(path.split("/")[2])
         except TableError:

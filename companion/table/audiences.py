@@ -245,8 +245,11 @@ class Audiences:
                                   "locked": seat in state.votes}
         if pc.mode == "calls" and not view["actions"]:
             # the engine may be ahead of the calls: keep back what it showed early
-            if not (pc.live and pc.calls[pc.cursor] == "wolves"):
+            picks = pacing.pack_picks(state, pc, seat)  # the whole pack's call [issue 16]
+            if picks is None:
                 view.pop("pack_picks", None)
+            else:
+                view["pack_picks"] = picks
             later = set(pc.calls[pc.cursor + 1:])  # the current call's own notes show
             tonight = f"night {pc.night}"
             view["results"] = [r for r in view["results"] if not (

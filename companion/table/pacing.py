@@ -1,9 +1,12 @@
 """Pacing: what the hub does with time, in one place, as pure functions.
 
 The engine moves as fast as actions arrive; the table does not. The hub
-  - *calls* every step of the night's public calling order (RULES.md §4), each
-    for a plausible random time, even when the engine skipped it (a dead or
-    absent role), so that timing tells nobody who is alive or in the deal;
+  - *calls* every step of the night's public calling order (RULES.md §4: the
+    deck's cards, alive, dead or in the centre), each for **exactly its
+    window** (`night_s` for a role, `pack_s` for the werewolves; jp-standard's
+    one window `night_s`), whatever its holder does: an early answer does not
+    end the call and an unanswered call times out at its end, so a night's
+    length depends on public facts only (the deck, the night, the options);
   - holds the day's *discussion* (`discussion_s`, and `extra_discussion_s`
     before a runoff) before it accepts ballots;
   - gives every death the same *last words* pause when roles are hidden on
@@ -12,14 +15,17 @@ The engine moves as fast as actions arrive; the table does not. The hub
     a moment before the night is called, as a moderator announces it;
   - gives ballots and prompts a deadline, after which the engine's `timeout`
     applies its defaults.
+The game master's one "Next" (`timer(..., "skip")`) ends whatever is open at
+once.
 
-`Pace` is a plain record (saved with every commit, so deadlines survive a
-restart). Every function here takes the engine's state, a pace record and
-`now` and answers a new record (the one given is never changed): no clock is
-read, no thread, no I/O. The night calls' random lengths come from
-`Rules.call_time`, which the table draws from its own RNG, so tests inject a
-constant. `advance` says what is open and until when; the table applies the
-engine's `timeout` when it answers True, and asks again.
+`Pace` is a plain record. Its times are on the table's monotonic clock while
+the hub runs, and are saved as *time left* (`to_record`) with every commit, so
+a restart resumes each deadline with the time it had left, whatever the wall
+clock says (`from_record`, `resumed`). Every function here takes the engine's
+state, a pace record and `now` and answers a new record (the one given is
+never changed): no clock is read, no thread, no I/O. `advance` says what is
+open and until when; the table applies the engine's `timeout` when it
+answers True, and asks again.
 """
 
 from __future__ import annotations
@@ -28,35 +34,42 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..engine import State, night_calls, pending, rebuild
+from ..engine import ROLES, State, night_calls, pending, rebuild
 
+#: what the GM's Next ends (everything but the lobby and the game's end)
+SKIPPABLE = frozenset({"calls", "discussion", "ballot", "prompt", "last-words", "verdict"})
 #: The Village's day powers (RULES.md §8): usable while the hub holds the discussion.
 DAY_POWERS = frozenset({"confess", "shave", "silence", "restore", "assign"})
 NIGHT_KINDS = ("night", "wolves")
+PACK_CALLS = ("wolves", "actions")  # the calls in which the pack picks (state.TOGETHER)
+#: Pace's times on the table's clock (stored as seconds from the commit)
+CLOCK_FIELDS = ("deadline", "started", "talk_until")
+#: a pre-[issue 16] record's wall-clock deadline is trusted this far at most
+LEGACY_MAX_S = 900.0
 
 
 @dataclass(frozen=True)
 class Settings:
     """Hub timings in seconds (the game's own timers are its options)."""
 
-    call_s: tuple[float, float] = (8.0, 20.0)  # a night call lasts a random time in this range
+    #: the night's windows (a role's, the pack's) instead of the game's night_s
+    #: and pack_s: for tests and demonstrations; None: the game's options
+    call_s: tuple[float, float] | None = None
     ballot_s: float = 90.0  # a vote's ballots, once the discussion is over
     prompt_s: float = 60.0  # hunter's shot, sheriff's successor, scapegoat's choice
     last_words_s: float = 30.0  # each death's pause when roles are hidden
     verdict_s: float = 10.0  # the day's result, shown before night falls
-    restart_grace_s: float = 15.0  # a deadline that passed while the hub was down
+    restart_grace_s: float = 15.0  # added to every deadline after a restart
     rollcall_s: float = 5.0  # roll-call voting: each candidate's window for presses
 
 
 @dataclass(frozen=True)
 class Rules:
     """What pacing needs besides the state, the record and the time: the
-    hub's timings, how the game votes (roll-call orders its candidates) and
-    the source of the night calls' random lengths."""
+    hub's timings and how the game votes (roll-call orders its candidates)."""
 
     settings: Settings
     buttons: str = "phones"
-    call_time: Callable[[], float] = lambda: 14.0
 
 
 @dataclass
@@ -70,7 +83,6 @@ class Pace:
     calls: list[str] = field(default_factory=list)
     cursor: int = 0  # calls: index of the current call
     live: bool = False  # calls: the current call's step is open in the engine
-    min_end: float = 0.0  # calls: the current call lasts at least until then
     started: float = 0.0
     deadline: float | None = None
     paused: float | None = None  # seconds left when paused
@@ -113,6 +125,36 @@ class Pace:
     def from_dict(cls, d: dict) -> Pace:
         known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
         return cls(**known)
+
+    def to_record(self, now: float) -> dict:
+        """The record as the store keeps it: its times as seconds from `now`
+        (time left, or ago), so that it means the same after a restart on
+        a monotonic clock that starts again anywhere [issue 16]."""
+        out = self.to_dict()
+        for key in CLOCK_FIELDS:
+            if out[key] is not None:
+                out[key] = out[key] - now
+        out["clock"] = "left"
+        return out
+
+    @classmethod
+    def from_record(cls, d: dict, now: float, wall: float) -> Pace:
+        """A stored record on the clock reading `now`. A record saved before
+        times were kept as time left holds wall-clock times: read once with
+        the wall clock `wall`, its deadline no further off than LEGACY_MAX_S."""
+        pc = cls.from_dict(d)
+        if d.get("clock") == "left":
+            for key in CLOCK_FIELDS:
+                value = getattr(pc, key)
+                if value is not None:
+                    setattr(pc, key, value + now)
+            return pc
+        for key in CLOCK_FIELDS:
+            value = getattr(pc, key)
+            if value is not None:
+                ago = min(max(value - wall, -LEGACY_MAX_S), LEGACY_MAX_S)
+                setattr(pc, key, now + ago)
+        return pc
 
     def copy(self) -> Pace:
         return Pace(**self.to_dict())
@@ -176,17 +218,32 @@ def seat_refusal(pace: Pace, seat: int, do: str, buttons: str,
 def public(pace: Pace) -> dict:
     """The pace as every audience sees it. No "time left": it would change
     the view at every tick; clients count down to `deadline` using the
-    message's `now` (the hub's clock, which a Pi without a network may have
-    wrong)."""
+    message's `now` (the hub's monotonic clock). A night call's deadline is
+    public too: every call lasts exactly its window (RULES.md §4), so it
+    tells nothing but the deck and the GM's Next."""
     out: dict = {"mode": pace.mode, "paused": pace.paused}
     if pace.mode == "calls":
         out["call"] = pace.calls[pace.cursor] if pace.cursor < len(pace.calls) else None
         out["night"] = pace.night
-    else:  # a night call's length would tell whether anyone acted
-        out["deadline"] = pace.deadline if pace.paused is None else None
+    out["deadline"] = pace.deadline if pace.paused is None else None
     if pace.mode == "last-words":
         out["seat"] = pace.seat
     return out
+
+
+def pack_picks(state: State, pace: Pace, seat: int) -> dict | None:
+    """The pack's picks a wolf's phone shows during the pack's call (the
+    werewolves', or jp-standard's one window on a night with an attack): for
+    the whole call, whatever step the engine has reached, so that neither
+    an early agreement nor a night the others finished early changes a
+    wolf's screen before the call ends (RULES.md §4). None: none shown."""
+    if pace.mode != "calls" or pace.cursor >= len(pace.calls) or not ROLES[
+            state.roles[seat]].wolf:
+        return None
+    attack = pace.night > 1 or bool(state.opts["first_night_attack"])
+    if pace.calls[pace.cursor] not in PACK_CALLS or not attack or state.n != pace.night:
+        return None
+    return {str(w): t for w, t in state.picks.items()}
 
 
 def rollcall_view(pace: Pace, index: int | None, window: float) -> dict | None:
@@ -230,8 +287,6 @@ def clear_way(state: State, pace: Pace, now: float, rules: Rules) -> Pace:
         pc.nights_called = state.n - 1
         _start_calls(state, pc, state.n, now, rules, at=p["step"])
         pc.live = True
-        night_s = state.opts.get("night_s") or 0
-        pc.deadline = now + night_s if night_s else None
         return pc
     pc.nights_called = _last_night(state)
     pc.step_id, pc.started = p["id"], now
@@ -246,8 +301,10 @@ def clear_way(state: State, pace: Pace, now: float, rules: Rules) -> Pace:
 
 def timer(pace: Pace, do: str, seconds: float, now: float) -> Pace:
     """The game master's clock: pause | resume | extend (by `seconds`) | skip
-    (end the current pause, call, discussion or verdict). ValueError for any
-    other `do`."""
+    (the one "Next": end whatever is open at once, always — a call, the
+    night's window, the discussion, a ballot's or a prompt's wait, last
+    words, the verdict; a live call's step then times out). ValueError for
+    any other `do`."""
     pc = pace.copy()
     if do == "pause":
         if pc.paused is None and pc.deadline is not None:
@@ -260,12 +317,9 @@ def timer(pace: Pace, do: str, seconds: float, now: float) -> Pace:
             pc.paused += seconds
         elif pc.deadline is not None:
             pc.deadline += seconds
-            pc.min_end = max(pc.min_end, pc.deadline) if pc.mode == "calls" else pc.min_end
     elif do == "skip":
-        if pc.mode in ("calls", "discussion", "last-words", "verdict"):
-            pc.paused = None
-            pc.deadline = now if not pc.live else pc.deadline
-            pc.min_end = now
+        if pc.mode in SKIPPABLE:
+            pc.paused, pc.deadline = None, now
     else:
         raise ValueError("timer 'do' is one of pause, resume, extend, skip")
     if pc.mode == "discussion" and pc.deadline is not None and pc.paused is None:
@@ -274,11 +328,12 @@ def timer(pace: Pace, do: str, seconds: float, now: float) -> Pace:
 
 
 def resumed(pace: Pace, now: float, settings: Settings) -> Pace:
-    """After a restart: a deadline that passed while the hub was down (the
-    power went while the table waited) gets a moment back."""
+    """After a restart: every running deadline gets a moment more than the
+    time it had left at the last commit (`from_record`), so the table has
+    time to find its phones again; one already passed gets that moment."""
     pc = pace.copy()
     if pc.deadline is not None and pc.paused is None:
-        pc.deadline = max(pc.deadline, now + settings.restart_grace_s)
+        pc.deadline = max(pc.deadline, now) + settings.restart_grace_s
     return pc
 
 
@@ -304,21 +359,15 @@ def _advance(state: State, pc: Pace, now: float, rules: Rules) -> bool:
             call = pc.calls[pc.cursor]
             live = (state.phase == "night" and state.n == pc.night
                     and p["kind"] in NIGHT_KINDS and p["step"] == call)
-            if live and not pc.live:
-                pc.live = True
-                night_s = state.opts.get("night_s") or 0
-                pc.deadline = max(pc.min_end, pc.started + night_s) if night_s else None
-            elif pc.live and not live:
-                pc.live = False
-                pc.deadline = max(now, pc.min_end)
+            pc.live = live  # an early answer does not end the call (RULES.md §4)
             if pc.hold is None:  # a dawn prompt keeps the phase "night": ask the log
                 dawn = _dawn_index(state, pc.night)
                 pc.hold = dawn if dawn < len(state.log) else None
             if not _due(pc, now):
                 return False
             if pc.live:
-                return True
-            _next_call(pc, now, rules)
+                return True  # the call's window is over: its step times out
+            _next_call(state, pc, now, rules)
             continue
         if mode == "last-words":
             if pc.seat is None:
@@ -449,14 +498,36 @@ def _start_calls(state: State, pc: Pace, night: int, now: float, rules: Rules,
     pc.mode, pc.night, pc.calls, pc.hold = "calls", night, calls, None
     pc.cursor = calls.index(at) if at in calls else 0
     pc.live = False
-    pc.started = now
-    pc.min_end = pc.deadline = now + (0.0 if at else rules.call_time())
+    _open_call(state, pc, now, rules)
 
 
-def _next_call(pc: Pace, now: float, rules: Rules) -> None:
+def _next_call(state: State, pc: Pace, now: float, rules: Rules) -> None:
+    """The next call starts where the last one ended (back to back: the
+    night's length is the sum of its windows), or now if the hub fell behind."""
+    end = pc.deadline
     pc.cursor += 1
-    pc.live, pc.started = False, now
-    pc.min_end = pc.deadline = now + rules.call_time()
+    pc.live = False
+    _open_call(state, pc, end if end is not None and now - end < 1.0 else now, rules)
+
+
+def _open_call(state: State, pc: Pace, start: float, rules: Rules) -> None:
+    pc.started = start
+    if pc.cursor < len(pc.calls):
+        window = call_window(state.opts, pc.calls[pc.cursor], rules.settings)
+        pc.deadline = None if window is None else start + window
+    else:
+        pc.deadline = start
+
+
+def call_window(opts: dict, call: str, settings: Settings) -> float | None:
+    """How long a night call lasts (RULES.md §4): `pack_s` for the
+    werewolves, `night_s` for any other call (jp-standard's one window
+    included); None (0 s): until the GM's Next."""
+    pack = call == "wolves"
+    if settings.call_s is not None:
+        return settings.call_s[1 if pack else 0]
+    seconds = opts.get("pack_s" if pack else "night_s") or 0
+    return float(seconds) if seconds else None
 
 
 def _last_night(state: State) -> int:

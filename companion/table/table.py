@@ -9,6 +9,12 @@ until the events are committed. Time is an input: `clock` is injected, and
 tests drive `tick(now)` with a fake clock instead of sleeping. When pacing
 says (`pacing.advance`), the table applies the engine's timeout.
 
+The clock is monotonic (`time.monotonic`): a Pi has no real-time clock and
+its wall clock jumps at boot or when a phone sets it, which must neither end
+nor stretch anything. The store keeps the pace's deadlines as time left
+(`Pace.to_record`), so a restart resumes them whatever either clock says;
+`wall` is read only to open a record saved before that [issue 16].
+
 Phones that vote at the same moment are committed together: each request
 queues its action, and whichever holds the lock applies every queued action
 in order, commits them in one transaction (one fsync) and publishes once;
@@ -35,13 +41,16 @@ from .pacing import Pace, Settings
 from .presses import vote_presses
 from .seats import Seats
 from .setup import parse_setup
+from .timing import commit, settle
 
 
 class Table:
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
-                 rng: random.Random | None = None, settings: Settings | None = None) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic,
+                 rng: random.Random | None = None, settings: Settings | None = None,
+                 wall: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
+        self.wall = wall
         self.rng = rng or random.SystemRandom()
         self.settings = settings or Settings()
         self.lock = threading.RLock()
@@ -51,6 +60,7 @@ class Table:
         self.seating = Seats(store)
         self.pace = Pace()
         self.store_pace: dict = {}  # the pace as last committed
+        self._saved_at = 0.0  # when the pace was last written (the clock's time)
         self.changed = threading.Condition(self.lock)
         #: raises ValueError (one clear message) when the seat boxes cannot
         #: seat this many players; None: no seat boxes wired [issue 7]
@@ -78,9 +88,9 @@ class Table:
         self.game, self.setup = rec.id, rec.setup
         self.state = rebuild(rec.events)
         self.seating.load(rec.id, rec.tokens, rec.claims)
-        self.pace = Pace.from_dict(rec.pace) if rec.pace else Pace()
         now = self.clock()
-        if restarted:  # the table was waiting when the power went: a moment back
+        self.pace = Pace.from_record(rec.pace, now, self.wall()) if rec.pace else Pace()
+        if restarted:  # the table was waiting when the power went: a moment more
             self.pace = pacing.resumed(self.pace, now, self.settings)
         self.audiences.reset(self.store.boot(game) if restarted else 0)
         self.store_pace = self.pace.to_dict()
@@ -92,7 +102,7 @@ class Table:
         state = parsed.state
         tokens = [secrets.token_urlsafe(16) for _ in state.names]  # 128 bits each
         with self.lock:
-            game = self.store.create_game(parsed.record, state.log, tokens, Pace().to_dict())
+            game = self.store.create_game(parsed.record, state.log, tokens, Pace().to_record(0))
             self._load(game, restarted=False)
             return self.seats_info()
 
@@ -123,8 +133,7 @@ class Table:
         return self.state
 
     def _rules(self) -> pacing.Rules:
-        lo, hi = self.settings.call_s
-        return pacing.Rules(self.settings, self.buttons, lambda: self.rng.uniform(lo, hi))
+        return pacing.Rules(self.settings, self.buttons)
 
     # --- the one path ---------------------------------------------------------
 
@@ -265,14 +274,7 @@ class Table:
                                      start=len(self.state.log), quiet=True)
 
     def _settle(self, now: float) -> None:
-        """Advance pacing as far as `now`, applying the engine's timeouts it calls for."""
-        state = self._need_game()
-        rules = self._rules()
-        for _ in range(10_000):
-            self.pace, timeout = pacing.advance(state, self.pace, now, rules)
-            if not timeout:
-                break
-            act(state, Action(None, "timeout"), expect=state.acts)
+        self.pace = settle(self._need_game(), self.pace, now, self._rules())
 
     def _advance_and_commit(self, now: float, start: int, quiet: bool = False) -> None:
         """Advance pacing (applying timeouts), commit new events and the pace in
@@ -286,11 +288,9 @@ class Table:
         self._settle(now)
         pace = self.pace.to_dict()
         new = state.log[start:]
-        try:
-            if new:
-                self.store.append(self.game, start, new, pace, state.winner)
-            elif pace != before:
-                self.store.save_pace(self.game, pace)
+        try:  # the pace as time left [issue 16]
+            self._saved_at = commit(self.store, self.game, start, state, self.pace,
+                                    pace != before, now, self._saved_at)
         except Exception:
             # not durable, so it did not happen: back to what the store holds
             self.state = rebuild(state.log[:start])
@@ -338,7 +338,7 @@ class Table:
             self.audiences.forget_held()
             now = self.clock()
             self.pace = pacing.clear_way(new, self.pace, now, self._rules())
-            self.store.truncate(self.game, len(new.log), self.pace.to_dict())
+            self.store.truncate(self.game, len(new.log), self.pace.to_record(now))
             self.store_pace = self.pace.to_dict()
             self._advance_and_commit(now, start=len(new.log))
             return self.gm_view()
@@ -373,11 +373,6 @@ class Table:
         lock, not the table's (see table/seats.py): a commit under way does
         not hold up a phone's link check."""
         return self.seating.holder(token)
-
-    def holds(self, device: str) -> bool:
-        """Whether a device (its cookie) holds a seat of the current game
-        (the seats' own lock, as `holder`)."""
-        return self.seating.holds(device)
 
     def claim(self, seat: int, device: str) -> bool:
         """The first device to open a seat keeps it; others are refused."""
@@ -421,8 +416,7 @@ class Table:
 
     def listen(self, audience: str, token: str | None = None, address: str = "",
                caps: StreamCaps | None = None) -> tuple[Listener, str]:
-        """Subscribe; returns the listener and the full current view to send
-        first. `caps`: how many may be open (audiences.StreamCaps)."""
+        """Subscribe (within `caps`): the listener and the full view to send first."""
         with self.lock:
             listener = self.audiences.listen(audience, token, address, caps)
             if self.state is None:

@@ -48,8 +48,26 @@ def _night_falls(T: Any, ruleset: str | None, night: int) -> str:
     return str(T.gettext("Night has come. The survivors go to sleep."))  # [002] ⑩
 
 
+def _together(view: dict, night: int) -> list[str]:
+    """The calls inside jp-standard's one night window (RULES.md §4 [004]):
+    the seer's, the knight's (on a night with an attack) and the pack's,
+    each only if its card is in the deck (every one with `secret_deck`)."""
+    deck = view.get("deck")
+    cards = None if not deck else {c.get("role") for c in deck.get("cards") or []}
+    attack = night > 1 or bool((view.get("options") or {}).get("first_night_attack"))
+    calls = [c for c, when in (("seer", True), ("knight", attack)) if when and (
+        cards is None or c in cards)]
+    return calls + ["wolves"]
+
+
 def _wake(T: Any, lang: str, call: str, view: dict, night: int) -> str:
-    """The call's wake line ([002]; the knight's after [004])."""
+    """The call's wake line ([002]; the knight's after [004]); jp-standard's
+    one window wakes its roles together, each with his own line, and says
+    they act on their phones until its time is up."""
+    if call == "actions":
+        woken = [_wake(T, lang, c, view, night) for c in _together(view, night)]
+        return "\n".join([*woken, str(T.gettext(
+            "Everyone act on your phone now: the night ends when its time is up."))])
     if call == "wolves" and night == 1 and not (view.get("options") or {}).get(
             "first_night_attack", True):
         return str(T.gettext("Werewolves, wake up and recognise each other. There is no attack "
@@ -80,8 +98,10 @@ def _wake(T: Any, lang: str, call: str, view: dict, night: int) -> str:
     return str(T.gettext("{role}, wake up.")).format(role=step_name(call, lang))
 
 
-def _after(T: Any, lang: str, call: str) -> list[str]:
+def _after(T: Any, lang: str, call: str, view: dict | None = None, night: int = 1) -> list[str]:
     """The sleep line, and the calls [002] makes right after (lovers, charmed)."""
+    if call == "actions":  # the one window's roles, each back to sleep
+        return [s for c in _together(view or {}, night) for s in _after(T, lang, c)]
     sleep = {
         "thief": T.gettext("The thief goes back to sleep."),
         "cupid": T.gettext("Cupid goes back to sleep."),
@@ -104,6 +124,21 @@ def _after(T: Any, lang: str, call: str) -> list[str]:
         out += [T.gettext("All the charmed players, open your eyes and recognise each other."),
                 T.gettext("The charmed players go back to sleep.")]
     return [str(s) for s in out]
+
+
+def _unanswerable(view: dict, call: str) -> bool:
+    """The GM's view says nobody can answer this call: its card lies in the
+    centre, its holder is dead or lost his power (RULES.md §4: the call is
+    read all the same, for its whole window)."""
+    if call in ("wolves", "actions"):
+        return False  # the pack lives as long as the game goes on
+    lost = bool(view.get("powers_lost"))
+    for p in view.get("players") or []:
+        role = ROLES.get(str(p.get("role")))
+        if role is not None and role.step == call and p.get("alive") and not (
+                lost and role.village_power):
+            return False
+    return True
 
 
 # --- the day --------------------------------------------------------------------
@@ -271,9 +306,11 @@ def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[str]:
         if call is None:
             out.append(str(T.gettext("Dawn is coming.")))  # [004]
         else:
+            if gm and _unanswerable(view, str(call)):
+                out.append(str(T.gettext("(Read this even though nobody may answer.)")))
             out.append(_wake(T, lang, str(call), view, night))
             if gm:
-                out += _after(T, lang, str(call))
+                out += _after(T, lang, str(call), view, night)
         return out
     if mode in ("discussion", "ballot"):
         return _vote_lines(T, view, anns, names, mode, gm, lang)

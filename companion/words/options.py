@@ -25,7 +25,9 @@ LABELS: dict[str, Msg] = {
     "first_night_attack": P_("option", "Attack on the first night"),
     "witch_self_heal": P_("option", "The witch may save herself"),
     "discussion_s": P_("option", "Discussion (seconds)"),
-    "night_s": P_("option", "Night call (seconds)"),
+    "night_s": P_("option", "A role's call (seconds)"),
+    "pack_s": P_("option", "The werewolves' call (seconds)"),
+    "secret_deck": P_("option", "Secret deck"),
     "extra_discussion_s": P_("option", "Extra discussion (seconds)"),
     "professions": N_("The Village: professions"),
 }
@@ -46,7 +48,11 @@ HELPS: dict[str, Msg] = {
     "first_night_attack": N_("Whether the werewolves attack on the first night."),
     "witch_self_heal": N_("Whether the witch may use her healing potion on herself."),
     "discussion_s": N_("How long the day's discussion lasts before the vote."),
-    "night_s": N_("The longest a night role has to act."),
+    "night_s": N_("Each role's call at night lasts exactly this long, answered or not, so "
+                  "nobody learns who acted (jp-standard: the whole night, every role at once)."),
+    "pack_s": N_("The werewolves' call lasts exactly this long: time to agree on a victim."),
+    "secret_deck": N_("Keep the game's cards secret: every card of the ruleset is called each "
+                      "night and the deck is shown nowhere."),
     "extra_discussion_s": N_("The discussion before a runoff or a second sheriff vote."),
     "professions": N_("Deal each player a profession and its building, with powers "
                       "(RULES §8)."),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from helpers import NAMES, a, deaths, game, play, votes
 
-from companion.engine import legal_actions, view_for
+from companion.engine import legal_actions, view_for, waiting_for
 
 JP9 = ["werewolf", "werewolf", "seer", "medium", "knight", "madman", "villager", "villager", "fox"]
 SEAT = {name: i for i, name in enumerate(NAMES)}
@@ -57,9 +57,11 @@ def steps_of_night(out: dict, n: int) -> list[str]:
 def test_night_1_calls_only_the_seer_rules_4_jp_004():
     """RULES.md §4 jp-standard [004]: on night 1 the wolves only meet and the seer
     inspects; the knight is not called. Nobody dies; day 1 opens at once."""
+    state = game("jp-standard", JP9, [])
+    assert waiting_for(state) == [SEAT["Cid"]]  # the one night step waits for the seer only
     out = play("jp-standard", JP9, [a("Cid", "inspect", "Gus")])
     assert out["status"] == 0
-    assert steps_of_night(out, 1) == ["seer"]
+    assert steps_of_night(out, 1) == ["actions"]  # [issue 16]: one step, the seer alone
     assert deaths(out) == []
     assert out["step"] == "day 1 vote"
     assert out["alive"] == NAMES[:9]
@@ -75,14 +77,66 @@ def test_no_wolf_attack_nor_guard_on_night_1_rules_2_jp_004(actor, do):
 
 
 def test_night_2_order_seer_knight_wolves_rules_4_jp_004():
-    """RULES.md §4 [004]: jp-standard nights run seer → knight → werewolves."""
+    """RULES.md §4 [004] (revised, [issue 16]): a jp-standard night is one step
+    in which the seer, the knight and the wolves act at once; old scripts,
+    which act in §4's order, play as before."""
     out = play("jp-standard", JP9, [a("Cid", "inspect", "Gus"),
                                      *lynch("Hal", alive9(), "Gus"),
                                      a("Cid", "inspect", "Fay"), a("Eve", "guard", "Cid"),
                                      a("Ann", "attack", "Gus")])
     assert out["status"] == 0, out.get("error")
-    assert steps_of_night(out, 2) == ["seer", "knight", "wolves"]
+    assert steps_of_night(out, 2) == ["actions"]
     assert deaths(out) == [("Hal", "execution", "day 1"), ("Gus", "werewolves", "night 2")]
+
+
+NIGHT2 = [a("Cid", "inspect", "Gus"), *lynch("Hal", alive9(), "Gus")]
+ACTS2 = [a("Cid", "inspect", "Fay"), a("Eve", "guard", "Gus"), a("Ann", "attack", "Gus")]
+
+
+def test_one_night_step_waits_for_seer_knight_and_wolves_at_once_rules_4_issue_16():
+    """RULES.md §4 jp-standard: every night role acts during the same window;
+    the step waits for each of them, and each may act first."""
+    state = game("jp-standard", JP9, NIGHT2)
+    assert state.step == "actions"
+    assert waiting_for(state) == [SEAT["Ann"], SEAT["Bob"], SEAT["Cid"], SEAT["Eve"]]
+    for name in ("Ann", "Bob", "Cid", "Eve"):
+        assert legal_actions(state, SEAT[name]), name
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2), (2, 1, 0), (1, 2, 0), (2, 0, 1)])
+def test_any_order_gives_the_same_night_rules_4_issue_16(order):
+    """[issue 16]: the seer, the knight and the wolves act in any order; the
+    night resolves in §4's order when all have acted (the guard holds, the
+    seer learns her answer), whatever the order they came in."""
+    base = play("jp-standard", JP9, NIGHT2 + ACTS2)
+    out = play("jp-standard", JP9, NIGHT2 + [ACTS2[k] for k in order])
+    assert out["status"] == base["status"] == 0
+    assert deaths(out) == deaths(base) == [("Hal", "execution", "day 1")]  # Gus guarded
+    assert out["step"] == "day 2 vote"
+    state = game("jp-standard", JP9, NIGHT2 + [ACTS2[k] for k in order])
+    assert results(state, "Cid")[-1] == {"kind": "inspect", "target": SEAT["Fay"],
+                                         "result": "human"}
+
+
+def test_each_acts_once_in_the_one_step_rules_4_issue_16():
+    """[issue 16]: the seer who has inspected waits for the others; a second
+    inspection in the same night is refused."""
+    out = play("jp-standard", JP9, NIGHT2 + [a("Cid", "inspect", "Fay"),
+                                             a("Cid", "inspect", "Ann")])
+    assert out["status"] == 2 and out["error"]["index"] == len(NIGHT2) + 1
+    state = game("jp-standard", JP9, NIGHT2 + [a("Cid", "inspect", "Fay")])
+    assert SEAT["Cid"] not in waiting_for(state)
+
+
+def test_one_timeout_ends_the_whole_night_with_each_default_rules_1_issue_16():
+    """RULES.md §1, [issue 16]: one `timeout` ends the whole night: the knight
+    who did not guard guards nobody, the wolf's pick made stands."""
+    out = play("jp-standard", JP9, NIGHT2 + [a("Ann", "attack", "Gus"), {"do": "timeout"}])
+    assert out["status"] == 0, out.get("error")
+    assert deaths(out)[-1] == ("Gus", "werewolves", "night 2")
+    assert out["step"] == "day 2 vote"
+    out = play("jp-standard", JP9, NIGHT2 + [a("Eve", "guard", "Cid"), {"do": "timeout"}])
+    assert deaths(out) == [("Hal", "execution", "day 1")]  # no pick: nobody attacked
 
 
 # --- the seer: wolf or human [004] ----------------------------------------------------
@@ -345,5 +399,5 @@ def test_unanimous_override_waits_for_every_wolf_rules_2_options():
                                      a("Bob", "attack", "Gus")],
                options={"wolf_attack": "unanimous"})
     assert out["status"] == 0, out.get("error")
-    assert out["step"] == "night 2 wolves"
+    assert out["step"] == "night 2 actions"  # the one night step [issue 16]
     assert deaths(out) == [("Hal", "execution", "day 1")]

@@ -451,7 +451,12 @@ DAY_CAUSES = {"execution", "scapegoat", "barber"}
 def _check_night_calls(state: State, n: int, steps: list[str]) -> None:
     """RULES.md §4: the night's steps come in order; thief and cupid on night 1
     only; the white werewolf on even nights; no attack (so no wolves' step and
-    no protector) on night 1 without first_night_attack."""
+    no protector) on night 1 without first_night_attack. jp-standard's night
+    is one step, every night role at once ([issue 16]; its acts are checked
+    by `audit_log`)."""
+    if state.ruleset == "jp-standard":
+        assert steps in ([], ["actions"]), (n, steps)
+        return
     idx = [NIGHT_ORDER.index(s) for s in steps]
     assert idx == sorted(set(idx)), f"night {n} steps out of order: {steps}"
     if n != 1:
@@ -506,6 +511,8 @@ def audit_log(state: State) -> None:
             named = [e[k] for k in ("target", "poison") if e.get(k) is not None]
             named += list(e.get("targets", []))
             assert all(alive[t] for t in named), f"{do} names a dead player: {e}"
+            if phase == "night" and n == 1 and not opts["first_night_attack"]:
+                assert do not in ("attack", "guard", "protect"), f"night 1 has no attack: {e}"
             if do == "inspect":
                 t = e["target"]
                 want = roles[t] if opts["seer_sees"] == "role" else (

@@ -684,11 +684,17 @@ def test_phone_action_naming_an_actor_is_400(app, client, table, clock):
     assert game_part(client) == before
 
 
-def test_phone_action_before_its_call_is_held_409(app, client):
+def test_phone_action_before_its_call_is_held_409(app, client, table):
     """[issue 5] Pacing, mode "calls": the table holds a phone's action until its
     night step is called (409, nothing changes), while the GM's same action goes
-    through at once."""
-    url = new_game(client)["seats"][2]["url"]
+    through at once. (The engine is ahead of the calls: the GM timed the
+    thief out and the cupid's card lies in the centre, so the engine waits for
+    the seer while the thief's call runs its window, RULES.md §4 [issue 16].)"""
+    setup = mh8()
+    setup["deal"]["D"], setup["center"] = "thief", ["cupid", "villager"]
+    url = new_game(client, setup)["seats"][2]["url"]
+    assert act(client, {"do": "timeout"}).status_code == 200
+    assert table.state.step == "seer"
     seer = phone(app, url)
     before = game_part(client)
     assert seer.get(url + "/state").json["actions"] == []
@@ -707,10 +713,18 @@ def test_phone_cannot_time_out_a_step(app, client, table, clock):
     assert game_part(client) == before
 
 
+def cupid_first() -> dict:
+    """mh8 with a cupid, whose call comes before the seer's (the night calls
+    the deck's cards, RULES.md §4 [issue 16])."""
+    setup = mh8()
+    setup["deal"]["F"] = "cupid"
+    return setup
+
+
 def test_phone_with_a_stale_seq_is_409(app, client, table, clock):
     """[issue 5] seq on a phone: a seq from a view older than the current step is
     409 and nothing changes; the seq of its current view is accepted."""
-    url = new_game(client)["seats"][2]["url"]
+    url = new_game(client, cupid_first())["seats"][2]["url"]
     seer = phone(app, url)
     old = seer.get(url + "/state").json["seq"]
     call(table, clock, "seer")
@@ -812,7 +826,7 @@ def test_gm_stream_sends_the_full_view_then_one_message_per_change(client, table
 def test_seat_stream_sends_the_seat_view(app, client, table, clock):
     """[issue 5] GET /p/<token>/stream: the seat's own view first (no other card),
     then a new message when that view changes."""
-    url = new_game(client)["seats"][2]["url"]
+    url = new_game(client, cupid_first())["seats"][2]["url"]
     seer = phone(app, url)
     r = seer.get(url + "/stream", buffered=False)
     assert r.status_code == 200

@@ -98,7 +98,7 @@ def test_rulesets_list_players_roles_copies_and_options(client) -> None:
     assert mh["options"]["tie"] == {"default": "scapegoat-sheriff-none", "values": [
         "scapegoat-sheriff-none", "runoff-once", "none", "runoff-random", "runoff-draw"]}
     assert mh["options"]["sheriff"] == {"default": True, "values": [True, False]}
-    assert mh["options"]["night_s"] == {"default": 60, "values": None}
+    assert mh["options"]["night_s"] == {"default": 20, "values": None}  # [issue 16]
     assert doc["bga"]["options"]["tie"]["default"] == "runoff-once"
     assert jp["options"]["sheriff"]["default"] is False
 

@@ -4,6 +4,7 @@ game master's timer controls, driven by a fake clock (RULES.md §1, §4, §6;
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -14,10 +15,10 @@ from companion.table import NotNow, Settings, Stale, Table
 
 from .conftest import FakeClock, jp9, mh8
 
-CALL_LO, CALL_HI = Settings().call_s
+ROLE_S, PACK_S = 20, 40  # the Millers Hollow windows (RULES.md §2 presets)
 
 
-def run_calls(table: Table, clock: FakeClock, limit: int = 200) -> list[tuple[str, float]]:
+def run_calls(table: Table, clock: FakeClock, limit: int = 2000) -> list[tuple[str, float]]:
     """Let the night's calls run out with nobody acting; return (call, seconds) pairs."""
     out: list[tuple[str, float]] = []
     start = clock.t
@@ -34,64 +35,120 @@ def run_calls(table: Table, clock: FakeClock, limit: int = 200) -> list[tuple[st
     return out
 
 
-def test_every_step_of_the_night_order_is_called_even_absent_roles(table, clock):
-    """RULES.md §4 secrecy of the call: thief, cupid, defender, witch, piper and
-    The Village's pyromaniac and rumormonger are called on night 1 of Millers
-    Hollow although none of them was dealt."""
+def test_the_night_calls_the_decks_cards_and_no_other(table, clock):
+    """RULES.md §4 (revised) [issue 16]: a base game (seer, witch, hunter,
+    werewolves, villagers) calls the seer, the werewolves and the witch: no
+    thief, cupid, defender, piper, nor The Village's pyromaniac and
+    rumormonger, which are not in the box."""
     table.create(mh8())
     assert table.pace.mode == "calls"
+    assert table.pace.calls == ["seer", "wolves", "witch"]
+    assert table.public()["pace"]["call"] == "seer"
+
+
+def test_a_centre_card_and_a_dead_holder_are_called_all_the_same(table, clock):
+    """RULES.md §4: the thief's centre cards are in the deck (a witch lying in
+    the centre is called), and a dead role's card is called every night."""
+    players = list("ABCDEFGH")
+    roles = ["werewolf", "werewolf", "seer", "thief", "hunter", "villager", "villager",
+             "villager"]
+    table.create({"ruleset": "millers-hollow", "players": players, "seed": 1,
+                  "deal": dict(zip(players, roles)), "center": ["witch", "villager"]})
+    assert table.pace.calls == ["thief", "seer", "wolves", "witch"]
+
+
+def test_secret_deck_calls_every_card_of_the_ruleset(table, clock):
+    """RULES.md §4: with `secret_deck` on, every card of the ruleset is called
+    (and the deck is named nowhere)."""
+    table.create(mh8(secret_deck=True))
     assert table.pace.calls == ["thief", "cupid", "defender", "seer", "pyromaniac",
                                 "rumormonger", "wolves", "witch", "piper"]
-    assert table.public()["pace"]["call"] == "thief"
+    assert table.public()["deck"] is None
 
 
-def test_a_call_nobody_answers_lasts_a_plausible_random_time(table, clock):
-    """RULES.md §4: an absent role's call lasts a random time in the call range,
-    not zero (a skipped step must not be quicker than a played one)."""
+def test_every_call_lasts_exactly_its_window_whoever_answers(table, clock):
+    """RULES.md §4 [issue 16]: with nobody answering, each call lasts its
+    window (night_s for a role, pack_s for the pack) and times out at its end."""
     table.create(mh8())
-    lengths = []
-    for _ in range(3):  # thief, cupid, defender: absent from the deal
-        call = table.pace.calls[table.pace.cursor]
-        start = clock.t
-        while table.pace.calls[table.pace.cursor] == call:
-            clock.advance(0.25)
-            table.tick()
-        lengths.append(clock.t - start)
-    assert all(CALL_LO <= s <= CALL_HI + 0.25 for s in lengths), lengths
-    assert len(set(round(s, 2) for s in lengths)) > 1  # random, not fixed
+    assert run_calls(table, clock) == [("seer", ROLE_S), ("wolves", PACK_S), ("witch", ROLE_S)]
+    assert any(e.get("do") == "timeout" for e in table.state.log)
 
 
 def test_a_phone_cannot_act_before_its_step_is_called(table, clock):
-    """RULES.md §4: the seer's phone shows no action and is refused while the
-    thief is being called; once the seer is called it may inspect."""
+    """RULES.md §4: the witch's phone shows no action and is refused while the
+    seer is being called."""
     table.create(mh8())
-    seer = 2
-    assert table.seat_view(seer)["actions"] == []
+    table.act_gm({"actor": "C", "do": "inspect", "target": "A"})
+    witch = 3
     with pytest.raises(NotNow):
-        table.act_seat(seer, {"do": "inspect", "target": "A"})
-    while table.pace.calls[table.pace.cursor] != "seer":
-        clock.advance(1)
-        table.tick()
-    assert table.pace.live
-    assert table.seat_view(seer)["actions"]
-    view = table.act_seat(seer, {"do": "inspect", "target": "A"})
-    assert view["results"][-1]["result"] == "werewolf"
+        table.act_seat(witch, {"do": "potion", "heal": False, "poison": None})
+    assert table.seat_view(witch)["actions"] == []
 
 
-def test_a_played_call_lasts_at_least_as_long_as_a_skipped_one(table, clock):
-    """RULES.md §4: a seer who answers at once does not shorten her call: the
-    call ends at its drawn minimum, like a call nobody answers."""
+def test_an_early_answer_does_not_end_the_call(table, clock):
+    """RULES.md §4 [issue 16]: a seer who answers at once does not shorten her
+    call: it ends at the end of its window, like a call nobody answers."""
     table.create(mh8())
-    while table.pace.calls[table.pace.cursor] != "seer":
-        clock.advance(1)
-        table.tick()
-    start, min_end = clock.t, table.pace.min_end
-    table.act_seat(2, {"do": "inspect", "target": "A"})
+    start = clock.t
+    view = table.act_seat(2, {"do": "inspect", "target": "A"})
+    assert view["results"][-1]["result"] == "werewolf"
     assert table.pace.calls[table.pace.cursor] == "seer"
+    assert table.pace.deadline == pytest.approx(start + ROLE_S)
     while table.pace.calls[table.pace.cursor] == "seer":
         clock.advance(0.25)
         table.tick()
-    assert clock.t >= min_end and clock.t - start >= CALL_LO
+    assert clock.t - start == pytest.approx(ROLE_S)
+
+
+def test_the_gms_next_ends_a_live_call_at_once(table, clock):
+    """[issue 16]: the GM's Next ends a call whose holder has not answered
+    (it used to do nothing on a live call): the step times out, the next call
+    begins with its own whole window."""
+    table.create(mh8())
+    assert table.pace.live and table.pace.calls[table.pace.cursor] == "seer"
+    clock.advance(3)
+    table.timer("skip")
+    assert table.pace.calls[table.pace.cursor] == "wolves"
+    assert pending(table.state)["step"] == "wolves"
+    assert table.pace.deadline == pytest.approx(clock.t + PACK_S)
+    assert not any(e.get("do") == "inspect" for e in table.state.log)
+
+
+@pytest.mark.parametrize("mode", ["discussion", "ballot", "last-words", "verdict"])
+def test_the_gms_next_ends_whatever_is_open(table, clock, mode):
+    """[issue 16]: Next ends the discussion, a ballot's wait, last words, the
+    verdict and a prompt's wait at once, and the table moves on."""
+    table.create(jp9())
+    for _ in range(200):
+        if table.pace.mode == mode:
+            break
+        if table.pace.mode == "ballot":
+            for voter in "ABCDEFGHI":  # G is executed: last words, then the verdict
+                if table.pace.mode == "ballot":
+                    table.act_seat("ABCDEFGHI".index(voter),
+                                   {"do": "vote", "target": "G" if voter != "G" else "H"})
+            continue
+        table.timer("skip")
+    else:
+        raise AssertionError(f"never reached {mode}")
+    before = table.pace.mode
+    table.timer("skip")
+    assert table.pace.mode != before or table.pace.step_id != -1
+
+
+def test_the_gms_next_ends_the_hunters_wait(table, clock):
+    """[issue 16]: Next ends a prompt's wait (the hunter's shot): its default."""
+    table.create(mh8(sheriff=False))
+    table.timer("skip")  # seer
+    table.act_gm({"actor": "A", "do": "attack", "target": "E"})
+    table.act_gm({"actor": "B", "do": "attack", "target": "E"})
+    for _ in range(100):
+        if table.pace.mode == "prompt":
+            break
+        table.timer("skip")
+    assert table.pace.mode == "prompt" and pending(table.state)["step"] == "hunter"
+    table.timer("skip")
+    assert pending(table.state)["step"] != "hunter"
 
 
 def test_night_timer_times_out_a_step_nobody_finishes(table, clock):
@@ -119,11 +176,9 @@ def test_the_public_view_says_only_night_while_the_engine_is_past_dawn(table, cl
     # the GM skipped ahead; now let the witch's call run with her answering
     gm({"actor": "D", "do": "potion", "heal": False, "poison": None})
     assert table.state.phase == "day"  # the engine has moved on...
-    # ...but the piper is still to be called (the witch's call may still run
-    # its course: since The Village's two calls came in, the pace reaches her
-    # call by its own clock): the table sees the night
+    # ...but the witch's call runs its whole window: the table sees the night
     assert table.pace.mode == "calls"
-    assert table.pace.calls[table.pace.cursor:] in (["piper"], ["witch", "piper"])
+    assert table.pace.calls[table.pace.cursor:] == ["witch"]
     public = table.public()
     assert public["phase"] == "night" and public["step"] == "night 1"
     assert all(p["alive"] for p in public["players"])
@@ -217,30 +272,35 @@ def test_pause_resume_extend(table, clock):
 
 
 def test_deadlines_survive_a_restart(db_path, clock):
-    """[issue 5]: restarting rebuilds the game from its log and resumes where
-    it was, timers included."""
+    """[issue 5], [issue 16]: restarting rebuilds the game from its log and
+    resumes where it was, each deadline with the time it had left plus
+    restart_grace_s."""
     table = Table(Store(db_path), clock=clock, rng=random.Random(1))
     table.create(jp9())
     drive_to_day(table, clock)
     clock.advance(100)
     table.tick()
-    before = (table.pace.mode, table.pace.deadline, table.state.log)
+    before = (table.pace.mode, table.pace.deadline + Settings().restart_grace_s,
+              table.state.log)
     again = Table(Store(db_path), clock=clock, rng=random.Random(2))
     again.resume()
     assert (again.pace.mode, again.pace.deadline, again.state.log) == before
 
 
-def test_a_deadline_that_passed_while_the_hub_was_down_gets_a_grace(db_path, clock):
-    """[issue 5] power cut: a step does not time out the instant the hub comes
-    back; the table gets restart_grace_s."""
+def test_a_restart_resumes_the_time_left_however_long_the_hub_was_down(db_path, clock):
+    """[issue 5] power cut, [issue 16] monotonic clock: the hub's clock starts
+    again anywhere after a restart, so a deadline resumes with the time it had
+    left at the last commit, plus restart_grace_s: the discussion does not
+    end the instant the hub comes back, an hour later."""
     table = Table(Store(db_path), clock=clock, rng=random.Random(1))
     table.create(jp9())
     drive_to_day(table, clock)
+    left = table.pace.deadline - clock.t
     clock.advance(3600)  # the hub was off for an hour
     again = Table(Store(db_path), clock=clock)
     again.resume()
     assert again.pace.mode == "discussion"
-    assert again.pace.deadline == pytest.approx(clock.t + Settings().restart_grace_s)
+    assert again.pace.deadline == pytest.approx(clock.t + left + Settings().restart_grace_s)
 
 
 def test_every_death_gets_the_same_last_words_when_roles_are_hidden(table, clock):
@@ -317,7 +377,7 @@ def test_gm_ballots_do_not_restart_the_ballot_timer(table, clock):
 def test_gm_night_actions_keep_the_night_timer(table, clock):
     """RULES.md §1 timeouts: the GM entering one wolf's pick does not switch
     off the wolves' night_s timer."""
-    table.create(mh8(night_s=40, first_night_attack=True))
+    table.create(mh8(pack_s=40, first_night_attack=True))
     table.act_gm({"actor": "C", "do": "inspect", "target": "A"})
     table.act_gm({"actor": "A", "do": "attack", "target": "F"})
     assert pending(table.state)["step"] == "wolves" and table.pace.live
@@ -397,7 +457,7 @@ def test_undo_from_a_night_to_the_same_step_of_an_earlier_night(table, clock):
     table.act_gm({"actor": "A", "do": "inspect", "target": "B"})  # night 1, action 1
     for _ in range(2000):
         p = pending(table.state)
-        if p["phase"] == "night" and p["n"] == 2 and p["step"] == "seer":
+        if p["phase"] == "night" and p["n"] == 2 and p["step"] == "actions":
             if table.pace.mode == "calls" and table.pace.live:
                 break
             clock.advance(1)  # the calls before the seer's run out
@@ -409,7 +469,109 @@ def test_undo_from_a_night_to_the_same_step_of_an_earlier_night(table, clock):
             table.tick()
     assert table.pace.mode == "calls" and table.pace.night == 2 and table.pace.live
     table.undo(to=1)
-    assert pending(table.state)["step"] == "seer" and table.state.n == 1
+    assert pending(table.state)["step"] == "actions" and table.state.n == 1
     assert table.pace.mode == "calls" and table.pace.night == 1
     clock.advance(30)
     table.tick()  # and the night goes on
+
+
+# --- a monotonic clock [issue 16] -----------------------------------------------------
+
+def _jumpy(db_path, clock: FakeClock, wall: FakeClock) -> Table:  # type: ignore[no-untyped-def]
+    return Table(Store(db_path), clock=clock, rng=random.Random(1), wall=wall)
+
+
+@pytest.mark.parametrize("jump", [3600.0, -3600.0])
+def test_a_wall_clock_jump_neither_ends_nor_stretches_anything(db_path, clock, jump):
+    """[issue 16]: the Pi's wall clock jumps an hour (at boot, or a phone sets
+    it) during a ballot, a verdict and a night call: no ballot defaults, the
+    verdict keeps its 10 s, the call its window; only the monotonic clock
+    counts."""
+    wall = FakeClock(1_700_000_000.0)
+    table = _jumpy(db_path, clock, wall)
+    table.create(mh8(sheriff=False, discussion_s=0))
+    deadline = table.pace.deadline
+    wall.advance(jump)
+    clock.advance(1)
+    table.tick()
+    assert table.pace.deadline == deadline and table.pace.calls[table.pace.cursor] == "seer"
+    drive_to_day(table, clock)
+    assert table.pace.mode == "ballot"
+    ballot_ends = table.pace.deadline
+    wall.advance(jump)
+    for _ in range(3):
+        clock.advance(0.5)
+        table.tick()
+    assert table.pace.mode == "ballot" and table.pace.deadline == ballot_ends
+    assert not any(e.get("default") for e in table.state.log)  # no ballot defaulted
+    for voter in "ABCDEFGH":
+        table.act_gm({"actor": voter, "do": "vote", "target": "A" if voter != "A" else "B"})
+    assert table.pace.mode == "verdict"
+    verdict_ends = table.pace.deadline
+    wall.advance(-jump)
+    clock.advance(0.5)
+    table.tick()
+    assert table.pace.remaining(clock.t) == pytest.approx(Settings().verdict_s - 0.5)
+    assert table.pace.deadline == verdict_ends
+
+
+def test_a_restart_with_the_wall_clock_behind_resumes_the_time_left(db_path, clock):
+    """[issue 16]: the hub restarts with its wall clock 30 minutes behind and
+    its monotonic clock started again near zero: the night call resumes with
+    the time it had left plus the grace (not 1,805 s)."""
+    wall = FakeClock(1_700_000_000.0)
+    table = _jumpy(db_path, clock, wall)
+    table.create(mh8())
+    clock.advance(5)
+    table.tick()
+    table.act_seat(2, {"do": "inspect", "target": "A"})  # a commit, 15 s of the call left
+    again = _jumpy(db_path, FakeClock(12.0), FakeClock(wall.t - 1800))
+    again.resume()
+    assert again.pace.calls[again.pace.cursor] == "seer"
+    assert again.pace.remaining(12.0) == pytest.approx(ROLE_S - 5 + Settings().restart_grace_s)
+
+
+def test_a_game_saved_on_the_wall_clock_still_opens(db_path, clock):
+    """[issue 16] migration: a game stored before deadlines were kept as time
+    left (its pace holds wall-clock times, its options the old night_s)
+    opens, its deadline read once with the wall clock, no further off than
+    LEGACY_MAX_S, and its night_s taken as the new windows' ceiling."""
+    from companion.table.pacing import LEGACY_MAX_S
+
+    wall = FakeClock(1_700_000_000.0)
+    table = _jumpy(db_path, clock, wall)
+    table.create(mh8())
+    store = Store(db_path)
+    old_pace = {**table.pace.to_dict(), "deadline": wall.t + 7200.0}  # no "clock": "left"
+    store.save_pace(table.game, old_pace)
+    with store._tx() as db:  # the setup event as written before issue 16
+        event = json.loads(db.execute("SELECT event FROM events WHERE game = ? AND idx = 0",
+                                      (table.game,)).fetchone()[0])
+        event["options"] = {k: v for k, v in event["options"].items()
+                            if k not in ("pack_s", "secret_deck")} | {"night_s": 60}
+        db.execute("UPDATE events SET event = ? WHERE game = ? AND idx = 0",
+                   (json.dumps(event), table.game))
+    again = _jumpy(db_path, FakeClock(50.0), wall)
+    again.resume()
+    assert again.state.opts["night_s"] == 20 and again.state.opts["pack_s"] == 40
+    assert again.pace.remaining(50.0) == pytest.approx(LEGACY_MAX_S + Settings().restart_grace_s)
+
+
+def test_a_setup_saved_with_the_old_night_s_reads_as_it_was_meant(db_path):
+    """[issue 16] migration: a setup saved when night_s was the longest a
+    live call might last (60 s, or 0 for no limit) loads with the new exact
+    windows under it (night_s 20, pack_s 40); one saved now keeps its
+    night_s (saved with pack_s, it is never taken for an old one)."""
+    from companion.history import History
+
+    store = Store(db_path)
+    store.save_setup("old", {**mh8(), "options": {"night_s": 60, "sheriff": False}})
+    store.save_setup("unlimited", {**mh8(), "options": {"night_s": 0}})
+    store.save_setup("old jp", {**jp9(), "options": {"night_s": 200}})
+    history = History(store)
+    history.save_setup({"name": "new", "setup": {**mh8(), "options": {"night_s": 30}}})
+    got = {row["name"]: row["setup"]["options"] for row in history.setups()}
+    assert got["old"] == {"night_s": 20, "pack_s": 40, "sheriff": False}
+    assert got["unlimited"] == {"night_s": 20, "pack_s": 40}
+    assert got["old jp"] == {"night_s": 200, "pack_s": 200}  # the one window [004]
+    assert got["new"] == {"night_s": 30, "pack_s": 40}

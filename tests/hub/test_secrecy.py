@@ -6,7 +6,9 @@ moment, timing included.
 Each pair of games is played in lockstep on fake clocks: every half second the
 clock moves and the table ticks; the roles act through their phones when
 their step is called (a role absent from one game simply does not act). The
-same seeded RNG draws the night calls' lengths in both games.
+night calls last exactly their windows (RULES.md §4); tests/hub/
+test_secrecy_time.py holds the same proof for whole nights, every role
+acting at once, at the last second, never, or dead [issue 16].
 """
 
 from __future__ import annotations
@@ -86,24 +88,22 @@ def _at_discussion(table: Table) -> bool:
     return table.pace.mode == "discussion"
 
 
-def test_a_witch_who_acts_looks_like_no_witch_at_all(tmp_path):
-    """RULES.md §4: the witch's call takes the same time and shows the table
-    and every villager the same thing whether a witch answers it or the card
-    is not in the game."""
-    with_witch = _mh(["werewolf", "villager", "seer", "witch", "werewolf", "villager",
-                      "villager", "villager"])
-    without = _mh(["werewolf", "villager", "seer", "villager", "werewolf", "villager",
-                   "villager", "villager"])
-    plan: Plan = [
-        ("seer", 2.0, "seer", {"do": "inspect", "target": "A"}),
-        ("witch", 3.0, "witch", {"do": "potion", "heal": False, "poison": None}),
-    ]
+def test_a_witch_who_acts_looks_like_a_witch_who_never_does(tmp_path):
+    """RULES.md §4 (revised: the deck is public, [issue 16]): the witch's call
+    takes the same time and shows the table and every villager the same
+    thing whether the witch answers it or lets it time out."""
+    deal = ["werewolf", "villager", "seer", "witch", "werewolf", "villager", "villager",
+            "villager"]
+    with_witch, without = _mh(deal), _mh(deal)
+    seer: Plan = [("seer", 2.0, "seer", {"do": "inspect", "target": "A"})]
+    witch: Plan = [("witch", 3.0, "witch", {"do": "potion", "heal": False, "poison": None})]
     # both wolves must agree (unanimous): each attacks F
     attack: Plan = [("wolves", 1.0 + k, f"werewolf#{k + 1}", {"do": "attack", "target": "F"})
                     for k in (0, 1)]
     observers = [1, 5, 6, 7]  # villagers, the victim among them
-    a = _play(tmp_path / "a.sqlite3", with_witch, plan + attack, observers, _at_discussion)
-    b = _play(tmp_path / "b.sqlite3", without, plan + attack, observers, _at_discussion)
+    a = _play(tmp_path / "a.sqlite3", with_witch, seer + witch + attack, observers,
+              _at_discussion)
+    b = _play(tmp_path / "b.sqlite3", without, seer + attack, observers, _at_discussion)
     _assert_same(a, b)
     assert '"alive": false, "can_vote": false, "name": "F"' in a[-1]["public"]  # F was killed
 
@@ -130,18 +130,19 @@ def test_who_holds_the_seer_card_is_invisible_to_the_others(tmp_path):
 def test_a_hunter_who_passes_looks_like_anybody_else_when_roles_are_hidden(tmp_path):
     """[issue 5], RULES.md §6: with reveal_on_death off every death gets the
     same last-words pause, so a dead hunter who passes is not told apart from
-    a dead villager."""
+    a dead villager (the hunter sitting elsewhere)."""
     hunter = _mh(["werewolf", "villager", "seer", "villager", "hunter", "werewolf",
                   "villager", "villager"], reveal_on_death=False)
+    # the same deck (public, RULES.md §4 revised): the hunter's card at G, alive
     villager = _mh(["werewolf", "villager", "seer", "villager", "villager", "werewolf",
-                    "villager", "villager"], reveal_on_death=False)
+                    "hunter", "villager"], reveal_on_death=False)
     plan: Plan = [
         ("wolves", 1.0, "werewolf#1", {"do": "attack", "target": "E"}),
         ("wolves", 2.0, "werewolf#2", {"do": "attack", "target": "E"}),
         ("last-words", 2.0, "hunter", {"do": "pass"}),
     ]
-    observers = [1, 3, 6, 7]
+    observers = [1, 3, 7]
     a = _play(tmp_path / "a.sqlite3", hunter, plan, observers, _at_discussion)
-    b = _play(tmp_path / "b.sqlite3", villager, plan, observers, _at_discussion)
+    b = _play(tmp_path / "b.sqlite3", villager, plan[:2], observers, _at_discussion)
     _assert_same(a, b)
     assert '"alive": false, "can_vote": false, "name": "E"' in a[-1]["public"]  # E was killed

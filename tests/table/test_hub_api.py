@@ -131,15 +131,14 @@ def test_pending_describes_a_night_step_rules_4_secrecy_of_the_call() -> None:
         "id": opened, "seq": 0, "step": "seer", "kind": "night", "phase": "night", "n": 1,
         "round": None, "candidates": None, "actor": None, "waiting": [2],
         "timer": "night_s", "on_timeout": "nothing",
-        "calls": ["thief", "cupid", "defender", "seer", "pyromaniac", "rumormonger", "wolves",
-                      "witch", "piper"],
+        "calls": ["seer", "wolves"],  # the deck's cards (RULES.md §4 revised, [issue 16])
         "secret": True,
     }
     json.dumps(p)
     act(state, Action(2, "inspect", target=0))
     w = pending(state)
     assert (w["kind"], w["step"], w["timer"], w["on_timeout"], w["secret"]) == (
-        "wolves", "wolves", "night_s", "close", True)
+        "wolves", "wolves", "pack_s", "close", True)  # [issue 16]: the pack's window
     assert w["id"] > p["id"] and w["seq"] == 1 and w["waiting"] == [0, 1]
 
 
@@ -249,11 +248,13 @@ def test_pending_ids_are_new_per_step_and_survive_a_rebuild_issue_pending() -> N
 
 
 def test_night_calls_per_ruleset_and_night_rules_4_night_order() -> None:
-    """RULES.md §4 night order and secrecy of the call: every step the ruleset
-    can have is called; thief and cupid on night 1 only, the white werewolf on
-    even nights; jp-standard: seer → knight → wolves, the knight not on night 1
-    [004]; first_night_attack=false drops the protectors on night 1."""
-    mh = new_game("millers-hollow", NAMES[:8], ROLES8, NO_SHERIFF)
+    """RULES.md §4 night order and secrecy of the call (revised, [issue 16]):
+    with `secret_deck` every step the ruleset can have is called; thief and
+    cupid on night 1 only, the white werewolf on even nights;
+    first_night_attack=false drops the protectors on night 1. jp-standard's
+    night is one window every night [004]."""
+    secret = {**NO_SHERIFF, "secret_deck": True}
+    mh = new_game("millers-hollow", NAMES[:8], ROLES8, secret)
     village = ["pyromaniac", "rumormonger"]  # after the seer, before the wolves (§4 Decision)
     assert night_calls(mh) == ["thief", "cupid", "defender", "seer", *village, "wolves",
                                "witch", "piper"]
@@ -261,25 +262,41 @@ def test_night_calls_per_ruleset_and_night_rules_4_night_order() -> None:
                                             "white-werewolf", "witch", "piper"]
     assert night_calls(to_night(mh, 3)) == ["defender", "seer", *village, "wolves", "witch",
                                             "piper"]
-    calm = new_game("bga", NAMES[:8], ROLES8, {"first_night_attack": False})
+    calm = new_game("bga", NAMES[:8], ROLES8, {"first_night_attack": False, "secret_deck": True})
     assert night_calls(calm) == ["thief", "cupid", "seer", *village, "wolves", "witch", "piper"]
     jp = new_game("jp-standard", NAMES[:7], ["werewolf", "seer", "madman", *["villager"] * 4])
-    assert night_calls(jp) == ["seer", "wolves"]
-    assert night_calls(to_night(jp, 2)) == ["seer", "knight", "wolves"]
+    assert night_calls(jp) == ["actions"]
+    assert night_calls(to_night(jp, 2)) == ["actions"]
+
+
+def test_night_calls_are_the_decks_cards_rules_4_issue_16() -> None:
+    """RULES.md §4 (revised): the night calls every card of the deck that
+    acts tonight, dealt or in the centre, and no other."""
+    base = new_game("millers-hollow", NAMES[:8], HUNT8, NO_SHERIFF)
+    assert night_calls(base) == ["seer", "wolves", "witch"]
+    thief = new_game("millers-hollow", NAMES[:8], ["thief", *HUNT8[1:]], NO_SHERIFF,
+                     ["cupid", "werewolf"])
+    assert night_calls(thief) == ["thief", "cupid", "seer", "wolves", "witch"]
+    assert night_calls(to_night(thief, 2)) == ["seer", "wolves", "witch"]
+
+
+def _deck_key(state: State) -> tuple:
+    return tuple(sorted(state.deck)) if not state.opts["secret_deck"] else ()
 
 
 def test_night_calls_never_depend_on_the_deal_or_the_living_rules_4_secrecy() -> None:
-    """RULES.md §4 secrecy of the call: "every step is called even when nobody
-    holds that role"; a dead role is called too. Two games of the same ruleset,
-    night and public options get the same calls whatever the deal and whoever
-    is alive; the engine's current night step is always among them."""
+    """RULES.md §4 secrecy of the call: a card is called even when its holder
+    is dead or it lies in the centre. Two games of the same ruleset, night,
+    public options and deck (who holds which card, who is alive aside) get
+    the same calls; with `secret_deck`, whatever the deck; the engine's
+    current night step is always among them."""
     seen: dict[tuple, list[str]] = {}
     for seed in range(80):
         for state in random_steps(seed):
             if state.phase != "night":
                 continue
             calls = night_calls(state)
-            key = (state.ruleset, state.n, state.opts["first_night_attack"])
+            key = (state.ruleset, state.n, state.opts["first_night_attack"], _deck_key(state))
             assert seen.setdefault(key, calls) == calls, key
             if state.step in ("hunter", "appoint", "allow"):
                 continue  # a dawn prompt: the night's calls are over
@@ -287,12 +304,15 @@ def test_night_calls_never_depend_on_the_deal_or_the_living_rules_4_secrecy() ->
             assert pending(state)["calls"] == calls
     # different deals really were compared: several games per (ruleset, night)
     assert len(seen) >= 6
+    secret = {**NO_SHERIFF, "secret_deck": True}
     big = new_game("millers-hollow", NAMES[:12],
                    ["thief", "cupid", "defender", "seer", "werewolf", "werewolf",
                     "white-werewolf", "witch", "piper", "little-girl", "villager", "villager"],
-                   NO_SHERIFF, ["villager", "villager"])
-    small = new_game("millers-hollow", NAMES[:8], ROLES8, NO_SHERIFF)
+                   secret, ["villager", "villager"])
+    small = new_game("millers-hollow", NAMES[:8], ROLES8, secret)
     assert night_calls(big) == night_calls(small)
+    assert night_calls(new_game("millers-hollow", NAMES[:8], ROLES8, NO_SHERIFF)) != \
+        night_calls(big)
 
 
 # --- 3. Action.from_dict --------------------------------------------------------

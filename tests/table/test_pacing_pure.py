@@ -1,12 +1,12 @@
 """Pacing as a pure function (companion.table.pacing): state + pace record +
 now → the next record, and whether the engine's step has run out of time.
-No Flask, no threads, no clock: `now` is a number the test chooses and the
-night calls' random length a constant.
+No Flask, no threads, no clock: `now` is a number the test chooses.
 
-Sources: the pacing rules in companion/table/pacing.py's docstring (issue 5:
-every night call is called for a plausible time even when its role is dead
-or absent, RULES.md §4; the day's discussion before ballots, RULES.md §6),
-issue 7 (roll-call windows) and issue 15 (pacing is pure)."""
+Sources: the pacing rules in companion/table/pacing.py's docstring (issue 16:
+every call of the deck lasts exactly its window even when its role is dead
+or in the centre, RULES.md §4; the day's discussion before ballots, RULES.md
+§6), issue 7 (roll-call windows), issue 15 (pacing is pure) and issue 16
+(deadlines kept as time left)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,17 @@ from companion.replay import setup_game
 from companion.table import pacing
 from companion.table.pacing import Pace, Rules, Settings
 
-CALL = 10.0
-RULES = Rules(Settings(), "phones", lambda: CALL)
+RULES = Rules(Settings(), "phones")
 T0 = 1000.0
+
+
+def mh_thief(**options: object) -> dict:
+    """Millers Hollow with a thief and the witch card in the centre."""
+    players = list("ABCDEFGH")
+    roles = ["werewolf", "werewolf", "seer", "thief", "hunter", "villager", "villager",
+             "villager"]
+    return {"ruleset": "millers-hollow", "players": players, "deal": dict(zip(players, roles)),
+            "center": ["witch", "villager"], "seed": 3, "options": options}
 
 
 def jp9(**options: object) -> dict:
@@ -56,12 +64,14 @@ def test_advance_never_changes_the_record_it_is_given_and_is_repeatable():
 def test_a_whole_night_is_called_then_the_day_discussion_then_ballots():
     """Driven by the pure function alone (the test applies the engine's
     timeout when pacing says so, and moves `now` to each deadline): every
-    call of night 1 is called in order, a call whose step the engine has
-    already passed still for the call's length (RULES.md §4: timing tells
-    nothing); then the day holds its discussion for `discussion_s`, then
-    ballots open for `ballot_s`, then the engine's timeout is due."""
-    state = setup_game(jp9(discussion_s=120, sheriff=False))
+    call of night 1 is called in order, each for exactly its window
+    (night_s, pack_s), the witch's whose card lies in the centre too
+    (RULES.md §4: timing tells nothing); then the day holds its discussion for
+    `discussion_s`, then ballots open for `ballot_s`, then the engine's
+    timeout is due."""
+    state = setup_game(mh_thief(discussion_s=120, sheriff=False, night_s=15, pack_s=35))
     calls = night_calls(state)
+    assert calls == ["thief", "seer", "wolves", "witch"]
     now, pace = T0, Pace()
     called: list[tuple[str, float, bool]] = []  # (call, when it began, open in the engine)
     for _ in range(200):
@@ -75,12 +85,10 @@ def test_a_whole_night_is_called_then_the_day_discussion_then_ballots():
             break
         now = pace.deadline if pace.deadline is not None else now + 1
     assert [c for c, _, _ in called] == calls
-    skipped = [(when, i) for i, (_, when, live) in enumerate(called) if not live]
-    assert skipped, "jp-standard's first night: the wolves' step is called though it is not open"
-    for when, i in skipped:
-        ends = called[i + 1][1] if i + 1 < len(called) else now
-        assert ends - when == pytest.approx(CALL)
-    assert pace.mode == "discussion" and pace.deadline == pytest.approx(now + 120)
+    assert [live for _, _, live in called] == [True, True, True, False]  # the witch: centre
+    ends = [when for _, when, _ in called[1:]] + [called[-1][1] + 15]
+    assert [e - w for e, (_, w, _) in zip(ends, called)] == [15, 15, 35, 15]
+    assert pace.mode == "discussion"
     talk_end = pace.deadline
     pace, timeout = pacing.advance(state, pace, talk_end - 0.01, RULES)
     assert pace.mode == "discussion" and not timeout  # not a moment early
@@ -89,6 +97,29 @@ def test_a_whole_night_is_called_then_the_day_discussion_then_ballots():
     assert pending(state)["kind"] == "vote" and not timeout
     pace, timeout = pacing.advance(state, pace, talk_end + Settings().ballot_s, RULES)
     assert timeout is True  # the ballots' time is up: the engine's timeout applies
+
+
+def test_an_early_answer_does_not_end_a_call_and_next_ends_it_always():
+    """RULES.md §4 [issue 16]: the seer who answers at once leaves her call's
+    deadline where it was; the GM's Next ends any call, a live one included
+    (its step's timeout is then due)."""
+    state = setup_game(mh_thief(night_s=15, pack_s=35))
+    pace, _ = pacing.advance(state, Pace(), T0, RULES)
+    pace, timeout = pacing.advance(state, pacing.timer(pace, "skip", 0, T0 + 1), T0 + 1, RULES)
+    assert timeout is True  # Next on the thief's live call: its timeout
+    act(state, Action(None, "timeout"), expect=state.acts)
+    pace, _ = pacing.advance(state, pace, T0 + 1, RULES)
+    assert pace.calls[pace.cursor] == "seer" and pace.live
+    seer_ends = pace.deadline
+    act(state, Action(2, "inspect", target=0), expect=state.acts)
+    pace, timeout = pacing.advance(state, pace, T0 + 2, RULES)
+    assert not timeout and pace.calls[pace.cursor] == "seer" and not pace.live
+    assert pace.deadline == seer_ends == T0 + 1 + 15
+    pace, _ = pacing.advance(state, pace, seer_ends, RULES)
+    assert pace.calls[pace.cursor] == "wolves" and pace.live
+    pace, timeout = pacing.advance(state, pacing.timer(pace, "skip", 0, T0 + 20), T0 + 20,
+                                   RULES)
+    assert timeout is True  # Next on the live pack: its timeout, at once
 
 
 def test_the_game_masters_clock():
@@ -104,19 +135,48 @@ def test_the_game_masters_clock():
     assert resumed.talk_until == T0 + 140  # a reopened vote keeps the GM's timing
     assert pacing.timer(pace, "extend", 30, T0).deadline == T0 + 90
     skipped = pacing.timer(pace, "skip", 0, T0 + 5)
-    assert skipped.deadline == T0 + 5 and skipped.min_end == T0 + 5
+    assert skipped.deadline == T0 + 5
+    for mode in ("calls", "ballot", "prompt", "last-words", "verdict"):  # [issue 16]
+        assert pacing.timer(Pace(mode=mode, deadline=T0 + 60, live=True), "skip", 0,
+                            T0 + 5).deadline == T0 + 5
+    assert pacing.timer(Pace(mode="ballot", paused=30.0), "skip", 0, T0).deadline == T0
     with pytest.raises(ValueError, match="pause, resume, extend, skip"):
         pacing.timer(pace, "stop", 0, T0)
 
 
-def test_a_restart_gives_a_passed_deadline_a_moment_back():
-    """A deadline that passed while the hub was down gets `restart_grace_s`;
-    a later one, or a paused record, is kept."""
+def test_a_restart_gives_every_deadline_a_moment_more():
+    """[issue 16]: after a restart every running deadline gets
+    `restart_grace_s` more than it had left (one already passed: that
+    moment); a paused record is kept."""
     settings = Settings()
     assert pacing.resumed(Pace(deadline=T0), T0 + 100, settings).deadline == \
         T0 + 100 + settings.restart_grace_s
-    assert pacing.resumed(Pace(deadline=T0 + 500), T0, settings).deadline == T0 + 500
+    assert pacing.resumed(Pace(deadline=T0 + 500), T0, settings).deadline == \
+        T0 + 500 + settings.restart_grace_s
     assert pacing.resumed(Pace(deadline=T0, paused=3.0), T0 + 100, settings).deadline == T0
+
+
+def test_the_stored_record_keeps_time_left_whatever_the_clocks_say():
+    """[issue 16] monotonic clock: the store keeps the deadlines as time left
+    (seconds from the commit), so a record read on a clock that starts
+    anywhere, with any wall clock, resumes with the same time left."""
+    pace = Pace(mode="ballot", deadline=T0 + 42, started=T0 - 8, talk_until=T0 + 2)
+    record = pace.to_record(T0)
+    assert (record["deadline"], record["started"], record["talk_until"]) == (42, -8, 2)
+    for now, wall in ((5.0, 1e9), (1e7, 0.0), (T0, -3600.0)):
+        back = Pace.from_record(record, now, wall)
+        assert (back.deadline, back.started, back.talk_until) == (now + 42, now - 8, now + 2)
+
+
+def test_a_record_saved_on_the_wall_clock_is_read_once_with_it():
+    """[issue 16]: a record stored before deadlines were kept as time left
+    holds wall-clock times: read with the wall clock once, and never further
+    off than LEGACY_MAX_S (a Pi's clock set back 30 min gives no 1,805 s call)."""
+    old = Pace(mode="calls", deadline=5000.0, started=4990.0).to_dict()
+    back = Pace.from_record(old, 10.0, 4980.0)
+    assert back.deadline == 30.0 and back.started == 20.0
+    far = Pace.from_record(old, 10.0, 5000.0 - 1800)
+    assert far.deadline == 10.0 + pacing.LEGACY_MAX_S
 
 
 @pytest.mark.parametrize(("pace", "seat", "do", "why"), [
@@ -156,14 +216,15 @@ def test_roll_call_windows_end_back_to_back_at_the_deadline():
     assert pacing.rollcall_view(Pace(mode="discussion"), 1, 5.0) is None
 
 
-def test_the_public_pace_says_no_time_left_and_nothing_of_a_calls_length():
-    """Every audience sees the mode and, outside the night's calls, the
-    deadline; during calls only which call and which night (a call's length
-    would tell whether anyone acted, RULES.md §4)."""
+def test_the_public_pace_says_no_time_left():
+    """Every audience sees the mode and the deadline (no time left: it would
+    change every view at every tick); during calls which call and which
+    night: a call lasts exactly its window (RULES.md §4), so its deadline
+    tells only the deck and the GM's Next."""
     calls = Pace(mode="calls", calls=["wolves", "seer"], cursor=1, night=2,
-                 deadline=T0 + 3)
+                 deadline=T0 + 3, live=True)
     assert pacing.public(calls) == {"mode": "calls", "paused": None, "call": "seer",
-                                    "night": 2}
+                                    "night": 2, "deadline": T0 + 3}
     assert pacing.public(Pace(mode="ballot", deadline=T0)) == {
         "mode": "ballot", "paused": None, "deadline": T0}
 

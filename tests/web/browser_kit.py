@@ -42,6 +42,17 @@ def confirm(page: Any) -> None:
     expect(hook(page, "confirm")).to_be_hidden()
 
 
+def next_call(hub: Any, call: str) -> None:
+    """The GM's Next until the table calls `call` (each night call lasts its
+    whole window, RULES.md §4 [issue 16]: the calls before it, whose steps
+    the GM's API has already ended, are ended by hand as a GM would)."""
+    for _ in range(20):
+        pace = hub.api("GET", "/api/gm")["pace"]
+        if pace.get("mode") != "calls" or pace.get("call") == call:
+            return
+        hub.api("POST", "/api/timer", {"do": "skip"})
+
+
 def night_to_day(hub: Any, page: Any, step: str, do: str, target: int,
                  after: Callable[[], None] | None = None,
                  api: dict[str, list[dict]] | None = None, seconds: float = 20) -> None:
@@ -58,6 +69,7 @@ def night_to_day(hub: Any, page: Any, step: str, do: str, target: int,
         if pending["phase"] == "day":
             break
         if pending["step"] == step and not acted:
+            next_call(hub, step)  # the engine is there: the GM brings its call forward
             box = hook(page, f"choice-{do}")
             expect(box).to_be_visible(timeout=10_000)
             box.locator(f"[data-test=target-{target}]").click()
@@ -73,6 +85,7 @@ def night_to_day(hub: Any, page: Any, step: str, do: str, target: int,
             continue
         hub.api("POST", "/api/actions", {"do": "timeout"})
     assert acted, f"the {step} step never reached the phone"
+    next_call(hub, "")  # the night's last calls, ended by the GM's Next
 
 
 def held_profession_shows(page: Any, *texts: str) -> None:

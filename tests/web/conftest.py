@@ -44,8 +44,11 @@ SHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-#: fast pacing for browser games: short night calls and last words
-FAST = Settings(call_s=(0.2, 0.4), ballot_s=20, prompt_s=10, last_words_s=0.5, verdict_s=1.5)
+#: fast pacing for browser games: short last words and verdict; the night's
+#: windows are the game's own night_s and pack_s (exact, RULES.md §4 [issue 16]:
+#: a test that drives the night through the GM's API sets them to 0, and the
+#: GM's Next ends each call)
+FAST = Settings(ballot_s=20, prompt_s=10, last_words_s=0.5, verdict_s=1.5)
 
 
 def chromium_path() -> str | None:

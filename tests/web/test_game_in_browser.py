@@ -22,9 +22,14 @@ from typing import Any
 import pytest
 from browser_kit import PHONE, RECORDER, SCREEN, TABLET, hook, shown_on
 
+from companion.table.pacing import Settings
+
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
+#: night windows the GM ends with Next once the called have acted [issue 16]
+LONG_CALLS = Settings(call_s=(30.0, 30.0), ballot_s=20, prompt_s=10, last_words_s=0.5,
+                      verdict_s=1.5)
 WAIT = 20_000  # ms: a night call or a step (the hub's pacing is fast here)
 
 
@@ -167,15 +172,26 @@ def _seer_result(game: Game, seer: int, seen: int) -> None:
     expect(text).to_be_hidden()
 
 
+def _next(game: Game) -> None:
+    """The GM's Next: every call lasts its window (RULES.md §4 [issue 16]),
+    so once its roles have acted the GM ends it, as at a real table."""
+    game.hub.api("POST", "/api/timer", {"do": "skip"})
+
+
 def _night(game: Game, seer_looks_at: int, victim: int | None, guard: int | None = None,
            shot: Any = None) -> None:
-    """One night, in the calling order: seer, knight, wolves, witch."""
+    """One night, in the calling order: seer, knight, wolves, witch; the GM
+    ends each call once its roles have acted (jp-standard: its one window,
+    once all have acted)."""
+    together = "knight" in game.roles  # jp-standard: one window [004]
     for seat in sorted(game.alive):  # every living phone shows the sleeping village
         expect(hook(game.phones[seat], "night-screen")).to_be_visible(timeout=WAIT)
     for seat in game.holders("seer"):
         if seat in game.alive:
             _act(game, seat, "inspect", seer_looks_at)
             _seer_result(game, seat, seer_looks_at)
+    if not together:
+        _next(game)
     for seat in game.holders("knight"):
         if seat in game.alive and guard is not None:
             _act(game, seat, "guard", guard)
@@ -185,9 +201,12 @@ def _night(game: Game, seer_looks_at: int, victim: int | None, guard: int | None
             _act(game, seat, "attack", victim)
         if shot is not None:
             shot(game.phones[wolves[-1]], "phone-wolf-night")
+    if not together:
+        _next(game)
     for seat in game.holders("witch"):
         if seat in game.alive:
             _act(game, seat, "pass", button="do-pass")
+    _next(game)
 
 
 def _day(game: Game, victim: int | None, executed: int, shot: Any, label: str) -> None:
@@ -250,7 +269,7 @@ def _plain_villagers(game: Game) -> list[int]:
 
 
 def test_millers_hollow_for_eight_played_on_phones(hub_factory, new_context, shot):
-    with hub_factory("mh") as hub:
+    with hub_factory("mh", settings=LONG_CALLS) as hub:
         try:
             _play_mh(hub, new_context, shot)
         finally:
@@ -281,7 +300,7 @@ def _play_mh(hub: Any, new_context: Any, shot: Any) -> None:
 
 
 def test_jp_standard_for_nine_in_japanese(hub_factory, new_context, shot):
-    with hub_factory("jp") as hub:
+    with hub_factory("jp", settings=LONG_CALLS) as hub:
         try:
             _play_jp(hub, new_context, shot)
         finally:

@@ -111,7 +111,8 @@ def _watch(hub, clock, seats, tokens, contexts, shot, label, seen) -> None:  # t
         clock.t += 0.5
         table.tick()
         pace = table.pace
-        if (not inspected and pace.mode == "calls" and pace.calls[pace.cursor] == "seer"
+        if (not inspected and pace.mode == "calls"  # jp-standard's one window [issue 16]
+                and pace.calls[pace.cursor] in ("seer", "actions")
                 and clock.t - pace.started >= 2.0):
             table.act_seat(seer, {"do": "inspect", "target": "Bob"})
             inspected = True

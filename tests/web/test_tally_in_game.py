@@ -63,7 +63,7 @@ def test_the_sheriffs_weight_and_the_posters_votes_show_as_the_engine_logged(
             hub.api("POST", "/api/games", {
                 "ruleset": "millers-hollow", "players": NAMES, "seed": 5,
                 "deal": dict(zip(NAMES, ROLES)),
-                "options": {"sheriff": True, "discussion_s": 0, "night_s": 0}})
+                "options": {"sheriff": True, "discussion_s": 0, "night_s": 0, "pack_s": 0}})
             gm = new_context(hub, **TABLET).new_page()
             gm.goto(f"{hub.base}/gm?token={hub.token}")
             screen_context = new_context(hub, **SCREEN)

@@ -36,7 +36,7 @@ def test_a_village_game_on_phones_table_and_tablet(hub_factory, new_context):
 def _play(hub: Any, new_context: Any) -> None:
     doc = {"ruleset": "millers-hollow", "players": NAMES, "seed": 5,
            "deal": dict(zip(NAMES, ROLES)), "professions": dict(zip(NAMES, PROFS)),
-           "options": {"sheriff": False, "discussion_s": 8, "night_s": 0}}
+           "options": {"sheriff": False, "discussion_s": 8, "night_s": 0, "pack_s": 0}}
     seats = hub.api("POST", "/api/games", doc)["seats"]
     phones, screen, gm = open_pages(hub, new_context, seats, (PYRO, CONFESSOR))
 

@@ -44,7 +44,7 @@ def test_eight_seats_vote_by_clicking_their_seat_boxes(hub_factory, new_context,
     """[issue 7] virtual table: click = press; LEDs dark at night, blinking
     while the roll-call waits, solid once recorded, three quick blinks for a
     refused press; the display image follows the game."""
-    settings = Settings(call_s=(0.2, 0.4), ballot_s=20, prompt_s=10, last_words_s=0.5,
+    settings = Settings(call_s=(3.0, 4.0), ballot_s=20, prompt_s=10, last_words_s=0.5,
                         verdict_s=1.5, rollcall_s=30.0)
     with hub_factory("virtual", settings=settings, hardware=True) as hub:
         roles = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager",

@@ -105,7 +105,9 @@ def _public_roles(pub: dict, call: str | None) -> set[str]:
         public.add("scapegoat")
     if any(a.get("kind") == "revealed" for a in pub["announcements"]):
         public.add("village-idiot")
-    return shown | called | public
+    # the deck is public (RULES.md §4 revised, [issue 16]): its cards may be named
+    deck = {c["role"] for c in (pub.get("deck") or {}).get("cards", [])}
+    return shown | called | public | deck
 
 
 def test_role_names_never_leak_in_the_public_line() -> None:

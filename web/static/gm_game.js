@@ -183,6 +183,9 @@
     box.classList.toggle("paused", paused);
     $("pause").hidden = paused;
     $("resume").hidden = !paused;
+    // the one Next ends whatever is open; a night call ends early for all to see [issue 16]
+    $("skip").textContent = pace.mode === "calls" ? t("Next: the table will see this call end early")
+      : t("Next");
     if (paused) box.textContent = t("paused") + " " + fmt(pace.paused);
     else if (pace.deadline !== null && pace.deadline !== undefined) {
       const left = pace.deadline - (Date.now() / 1000 + S.offset);

@@ -7,6 +7,10 @@
   const base = "/p/" + $("app").dataset.token;
   const {N, t, stepText} = pageWords("names");  // words.js; el() and $() are dom.js's
   const roleName = (id) => N.roles[id] || id;
+  const deckText = (d) => {  // the game's cards, the centre's counted [issue 16]
+    const cards = d.cards.map((c) => c.count + " × " + roleName(c.role)).join(", ");
+    return d.centre ? t("{cards}, {n} of them in the centre.", {cards, n: d.centre}) : t("{cards}.", {cards});
+  };
   const teamName = (id) => N.teams[id] || id;
 
   let view = null;
@@ -367,7 +371,7 @@
     const panel = night ? $("night-panel") : $("day");
     const kids = [];
     if (doneKey === panelKey) {
-      kids.push(el("p", {class: "done"}, night ? t("Done. Close your eyes.") : t("Noted.")));
+      kids.push(el("p", {class: "done"}, night ? t("Done: wait for the call to end.") : t("Noted.")));
     } else if (v.actions.length) {
       if (lastSent.key === panelKey) kids.push(el("p", {class: "sent"}, "✓ " + lastSent.summary));
       if (!night && v.pace && v.pace.mode === "discussion") {
@@ -422,6 +426,8 @@
     $("step").textContent = stepText(v.phase === "over" ? "over" : v.step);
     $("night").hidden = !night || dead;
     $("dead").hidden = !dead;
+    $("deck-box").hidden = !v.deck;  // the deck is public (RULES.md §4), not with secret_deck
+    if (v.deck) $("deck").textContent = deckText(v.deck);
     $("day").hidden = night;
     const ov = $("over");
     ov.hidden = !over;

@@ -133,6 +133,14 @@
     $("sheriff").textContent = !lobby && sheriffOn
       ? (v.sheriff === null || v.sheriff === undefined ? t("No sheriff.") : "★ " + t("{name} is the sheriff.", {name: name(v.sheriff)}))
       : "";
+    const deck = !lobby && v.phase !== "over" ? v.deck : null;  // public (RULES.md §4) [issue 16]
+    $("deck").hidden = !deck;
+    if (deck) {
+      const cards = deck.cards.map((c) => c.count + " × " + roleName(c.role)).join(", ");
+      $("deck").textContent = deck.centre
+        ? t("The cards in this game: {cards}, {n} of them in the centre.", {cards, n: deck.centre})
+        : t("The cards in this game: {cards}.", {cards});
+    }
     $("players").replaceChildren(...(v.players || []).map((p) => el("li", {class: p.alive ? "" : "gone"},
       el("span", {class: "who"}, (p.sheriff ? "★ " : "") + p.name),
       p.role && v.phase !== "over" ? el("span", {class: "role"}, roleName(p.role)) : null)));

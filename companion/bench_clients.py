@@ -1,0 +1,267 @@
+"""The benches' clients of a live hub: `werewolf serve` in a subprocess, its
+event streams read over plain sockets, and the arithmetic of their arrival
+times (`bench_hub`, `bench_hostile`, `bench_presses` share them)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import platform
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+TOKEN = "bench-gm-token"
+HOST = "127.0.0.1"
+QUIET_S = 0.020  # no stream message for this long: the action's messages are all in
+START_TIMEOUT_S = 30.0
+WAIT_S = 10.0  # bound on any one wait for the hub
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def machine() -> dict:
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"python": platform.python_version(), "implementation": platform.python_implementation(),
+            "system": platform.system(), "machine": platform.machine(), "cpu": cpu,
+            "cpus": os.cpu_count()}
+
+
+class Server:
+    """`werewolf serve` as a subprocess of this interpreter and this package."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> float:
+        """Start it; return the seconds until GET /api/public first answers 200."""
+        root = str(Path(__file__).resolve().parents[1])  # the folder holding `companion`
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            p for p in (root, os.environ.get("PYTHONPATH", "")) if p)}
+        with open(self.data / "serve.log", "w", encoding="utf-8") as log:
+            t0 = time.perf_counter()
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "companion.cli", "serve", "--host", HOST, "--port",
+                 str(self.port), "--data", str(self.data), "--gm-token", TOKEN],
+                cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        while time.perf_counter() - t0 < START_TIMEOUT_S:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"werewolf serve exited ({self.proc.returncode}): "
+                                   f"{self.log_tail()}")
+            try:
+                if self.request("GET", "/api/public", timeout=1.0)[0] == 200:
+                    return time.perf_counter() - t0
+            except OSError:
+                pass
+            time.sleep(0.01)
+        raise RuntimeError(f"werewolf serve did not answer in {START_TIMEOUT_S} s")
+
+    def log_tail(self) -> str:
+        try:
+            return (self.data / "serve.log").read_text(encoding="utf-8", errors="replace")[-2000:]
+        except OSError:
+            return ""
+
+    def cpu_s(self) -> float | None:
+        """The server's CPU time so far (user + system, /proc/<pid>/stat): a
+        figure that other work on the machine barely moves, unlike wall time."""
+        assert self.proc is not None
+        try:
+            with open(f"/proc/{self.proc.pid}/stat", encoding="utf-8") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def rss_mb(self) -> float | None:
+        assert self.proc is not None
+        try:
+            with open(f"/proc/{self.proc.pid}/status", encoding="utf-8") as fh:
+                for line in fh:
+                    if line.startswith("VmRSS:"):
+                        return round(int(line.split()[1]) / 1024, 1)
+        except OSError:
+            pass
+        return None
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=WAIT_S)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=WAIT_S)
+        self.proc = None
+
+    def request(self, method: str, path: str, body: object = None, timeout: float = WAIT_S,
+                headers: dict | None = None) -> tuple[int, dict, http.client.HTTPResponse]:
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
+        try:
+            hdrs = {"Authorization": f"Bearer {TOKEN}", **(headers or {})}
+            data = None if body is None else json.dumps(body).encode()
+            if data is not None:
+                hdrs["Content-Type"] = "application/json"
+            conn.request(method, path, body=data, headers=hdrs)
+            response = conn.getresponse()
+            raw = response.read()
+            try:
+                doc = json.loads(raw) if raw else {}
+            except ValueError:
+                doc = {}
+            return response.status, doc, response
+        finally:
+            conn.close()
+
+
+class Stream(threading.Thread):
+    """One server-sent-event stream, read over a plain socket (HTTP/1.0, so the
+    body is the raw event text); every message is kept with its arrival time."""
+
+    def __init__(self, name: str, port: int, path: str, headers: dict[str, str],
+                 stop: threading.Event, track_seq: bool = False) -> None:
+        super().__init__(name=f"bench-stream-{name}", daemon=True)
+        self.label, self.port, self.path, self.headers, self.stop = name, port, path, headers, stop
+        self.track_seq = track_seq  # parse each message for its seq (the GM's: actions applied)
+        self.messages: list[tuple[float, str]] = []
+        self.last_arrival = 0.0
+        self.seq = -1  # the last message's "seq"
+        self.status: int | None = None
+        self.error: str | None = None
+        self.ended = False
+        self.changed = threading.Condition()
+
+    def run(self) -> None:
+        lines = [f"GET {self.path} HTTP/1.0", f"Host: {HOST}:{self.port}",
+                 "Accept: text/event-stream"] + [f"{k}: {v}" for k, v in self.headers.items()]
+        try:
+            with socket.create_connection((HOST, self.port), timeout=WAIT_S) as sock:
+                sock.settimeout(0.2)
+                sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+                self._read(sock)
+        except OSError as err:
+            self.error = f"{type(err).__name__}: {err}"
+        finally:
+            with self.changed:
+                self.ended = True
+                self.changed.notify_all()
+
+    def _read(self, sock: socket.socket) -> None:
+        buf = b""
+        head = True
+        while not self.stop.is_set():
+            try:
+                chunk = sock.recv(1 << 16)
+            except TimeoutError:
+                continue
+            if not chunk:
+                return
+            now = time.perf_counter()
+            buf += chunk
+            if head:
+                if b"\r\n\r\n" not in buf:
+                    continue
+                status_line, buf = buf.split(b"\r\n\r\n", 1)
+                self.status = int(status_line.split(b" ", 2)[1])
+                head = False
+                if self.status != 200:
+                    return
+            while b"\n\n" in buf:
+                event, buf = buf.split(b"\n\n", 1)
+                if not self._event(now, event.decode("utf-8")):
+                    return
+
+    def _event(self, now: float, text: str) -> bool:
+        data = [line[5:].lstrip(" ") for line in text.split("\n") if line.startswith("data:")]
+        if any(line.startswith("event: closed") for line in text.split("\n")):
+            return False
+        if not data:
+            return True  # a heartbeat or the retry hint
+        message = "\n".join(data)
+        seq = json.loads(message).get("seq", -1) if self.track_seq else -1
+        with self.changed:
+            self.messages.append((now, message))
+            self.last_arrival = now
+            self.seq = seq if isinstance(seq, int) else -1
+            self.changed.notify_all()
+        return True
+
+    def wait(self, test: Callable[[Stream], bool], timeout: float = WAIT_S) -> None:
+        with self.changed:
+            if not self.changed.wait_for(lambda: self.ended or test(self), timeout=timeout):
+                raise RuntimeError(f"stream {self.label}: no expected message in {timeout} s")
+            if not test(self):
+                raise RuntimeError(f"stream {self.label} ended: status {self.status}, "
+                                   f"{self.error or 'closed'}")
+
+
+def view_content(message: str) -> dict:
+    """A view without what every message carries anew: its seq and the hub's clock."""
+    view = json.loads(message)
+    view.pop("seq", None)
+    view.pop("now", None)
+    return dict(view)
+
+
+def arrival_latencies(streams: list[Stream], sends: list[float],
+               end: float) -> tuple[list[float], int]:
+    """Per action (sent at sends[k], the last one's window closing at `end`): ms
+    until the last stream whose view it changed had its message; and how many
+    such deliveries there were in all."""
+    ends = sends[1:] + [end]
+    worst = [0.0] * len(sends)
+    deliveries = 0
+    for stream in streams:
+        previous: dict | None = None
+        k = 0
+        seen = -1  # the last action this stream already had a message for
+        for t, message in list(stream.messages):
+            content = view_content(message)
+            changed, previous = previous is not None and content != previous, content
+            while k < len(sends) and t >= ends[k]:
+                k += 1
+            if not changed or k >= len(sends) or t < sends[k] or seen == k:
+                continue
+            seen = k
+            deliveries += 1
+            worst[k] = max(worst[k], (t - sends[k]) * 1000)
+    return worst, deliveries
+
+
+def settle(streams: list[Stream]) -> None:
+    """Wait until no stream has received anything for QUIET_S (at most WAIT_S)."""
+    limit = time.perf_counter() + WAIT_S
+    while (now := time.perf_counter()) < limit:
+        last = max(s.last_arrival for s in streams)
+        if now - last >= QUIET_S:
+            return
+        time.sleep(QUIET_S - (now - last) + 0.001)
+
+
+def percentile(values: list[float], q: int) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
