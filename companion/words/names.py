@@ -139,6 +139,7 @@ STEPS: dict[str, Msg] = {
     "allow": N_("the scapegoat's choice"), "pyromaniac": N_("the pyromaniac"),
     "rumormonger": N_("the rumormonger"), "execution": N_("execution"),
     "pardon": N_("the lord's pardon"), "verdict": N_("the verdict"),
+    "actions": N_("night actions"),
 }
 
 #: a step as a title: night steps (engine roles.NIGHT_STEPS), day steps,
