@@ -197,7 +197,8 @@ def _burst(server: Server, stop: threading.Event,
     first = gm["actions_applied"] + 1
     for _ in range(rounds):
         times += _burst_round(server, created["seats"], seats, voters, alive, names)
-        status, undone, _ = server.request("POST", "/api/undo", {"to": first})
+        acts = server.request("GET", "/api/gm")[1]["seq"]  # the undo names what it takes back
+        status, undone, _ = server.request("POST", "/api/undo", {"expect": acts, "to": first})
         if status != 200:
             raise RuntimeError(f"POST /api/undo answered {status}: {undone}")
         _to_ballots(server)

@@ -121,7 +121,7 @@ def run(quick: bool = False) -> dict:
                     else:
                         latencies.append((box.changed_ns - t0) / 1e6)
                     duplicates += max(0, votes.get(seat, 0) - 1)
-                table.undo(to=opened)  # the GM reopens the ballot: the next round
+                table.undo(table.state.acts, to=opened)  # the GM reopens the ballot: the next round
                 # a press within the debounce window of the last would be a bounce
                 time.sleep(0.031)
             batches = hw.bridge.batches

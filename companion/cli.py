@@ -144,7 +144,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     data = Path(args.data) if args.data else serve.default_data_dir()
     return serve.run(args.host, args.port, data, args.gm_token, pinmap=pins,
-                     simulate=args.simulate)
+                     simulate=args.simulate, new_token=args.new_gm_token)
 
 
 def _doctor(args: argparse.Namespace) -> int:
@@ -170,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="data folder: the game log and the GM token (default: per-user data)")
     p.add_argument("--gm-token", metavar="T", help="the game master's token (default: a random "
                    "one, kept in the data folder)")
+    p.add_argument("--new-gm-token", action="store_true", help="make a new GM token first: "
+                   "every paired tablet and pairing link ends (a lost or photographed token)")
     p.add_argument("--pinmap", metavar="FILE", help="the seat boxes' pin map (default: "
                    "hardware/pinmap.toml, 12 seats)")
     p.add_argument("--simulate", action="store_true", help="the virtual table (mock pins, "

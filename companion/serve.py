@@ -9,6 +9,7 @@ code, using the Pi's LAN address (phones and the GM's tablet cannot reach
 
 from __future__ import annotations
 
+import os
 import secrets
 import socket
 import sys
@@ -29,18 +30,22 @@ def default_data_dir() -> Path:
     return Path(user_data_dir("werewolf-companion", appauthor=False))
 
 
-def gm_token(data: Path, given: str | None) -> str:
-    """The GM token: given on the command line, else the one kept in the data folder."""
+def gm_token(data: Path, given: str | None, new: bool = False) -> str:
+    """The GM token: given on the command line, else the one kept in the data
+    folder (0600); `new` (serve --new-gm-token) replaces the kept one, which
+    ends every paired tablet's session [issue 17]."""
+    from .hub.pairing import write_private
+
     path = data / "gm-token"
     if given:
         return given
-    if path.exists():
+    if path.exists() and not new:
         token = path.read_text(encoding="utf-8").strip()
         if token:
+            os.chmod(path, 0o600)
             return token
     token = secrets.token_urlsafe(16)
-    path.touch(mode=0o600)
-    path.write_text(token + "\n", encoding="utf-8")
+    write_private(path, token + "\n")
     return token
 
 
@@ -82,20 +87,29 @@ def qr_text(url: str) -> str:
 
 
 def run(host: str, port: int, data: Path, token: str | None,
-        pinmap: PinMap | None = None, simulate: bool = False) -> int:
+        pinmap: PinMap | None = None, simulate: bool = False, new_token: bool = False) -> int:
     """`simulate`: the virtual table even on a Pi (a Pi whose pins, display or
-    expanders do not open is otherwise one line and exit 2) [issue 19]."""
+    expanders do not open is otherwise one line and exit 2) [issue 19].
+    `new_token`: a new GM token first (serve --new-gm-token) [issue 17]."""
     from .hub import create_app
+    from .hub.pairing import GmSeat
     from .hub.server import HubServer
-    from .store import Store
+    from .store import Store, StoreError
     from .table import Table
 
     data.mkdir(parents=True, exist_ok=True)
-    token = gm_token(data, token)
-    store = Store(data / "games.sqlite3")
-    table = Table(store)
-    table.resume()
-    app = create_app(table, token)
+    token = gm_token(data, token, new=new_token)
+    try:
+        store = Store(data / "games.sqlite3")
+        table = Table(store)
+        table.resume()
+    except StoreError as err:  # a full card at start: named, not a traceback [issue 17]
+        print(f"werewolf serve: {err}", file=sys.stderr, flush=True)
+        return 2
+    if store.notice:  # a damaged file was moved aside: where, and what was recovered
+        print(store.notice, file=sys.stderr, flush=True)
+    seat = GmSeat(token, folder=data)  # the token, the paired tablets [issue 17]
+    app = create_app(table, seat)
     try:
         server = HubServer(app, host, port)
     except OSError as err:
@@ -116,7 +130,17 @@ def run(host: str, port: int, data: Path, token: str | None,
     bound = server.port
     base = f"http://{lan_address(host)}:{bound}"
     app.config["BASE_URL"] = base  # what QR codes encode: the IP, not a .local name
-    url = f"{base}/gm?token={token}"
+    url = f"{base}/gm?token={token}"  # the terminal's only: the display shows pairing links
+
+    def display_url() -> str | None:  # a pairing link while no tablet is paired [issue 17]
+        code = seat.display_code()
+        return f"{base}/gm/pair/{code}" if code else None
+
+    def rotated(new: str) -> None:
+        print(f"Game master token rotated: {base}/gm?token={new}", flush=True)
+
+    seat.on_rotate = rotated
+    seat.on_pair = lambda n: print(f"Game master tablet paired ({n} paired)", flush=True)
     hardware = None
     if pinmap is not None:
         from .firmware.hardware import TableHardware
@@ -131,7 +155,7 @@ def run(host: str, port: int, data: Path, token: str | None,
                 server.close()
                 return 2
         try:
-            hardware = TableHardware(table, pinmap, url, simulate=simulate).start()
+            hardware = TableHardware(table, pinmap, display_url, simulate=simulate).start()
         except HardwareUnavailable as err:  # a Pi never fakes its pins silently
             print(f"werewolf serve: {err}", file=sys.stderr)
             server.close()

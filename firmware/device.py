@@ -18,7 +18,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from PIL import Image
@@ -55,8 +55,11 @@ def open_device(driver: str = "ssd1306", i2c_bus: int = 1, address: int = 0x3C,
 class Display:
     """A device showing the table's public view; redraws only changed frames."""
 
-    def __init__(self, device: Any = None, url: str | None = None,
+    def __init__(self, device: Any = None, url: str | Callable[[], str | None] | None = None,
                  lang: str | None = None) -> None:
+        """`url`: what the lobby's QR code holds, or a function asked at each
+        frame (the hub's pairing link while no GM tablet is paired, then
+        None: no code) [issue 17]."""
         self.device = device if device is not None else open_device(simulate=True)
         self.url, self.lang = url, lang
         self.last_image: Image.Image | None = None
@@ -67,10 +70,11 @@ class Display:
 
     def frame(self, view: View) -> Image.Image:
         size = (getattr(self.device, "width", SIZE[0]), getattr(self.device, "height", SIZE[1]))
-        if self.url and (view.get("phase") == "lobby" or not view.get("players")):
+        url = self.url() if callable(self.url) else self.url
+        if url and (view.get("phase") == "lobby" or not view.get("players")):
             language = view.get("language")
             lang = self.lang or (language if isinstance(language, str) else None)
-            return render_boot(self.url, lang, size)
+            return render_boot(url, lang, size)
         return render(view, self.lang, size)
 
     def show(self, view: View) -> bool:

@@ -14,6 +14,7 @@ that do not open, are HardwareUnavailable (pins.py).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Generic
 
 from .bridge import SeatBridge
@@ -31,14 +32,16 @@ class TableHardware(Generic[L]):
     """The seat boxes, the display and the bridge, on any table that answers
     `TablePort` (companion.table.Table in `werewolf serve`)."""
 
-    def __init__(self, table: TablePort[L], pinmap: PinMap, url: str | None = None, *,
+    def __init__(self, table: TablePort[L], pinmap: PinMap,
+                 url: str | Callable[[], str | None] | None = None, *,
                  factory: Any = None, simulated: str | None = None,
                  bus: Bus | None = None, simulate: bool = False) -> None:
         """`factory`/`simulated`: the pin factory and why it is simulated
         (None: real pins); both found with pins.find_pin_factory() when not
         given (`simulate`: the virtual table even on a Pi; on a Pi whose pins
-        do not open it raises HardwareUnavailable). `url`: the GM's address,
-        shown as a QR code before a game."""
+        do not open it raises HardwareUnavailable). `url`: what the display's
+        QR code holds before a game (`werewolf serve`: a function giving the
+        GM's pairing link, never the token) [issue 17]."""
         if factory is None:
             from .pins import find_pin_factory
 

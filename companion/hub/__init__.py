@@ -7,7 +7,8 @@ view), `player` (each seat's private page, view, actions and stream) and
 `pages` (the GM's tablet and the table screen). Every route parses the
 request, calls one method of the table or of the history (past games),
 and answers JSON; errors are JSON
-`{"error": "..."}` with 400/401/403/404/409/413, never a stack trace.
+`{"error": "..."}` with 400/401/403/404/409/413 (507 when the Pi's storage
+is full, 503 when the game file went away), never a stack trace.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
 from ..history import History
+from ..store import StoreError
 from ..table import StreamCaps, Table, TableError
+from .pairing import GmSeat
 
 MAX_BODY = 64 * 1024  # an action or a game setup is a few hundred bytes
 
@@ -39,22 +42,26 @@ WEB = _web()
 log = logging.getLogger("werewolf.hub")
 
 
-def create_app(table: Table, gm_token: str, config: dict | None = None,
+def create_app(table: Table, gm_token: str | GmSeat, config: dict | None = None,
                history: History | None = None) -> Flask:
     """The hub over `table` (the live game) and `history` (past games and
-    saved setups; by default over the table's own store)."""
+    saved setups; by default over the table's own store). `gm_token`: the
+    GM's token, or the `GmSeat` that keeps it and its paired tablets."""
+    seat = gm_token if isinstance(gm_token, GmSeat) else GmSeat(gm_token)
     app = Flask("companion.hub", template_folder=str(WEB / "templates"),
                 static_folder=str(WEB / "static"), static_url_path="/static")
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, GM_TOKEN=gm_token, HEARTBEAT_S=15.0,
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, GM_TOKEN=seat.token, HEARTBEAT_S=15.0,
                       STREAM_CAPS=StreamCaps(),
                       JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.extensions["table"] = table
+    app.extensions["gm_seat"] = seat
     app.extensions["history"] = history if history is not None else History(table.store)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
-    from . import api, i18n, pages, player
+    from . import api, guard, i18n, pages, player
 
+    app.before_request(guard.own_pages_only)  # before any route: a refusal changes nothing
     i18n.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(player.bp)
@@ -62,6 +69,13 @@ def create_app(table: Table, gm_token: str, config: dict | None = None,
 
     @app.errorhandler(TableError)
     def _table_error(err: TableError):  # type: ignore[no-untyped-def]
+        return jsonify(error=str(err)), err.status
+
+    @app.errorhandler(StoreError)
+    def _store_error(err: StoreError):  # type: ignore[no-untyped-def]
+        """A full disk (507) or a game file gone (503), named [issue 17]:
+        nothing of the request was kept, so it can be retried."""
+        log.error("storage: %s", err)
         return jsonify(error=str(err)), err.status
 
     @app.errorhandler(HTTPException)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from ..table import BadInput, NotFound, NotNow
-from .common import answer, body, gm_only, history, stream, table
+from .common import answer, body, gm_only, gm_seat, history, stream, table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -60,10 +60,14 @@ def actions() -> Response:
 @bp.post("/undo")
 @gm_only
 def undo() -> Response:
-    doc = body(default={})
-    if not isinstance(doc, dict) or set(doc) - {"to"}:
-        raise BadInput('undo takes no body, {} or {"to": K}')
-    return answer(table().undo(doc.get("to")))
+    """`{"expect": N}` takes back the last action, `{"expect": N, "to": K}`
+    every action from the K-th on; N is the action count the GM confirmed
+    against (his view's `seq`): 409 if anything landed since [issue 17]."""
+    doc = body()
+    if not isinstance(doc, dict) or "expect" not in doc or set(doc) - {"to", "expect"}:
+        raise BadInput('an undo names the action count it expects: {"expect": N} '
+                       'or {"expect": N, "to": K}, N the GM view\'s seq')
+    return answer(table().undo(doc["expect"], doc.get("to")))
 
 
 @bp.post("/timer")
@@ -219,6 +223,50 @@ def game_view(game: int) -> Response:
 def stats() -> Response:
     """Per player name across the finished games [issue 6] (`History.stats`)."""
     return jsonify(history().stats())
+
+
+# --- the GM's seat: pairing and rotation [issue 17] -----------------------------------
+
+@bp.post("/gm/pair")
+@gm_only
+def pair_tablet() -> Response:
+    """"Pair another tablet": a new pairing link (10 minutes, one tablet) and
+    its QR code, for the paired tablet to show `{"url", "expires", "seconds", "svg"}`."""
+    import qrcode
+    import qrcode.image.svg
+    from flask import current_app
+
+    from .pairing import PAIR_S
+
+    code, expires = gm_seat().new_code()
+    base = str(current_app.config.get("BASE_URL") or request.host_url).rstrip("/")
+    url = f"{base}/gm/pair/{code}"
+    image = qrcode.make(url, border=2, image_factory=qrcode.image.svg.SvgPathImage)
+    return jsonify(url=url, expires=expires, seconds=PAIR_S,
+                   svg=image.to_string(encoding="unicode"))
+
+
+@bp.get("/gm/tablets")
+@gm_only
+def tablets() -> Response:
+    """`{"paired": n}`: the tablets holding a GM session. More than the GM's
+    own means someone else paired (a photo of the display): rotate the token."""
+    return jsonify(paired=gm_seat().paired)
+
+
+@bp.post("/gm/rotate")
+@gm_only
+def rotate_token() -> Response:
+    """A new GM token (printed in the hub's terminal): every other tablet's
+    session and every pairing link end; this tablet stays paired."""
+    from .pages import set_gm_cookie
+
+    _, session = gm_seat().rotate()
+    response = jsonify(rotated=True)
+    if request.headers.get("Authorization", "").startswith("Bearer "):
+        return response  # a script: it reads the new token in the terminal
+    set_gm_cookie(response, session)
+    return response
 
 
 # --- the table's hardware [issue 7] -------------------------------------------------

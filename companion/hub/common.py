@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 import json
 import queue
 from collections.abc import Callable, Iterator
@@ -14,6 +13,7 @@ from flask import Response, current_app, jsonify, request
 from ..history import History
 from ..table import BadInput, Listener, StreamCaps, Table, TableError
 from .front import ENVIRON_KEY, STREAM_HEADER
+from .pairing import GmSeat
 
 PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 
@@ -70,10 +70,21 @@ def gm_token_of_request() -> str | None:
     return request.cookies.get("gm")
 
 
+def gm_seat() -> GmSeat:
+    """The GM's token and paired tablets (pairing.py)."""
+    return current_app.extensions["gm_seat"]  # type: ignore[no-any-return]
+
+
 def is_gm() -> bool:
-    given = gm_token_of_request()
-    expected: str = current_app.config["GM_TOKEN"]
-    return given is not None and hmac.compare_digest(given.encode(), expected.encode())
+    """The bearer token, or a paired tablet's cookie (a cookie holding the
+    token itself, as tablets paired before [issue 17] have, still counts
+    until the token is rotated)."""
+    seat = gm_seat()
+    auth = request.headers.get("Authorization", "")
+    if auth.startswith("Bearer "):
+        return seat.is_token(auth[7:].strip())
+    cookie = request.cookies.get("gm")
+    return seat.is_session(cookie) or seat.is_token(cookie)
 
 
 def gm_only(view: Callable) -> Callable:

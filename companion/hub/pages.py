@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request
 
-from .common import PRIVATE, is_gm
+from .common import PRIVATE, gm_seat, is_gm
 from .i18n import keep_language
 
 bp = Blueprint("pages", __name__)
@@ -28,17 +28,36 @@ def home() -> Response:
 
 @bp.get("/gm")
 def gm() -> Response:
-    """`/gm?token=T` sets the GM cookie and drops the token from the address bar."""
-    from flask import current_app
-
+    """`/gm?token=T` (the terminal's URL) pairs this tablet: it sets the GM
+    cookie to a session of its own and drops the token from the address bar."""
     token = request.args.get("token")
     if token is not None:
         response = make_response(redirect("/gm"))
-        if token == current_app.config["GM_TOKEN"]:
-            response.set_cookie("gm", token, httponly=True, samesite="Strict",
-                                max_age=7 * 24 * 3600)
+        session = gm_seat().session_for(token)
+        if session is not None:
+            set_gm_cookie(response, session)
         return response
     return _gm_page("gm.html")
+
+
+@bp.get("/gm/pair/<code>")
+def pair(code: str) -> Response:
+    """A pairing link [issue 17]: the display's, or one a paired tablet made.
+    Good once, for 10 minutes: it pairs this tablet and is spent."""
+    session = gm_seat().redeem(code)
+    if session is None:
+        page = render_template("taken.html", message="pairing link spent")
+        response = make_response(page, 403)
+    else:
+        response = make_response(redirect("/gm"))
+        set_gm_cookie(response, session)
+    response.headers.update(PRIVATE)
+    return response
+
+
+def set_gm_cookie(response: Response, session: str) -> None:
+    """The tablet's GM session: HttpOnly, same site only, a week."""
+    response.set_cookie("gm", session, httponly=True, samesite="Strict", max_age=7 * 24 * 3600)
 
 
 def _gm_page(template: str, **context: object) -> Response:

@@ -37,12 +37,13 @@ def trusted_requests(app: Flask) -> Callable[[dict[str, Any]], bool]:
         except CookieError:
             return False
         auth = headers.get(b"authorization", b"").decode("latin-1")
-        token = auth[7:].strip() if auth.startswith("Bearer ") else None
-        if token is None and GM_COOKIE in cookies:
-            token = cookies[GM_COOKIE].value
-        expected = str(app.config["GM_TOKEN"])
-        if token and hmac.compare_digest(token.encode(), expected.encode()):
+        seat = app.extensions["gm_seat"]  # the token and the paired tablets (pairing.py)
+        if auth.startswith("Bearer ") and seat.is_token(auth[7:].strip()):
             return True
+        if GM_COOKIE in cookies:
+            cookie = cookies[GM_COOKIE].value
+            if seat.is_session(cookie) or seat.is_token(cookie):
+                return True
         if DEVICE_COOKIE not in cookies:
             return False
         device = cookies[DEVICE_COOKIE].value

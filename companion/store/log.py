@@ -5,18 +5,33 @@ Nothing here knows the rules: events are opaque JSON. Every write is one
 transaction committed with `synchronous=FULL` in WAL mode, so a change the hub
 has acknowledged survives a power cut. `PRAGMA user_version` carries the schema
 version so that later releases can migrate old files.
+
+A bad day [issue 17]: the file and its WAL are the owner's only (0600: they
+hold every card and every seat's link); a full disk is `StoreFull` (507),
+never half a write; at start `PRAGMA quick_check` vets the file and a
+damaged one is moved aside, its readable games copied into a new one
+(`recovery.py`, one line in `notice`); every write first checks that the
+file on disk is still the one open, so a file deleted under the hub is
+written back from the open connection and a replaced one is `StoreGone`.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SCHEMA_VERSION = 2
+from .faults import StoreError, StoreGone, named
+from .recovery import check_or_move_aside, recover
+
+SCHEMA_VERSION = 3
+
+log = logging.getLogger("werewolf.store")
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -51,6 +66,9 @@ CREATE TABLE setups (
     saved  REAL NOT NULL
 );
 """,
+    # a game's event count, kept with every append, so a recovery can tell a
+    # whole log from one a damaged page cut short [issue 17]
+    3: "ALTER TABLE games ADD COLUMN length INTEGER",
 }
 
 
@@ -78,11 +96,39 @@ class Store:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
+        #: one line for the terminal when the file was damaged (where it went,
+        #: what was recovered); None when it was sound
+        self.notice: str | None = None
+        aside = check_or_move_aside(self.path)
+        try:
+            self._db = self._connect()
+            self._migrate()
+        except sqlite3.Error as err:  # a full card at start is named too
+            fault = named(err, self.path)
+            if fault is err:
+                raise
+            raise fault from err
+        if aside is not None:
+            self.notice = recover(aside, self._db, self.path)
+
+    def _connect(self) -> sqlite3.Connection:
+        """Open the file, created owner-only before SQLite touches it (its WAL
+        and shared-memory files take the file's mode)."""
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        self._private()
+        self._identity = _identity(self.path)
+        return db
+
+    def _private(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.chmod(f"{self.path}{suffix}", 0o600)
+            except FileNotFoundError:
+                pass
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -105,18 +151,69 @@ class Store:
                 self._db.execute(statement)
 
     class _Tx:
-        def __init__(self, db: sqlite3.Connection) -> None:
-            self.db = db
+        """One write: all of it or (rolled back, the fault named) none of it."""
+
+        def __init__(self, store: Store) -> None:
+            self.store = store
+            self.db = store._db
 
         def __enter__(self) -> sqlite3.Connection:
-            self.db.execute("BEGIN IMMEDIATE")
+            self.store._still_there()
+            self.db = self.store._db
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as err:
+                raise named(err, self.store.path) from err
             return self.db
 
-        def __exit__(self, kind: object, *_: object) -> None:
-            self.db.execute("ROLLBACK" if kind else "COMMIT")
+        def __exit__(self, kind: object, err: BaseException | None, *_: object) -> None:
+            if err is None:
+                try:
+                    self.db.execute("COMMIT")
+                    return
+                except sqlite3.Error as failed:
+                    err = failed
+            if self.db.in_transaction:  # SQLite may have rolled back already
+                self.db.execute("ROLLBACK")
+            if isinstance(err, sqlite3.Error):
+                raise named(err, self.store.path) from err
+            if kind is None:
+                raise err
 
     def _tx(self) -> Store._Tx:
-        return Store._Tx(self._db)
+        return Store._Tx(self)
+
+    def _still_there(self) -> None:
+        """The file on disk is the one open [issue 17]: deleted, it is written
+        back from the open connection (which still holds all of it); replaced
+        by another file, nothing more is written (StoreGone)."""
+        try:
+            now = _identity(self.path)
+        except FileNotFoundError:
+            self._write_back()
+            return
+        if now != self._identity:
+            raise StoreGone(f"{self.path} was replaced by another file while the hub ran: "
+                            "nothing more is saved until the hub is restarted")
+
+    def _write_back(self) -> None:
+        spare = self.path.with_name(self.path.name + ".restoring")
+        try:
+            spare.unlink(missing_ok=True)
+            copy = sqlite3.connect(spare)
+            try:
+                self._db.backup(copy)
+            finally:
+                copy.close()
+            os.chmod(spare, 0o600)
+            self._db.close()  # its WAL (by the old name) goes with the deleted file
+            os.replace(spare, self.path)
+            self._db = self._connect()
+        except (OSError, sqlite3.Error) as err:
+            raise StoreError(f"{self.path} was deleted while the hub ran and could not "
+                             f"be written back ({err}): free space, then retry") from err
+        self.notice = f"{self.path} was deleted while the hub ran: written back from memory"
+        log.warning("%s", self.notice)  # the terminal's stderr
 
     def close(self) -> None:
         with self._lock:
@@ -132,6 +229,7 @@ class Store:
             game = int(cur.lastrowid or 0)
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(game, i, _dumps(e)) for i, e in enumerate(events)])
+            db.execute("UPDATE games SET length = ? WHERE id = ?", (len(events), game))
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, NULL)",
                            [(game, i, t) for i, t in enumerate(tokens)])
             return game
@@ -142,15 +240,15 @@ class Store:
         with self._lock, self._tx() as db:
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(game, start + i, _dumps(e)) for i, e in enumerate(events)])
-            db.execute("UPDATE games SET pace = ?, winner = ? WHERE id = ?",
-                       (_dumps(pace), winner, game))
+            db.execute("UPDATE games SET pace = ?, winner = ?, length = ? WHERE id = ?",
+                       (_dumps(pace), winner, start + len(events), game))
 
     def truncate(self, game: int, keep: int, pace: dict) -> None:
         """Drop every event from log index `keep` on (undo, rewind)."""
         with self._lock, self._tx() as db:
             db.execute("DELETE FROM events WHERE game = ? AND idx >= ?", (game, keep))
-            db.execute("UPDATE games SET pace = ?, winner = NULL WHERE id = ?",
-                       (_dumps(pace), game))
+            db.execute("UPDATE games SET pace = ?, winner = NULL, length = ? WHERE id = ?",
+                       (_dumps(pace), keep, game))
 
     def save_pace(self, game: int, pace: dict) -> None:
         with self._lock, self._tx() as db:
@@ -223,3 +321,8 @@ class Store:
     def delete_setup(self, name: str) -> bool:
         with self._lock, self._tx() as db:
             return db.execute("DELETE FROM setups WHERE name = ?", (name,)).rowcount > 0
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino

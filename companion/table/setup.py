@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from ..engine import EngineError, State
 from ..engine.dealing import deal_cards
-from ..replay import setup_game
+from ..replay import check_names, setup_game
 from ..words import LANGUAGES
 from .errors import BadInput
+from .player_names import clean_name, clean_names
 
 #: how a game's votes are cast [issue 7]: on the phones, or with the seat boxes'
 #: buttons by roll-call (a press in a candidate's window) or lock-in (a pick
@@ -59,6 +60,7 @@ def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None,
     buttons = doc.get("buttons", "phones")
     if buttons not in BUTTONS:
         raise BadInput(f"'buttons' is one of {', '.join(BUTTONS)}, not {buttons!r}")
+    doc = _named(doc)
     record = {k: doc[k] for k in SETUP_FIELDS if k in doc}
     engine_doc = {k: v for k, v in doc.items() if k in ENGINE_FIELDS}
     if "cards" in doc:
@@ -86,6 +88,25 @@ def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None,
         except ValueError as err:
             raise BadInput(f"{err}; or vote on the phones") from None
     return GameSetup(record=record, state=state, language=str(language), buttons=str(buttons))
+
+
+def _named(doc: dict) -> dict:
+    """The setup with every player's name cleaned (player_names.py), in
+    `players` and wherever a name is a key (`deal`, `professions`), so the
+    table, the log and every page hold one form of each [issue 17]."""
+    players = doc.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        return doc  # the engine's own message
+    try:  # what `werewolf replay` refuses, with its words [issue 9]
+        check_names(players)
+    except EngineError as err:
+        raise BadInput(str(err)) from None
+    out = {**doc, "players": clean_names(players)}
+    for key in ("deal", "professions"):
+        table = doc.get(key)
+        if isinstance(table, dict) and all(isinstance(k, str) for k in table):
+            out[key] = {clean_name(k): v for k, v in table.items()}
+    return out
 
 
 def cards_of(state: State) -> dict[str, int]:

@@ -321,25 +321,18 @@ class Table:
             self._advance_and_commit(now, start=len(state.log))
             return self.gm_view()
 
-    def undo(self, to: int | None = None) -> Sent:
-        """Take back the last action, or (to=K) every action from the K-th on."""
+    def undo(self, expect: object, to: int | None = None) -> Sent:
+        """Take back the last action, or (to=K) every action from the K-th on,
+        if `expect` is still the action count (`_undone`) [issue 17]. The
+        store is truncated first: a failed truncate leaves memory as the file."""
         with self.lock:
-            state = self._need_game()
-            if to is None:
-                if state.acts == 0:
-                    raise NotNow("nothing to undo")
-                new = undo(state)
-            else:
-                if type(to) is not int or not 1 <= to <= state.acts:
-                    raise BadInput(f"'to' is an action number 1–{state.acts}")
-                new = rebuild([e for e in state.log if e["a"] < to])
+            new = _undone(self._need_game(), expect, to)
             assert self.game is not None
-            self.state = new
-            self.audiences.forget_held()
             now = self.clock()
-            self.pace = pacing.clear_way(new, self.pace, now, self._rules())
-            self.store.truncate(self.game, len(new.log), self.pace.to_record(now))
-            self.store_pace = self.pace.to_dict()
+            pace = pacing.clear_way(new, self.pace, now, self._rules())
+            self.store.truncate(self.game, len(new.log), pace.to_record(now))  # durable first
+            self.state, self.pace, self.store_pace = new, pace, pace.to_dict()
+            self.audiences.forget_held()
             self._advance_and_commit(now, start=len(new.log))
             return self.gm_view()
 
@@ -435,6 +428,26 @@ class Table:
     def listeners(self) -> int:
         with self.lock:
             return len(self.audiences.all())
+
+
+def _undone(state: State, expect: object, to: int | None) -> State:
+    """The game with its last action (or every one from the K-th, `to`) taken
+    back. `expect` is the action count the GM confirmed against (his view's
+    `seq`): if anything landed since (a phone's vote, a timeout) it is Stale,
+    so an undo never takes back what he was not shown [issue 17]."""
+    if type(expect) is not int:
+        raise BadInput('an undo names the action count it expects: send {"expect": N}, '
+                       "N the GM view's seq")
+    if expect != state.acts:
+        raise Stale(f"the game has moved on: {state.acts} actions now, not {expect}; "
+                    "look at the log and confirm again")
+    if to is None:
+        if state.acts == 0:
+            raise NotNow("nothing to undo")
+        return undo(state)
+    if type(to) is not int or not 1 <= to <= state.acts:
+        raise BadInput(f"'to' is an action number 1–{state.acts}")
+    return rebuild([e for e in state.log if e["a"] < to])
 
 
 def _split_seq(raw: object) -> tuple[int | None, dict]:

@@ -67,8 +67,15 @@ def last_act(client) -> dict:  # type: ignore[no-untyped-def]
     return [e for e in gm_state(client)["events"] if e["e"] == "act"][-1]
 
 
-def act(client, action: dict):  # type: ignore[no-untyped-def]
-    return client.post("/api/actions", json=action, headers=GM)
+def act(client, action: object):  # type: ignore[no-untyped-def]
+    """POST an action as the GM (as JSON text, so `None` is sent as null)."""
+    return client.post("/api/actions", data=json.dumps(action), headers={**GM, **JSON})
+
+
+def undo(client, **body: object):  # type: ignore[no-untyped-def]
+    """POST /api/undo naming the action count the GM sees [issue 17]."""
+    expect = client.get("/api/gm", headers=GM).json["seq"]
+    return client.post("/api/undo", json={"expect": expect, **body}, headers=GM)
 
 
 def phone(app, url: str):  # type: ignore[no-untyped-def]
@@ -122,7 +129,7 @@ def test_gm_endpoints_need_the_token(client, method, path, body):
     new_game(client)
     before = gm_state(client)
     send = getattr(client, method)
-    kwargs = {"json": body} if body is not None else {}
+    kwargs = {"json": body if body is not None else {}}  # a change is JSON [issue 17]
     assert_error(send(path, **kwargs), 401)
     assert_error(send(path, headers=BAD_GM, **kwargs), 403)
     other = client.application.test_client()
@@ -137,7 +144,9 @@ def test_gm_endpoints_accept_the_bearer_token(client, method, path, body):
     """[issue 5] GM auth: `Authorization: Bearer <token>` opens every GM endpoint."""
     new_game(client)
     act(client, SEER)
-    kwargs = {"json": body} if body is not None else {}
+    kwargs = {"json": body if body is not None else {}}  # a change is JSON [issue 17]
+    if path == "/api/undo":
+        kwargs["json"] = {"expect": client.get("/api/gm", headers=GM).json["seq"]}
     r = getattr(client, method)(path, headers=GM, buffered=path.endswith("stream") is False,
                                 **kwargs)
     assert r.status_code in (200, 201), r.get_data(as_text=True)[:300]
@@ -185,13 +194,14 @@ def test_public_view_is_an_empty_lobby_before_any_game(client):
 
 @pytest.mark.parametrize(("method", "path", "body"), [
     ("get", "/api/state", None), ("get", "/api/gm", None), ("get", "/api/seats", None),
-    ("get", "/api/games/1", None), ("post", "/api/actions", SEER), ("post", "/api/undo", {}),
+    ("get", "/api/games/1", None), ("post", "/api/actions", SEER),
+    ("post", "/api/undo", {"expect": 0}),
     ("post", "/api/timer", {"do": "pause"}), ("post", "/api/seats/0/release", None),
     ("post", "/api/seats/0/reissue", None)])
 def test_game_endpoints_answer_404_before_any_game(client, method, path, body):
     """[issue 5] Errors: an endpoint about the current game answers 404 (JSON)
     while there is no game; GET /api/games lists none."""
-    kwargs = {"json": body} if body is not None else {}
+    kwargs = {"json": body if body is not None else {}}  # a change is JSON [issue 17]
     assert_error(getattr(client, method)(path, headers=GM, **kwargs), 404)
     assert client.get("/api/games", headers=GM).json == {"games": []}
 
@@ -236,7 +246,8 @@ def test_create_game_refuses_a_bad_setup_with_400(client, setup):
     object, actions inside, unknown ruleset/role/option/field, duplicate names,
     wrong types, too few players) is 400 and the current game is kept."""
     first = new_game(client)
-    assert_error(client.post("/api/games", json=setup, headers=GM), 400)
+    r = client.post("/api/games", data=json.dumps(setup), headers={**GM, **JSON})
+    assert_error(r, 400)
     assert gm_state(client)["id"] == first["id"]
 
 
@@ -357,16 +368,16 @@ def test_a_seq_inside_the_open_step_is_accepted(client):
 
 
 def test_undo_takes_back_the_last_action(client):
-    """[issue 5] POST /api/undo (no body or {}) takes back the last action: the
-    state is the one before it."""
+    """[issue 5] POST /api/undo takes back the last action: the state is the
+    one before it. [issue 17] It names the action count it expects."""
     new_game(client)
     act(client, SEER)
     before = game_part(client)
     act(client, NIGHT_1[1])
-    r = client.post("/api/undo", headers=GM)
+    r = undo(client)
     assert r.status_code == 200 and r.json["seq"] == 1
     assert game_part(client) == before
-    assert client.post("/api/undo", json={}, headers=GM).status_code == 200
+    assert undo(client).status_code == 200
     assert gm_state(client)["step"] == "night 1 seer"
 
 
@@ -378,17 +389,17 @@ def test_undo_to_k_rewinds_every_action_from_the_kth_on(client):
     for action in NIGHT_1:
         assert act(client, action).status_code == 200
         states.append(game_part(client))
-    r = client.post("/api/undo", json={"to": 2}, headers=GM)
+    r = undo(client, to=2)
     assert r.status_code == 200 and r.json["seq"] == 1
     assert game_part(client) == states[1]
-    client.post("/api/undo", json={"to": 1}, headers=GM)
+    undo(client, to=1)
     assert game_part(client) == states[0]
 
 
 def test_undo_with_nothing_to_undo_is_409(client):
     """[issue 5] POST /api/undo at the start of a game is 409."""
     new_game(client)
-    assert_error(client.post("/api/undo", headers=GM), 409)
+    assert_error(undo(client), 409)
 
 
 @pytest.mark.parametrize("to", [0, -1, 5, "1", 1.0, True, [1], 10**40])
@@ -399,7 +410,7 @@ def test_undo_to_an_impossible_action_is_400(client, to):
     for action in NIGHT_1[:2]:
         act(client, action)
     before = game_part(client)
-    assert_error(client.post("/api/undo", json={"to": to}, headers=GM), 400)
+    assert_error(undo(client, to=to), 400)
     assert game_part(client) == before
 
 
@@ -407,7 +418,7 @@ def test_after_an_undo_the_engine_plays_on(client):
     """[issue 5] undo: after a rewind the taken-back step accepts a new action."""
     new_game(client)
     act(client, SEER)
-    client.post("/api/undo", headers=GM)
+    undo(client)
     assert act(client, {"actor": "C", "do": "inspect", "target": "D"}).status_code == 200
     assert last_act(client)["target"] == 3
 
@@ -504,7 +515,7 @@ def test_release_lets_a_new_device_in(app, client):
     the (same) link claims it and the old device is refused."""
     url = new_game(client)["seats"][2]["url"]
     old = phone(app, url)
-    r = client.post("/api/seats/2/release", headers=GM)
+    r = client.post("/api/seats/2/release", json={}, headers=GM)
     assert r.status_code == 200 and r.json["seats"][2]["claimed"] is False
     new = app.test_client()
     assert new.get(url).status_code == 200
@@ -519,7 +530,7 @@ def test_reissue_makes_the_old_link_404(app, client):
     claimed by a new device."""
     url = new_game(client)["seats"][2]["url"]
     old = phone(app, url)
-    r = client.post("/api/seats/2/reissue", headers=GM)
+    r = client.post("/api/seats/2/reissue", json={}, headers=GM)
     assert r.status_code == 200
     new_url = r.json["seats"][2]["url"]
     assert new_url != url and r.json["seats"][2]["claimed"] is False
@@ -537,7 +548,7 @@ def test_reissue_or_release_of_an_unknown_seat_is_404(client, what, seat):
     """[issue 5] POST /api/seats/<n>/reissue|release of a seat the game does not
     have is 404."""
     new_game(client)
-    assert_error(client.post(f"/api/seats/{seat}/{what}", headers=GM), 404)
+    assert_error(client.post(f"/api/seats/{seat}/{what}", json={}, headers=GM), 404)
 
 
 @pytest.mark.parametrize("suffix", ["", "/state", "/stream", "/action"])
@@ -634,13 +645,12 @@ MALFORMED = {
 def test_malformed_deep_or_huge_json_is_400(app, client, path, raw):
     """[issue 5] Errors: malformed JSON, JSON nested too deeply, integers past
     Python's digit limit, bad UTF-8 or a missing body are 400 (JSON, no stack
-    trace) on every POST that takes a body, and nothing changes. (An empty
-    body to /api/undo means "the last action": 409 here, with nothing to
-    undo.)"""
+    trace) on every POST that takes a body, and nothing changes. ([issue 17]:
+    an empty body to /api/undo is 400 too: an undo names what it takes back.)"""
     new_game(client)
     before = game_part(client)
     r = _post(app, client, path, data=raw, headers=JSON)
-    assert_error(r, 409 if (path == "/api/undo" and raw == b"") else 400)
+    assert_error(r, 400)
     assert game_part(client) == before
 
 
@@ -847,7 +857,7 @@ def test_reissue_closes_the_seat_stream(app, client):
     seer = phone(app, url)
     r = seer.get(url + "/stream", buffered=False)
     sse(r)
-    client.post("/api/seats/2/reissue", headers=GM)
+    client.post("/api/seats/2/reissue", json={}, headers=GM)
     rest = sse(r)
     assert any(c.startswith("event: closed") for c in rest)
     r.close()
@@ -885,10 +895,12 @@ def test_public_view_hides_the_cards(client):
     assert r.headers["Cache-Control"] == "no-store"
 
 
-@pytest.mark.parametrize("raw", [b"[1, 2]", b"7", b'"x"', b'{"to": 1, "also": 2}', b"NaN"])
+@pytest.mark.parametrize("raw", [b"[1, 2]", b"7", b'"x"', b'{"to": 1, "also": 2}', b"NaN",
+                                 b"{}", b'{"to": 1}', b'{"expect": "1"}', b'{"expect": 1.0}'])
 def test_undo_with_a_body_it_cannot_read_is_400_and_undoes_nothing(client, raw):
     """[issue 5] bad input gets a clear error and changes nothing: an undo whose
-    body is not {} or {"to": K} (or not JSON: NaN) is refused."""
+    body is not {"expect": N} or {"expect": N, "to": K} (or not JSON: NaN)
+    is refused. [issue 17] {} and {"to": K} name no count: refused too."""
     client.post("/api/games", json=mh8(), headers=GM)
     assert client.post("/api/actions", json=SEER, headers=GM).status_code == 200
     before = client.get("/api/state", headers=GM).get_json()

@@ -269,8 +269,9 @@ def test_random_sequences_of_legal_and_illegal_actions_never_5xx(tmp_path_factor
                 seat, action = arg  # type: ignore[misc]
                 r = hub.post("phone", json.dumps(action).encode(), seat % size)
             elif kind == "undo":
-                raw = b"" if arg is None else json.dumps({"to": arg}).encode()
-                r = hub.post("/api/undo", raw)
+                seq = hub.gm.get("/api/gm", headers=GM).json["seq"]  # named [issue 17]
+                doc = {"expect": seq} if arg is None else {"expect": seq, "to": arg}
+                r = hub.post("/api/undo", json.dumps(doc).encode())
             elif kind == "timer":
                 r = hub.post("/api/timer", json.dumps(arg).encode())
             else:

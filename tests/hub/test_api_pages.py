@@ -62,9 +62,10 @@ def play(client, doc: dict) -> int:  # type: ignore[no-untyped-def]
 def test_new_routes_are_for_the_game_master_only(client, method: str, url: str) -> None:
     """[issue 6] Every new route is GM-only: 401 without a token, 403 with a
     wrong one, and private (no-store) either way."""
-    r = getattr(client, method)(url)
+    kwargs = {"json": {}} if method in ("post", "delete") else {}  # a change is JSON [issue 17]
+    r = getattr(client, method)(url, **kwargs)
     assert r.status_code == 401
-    r = getattr(client, method)(url, headers=BAD_GM)
+    r = getattr(client, method)(url, headers=BAD_GM, **kwargs)
     assert r.status_code in (401, 403)
     if url.startswith("/api"):
         assert r.status_code == 403 and "error" in r.json
@@ -153,7 +154,7 @@ def test_seat_qr_encodes_the_hubs_lan_url(app, client) -> None:
     svg = r.get_data(as_text=True)
     assert svg.startswith("<svg") and "<path" in svg
     assert svg == _qr("http://192.168.4.1:8000" + seats[3]["url"])
-    new = client.post("/api/seats/3/reissue", headers=GM).json["seats"][3]["url"]
+    new = client.post("/api/seats/3/reissue", json={}, headers=GM).json["seats"][3]["url"]
     assert client.get("/api/seats/3/qr.svg", headers=GM).get_data(as_text=True) == _qr(
         "http://192.168.4.1:8000" + new)
 
@@ -194,9 +195,9 @@ def test_setups_save_list_replace_delete(client) -> None:
     assert got[0]["name"] == "Friday group"  # most recently saved first
     r = client.post("/api/games", json=got[1]["setup"], headers=GM)
     assert r.status_code == 201
-    r = client.delete("/api/setups/Japan", headers=GM)
+    r = client.delete("/api/setups/Japan", json={}, headers=GM)
     assert r.status_code == 200 and [s["name"] for s in r.json["setups"]] == ["Friday group"]
-    r = client.delete("/api/setups/Japan", headers=GM)
+    r = client.delete("/api/setups/Japan", json={}, headers=GM)
     assert r.status_code == 404 and "error" in r.json
 
 
@@ -205,7 +206,7 @@ def test_setup_with_slash_and_unicode_name(client) -> None:
     name = "金曜日/Friday"
     r = client.post("/api/setups", json={"name": name, "setup": jp9()}, headers=GM)
     assert r.status_code == 201
-    assert client.delete("/api/setups/金曜日/Friday", headers=GM).status_code == 200
+    assert client.delete("/api/setups/金曜日/Friday", json={}, headers=GM).status_code == 200
 
 
 @pytest.mark.parametrize(("doc", "message"), [
@@ -338,7 +339,8 @@ def test_stats_follow_an_undo_of_the_winning_action(client) -> None:
     """[issue 6] A game taken back from its end is running again: not counted."""
     play(client, _example("millers-hollow-hunter-and-lovers.json"))
     assert client.get("/api/stats", headers=GM).json["Ann"]["played"] == 1
-    assert client.post("/api/undo", json={}, headers=GM).status_code == 200
+    expect = client.get("/api/gm", headers=GM).json["seq"]  # [issue 17]
+    assert client.post("/api/undo", json={"expect": expect}, headers=GM).status_code == 200
     assert client.get("/api/stats", headers=GM).json == {}
 
 

@@ -468,7 +468,7 @@ def test_undo_from_a_night_to_the_same_step_of_an_earlier_night(table, clock):
             clock.advance(5)
             table.tick()
     assert table.pace.mode == "calls" and table.pace.night == 2 and table.pace.live
-    table.undo(to=1)
+    table.undo(table.state.acts, to=1)
     assert pending(table.state)["step"] == "actions" and table.state.n == 1
     assert table.pace.mode == "calls" and table.pace.night == 1
     clock.advance(30)

@@ -252,6 +252,8 @@
   }
 
   let undoTo = null;
+  let undoExpect = null; // the action count the GM was shown when asked [issue 17]
+  let undoLast = false; // asked about the newest action (an undo), not a rewind
   function renderUndo() {
     const acts = actEvents();
     const select = $("rewind-to");
@@ -267,6 +269,8 @@
     const acts = actEvents().filter((e) => e.a >= to);
     if (!acts.length) { showError(t("nothing to undo")); return; }
     undoTo = to;
+    undoLast = to === acts[acts.length - 1].a && acts.length === 1;
+    undoExpect = S.record && S.record.total !== undefined ? S.record.total : S.gm.seq; // as shown
     const what = acts.map(actionWords).join("; ");
     $("undo-text").textContent = acts.length === 1 ? t("Take back: {what}", { what })
       : t("Take back {n} actions: {what}", { n: acts.length, what });
@@ -284,13 +288,23 @@
   $("cancel-undo").addEventListener("click", () => { $("undo-box").hidden = true; undoTo = null; });
   $("confirm-undo").addEventListener("click", guard(async () => {
     $("undo-box").hidden = true;
-    const acts = actEvents();
-    const last = acts.length ? acts[acts.length - 1].a : null;
     const to = undoTo;
+    const expect = undoExpect;
+    const last = undoLast;
     undoTo = null;
     if (to === null) return;
     S.rewindPick = null;
-    await api("POST", "/api/undo", to === last ? {} : { to });
+    try { // the undo names the count the GM saw: if anything landed since, 409 [issue 17]
+      await api("POST", "/api/undo", last ? { expect } : { expect, to });
+    } catch (err) {
+      if (err.status !== 409 || !GM.hasGame()) throw err;
+      S.record = await api("GET", "/api/games/" + S.gm.game + "/view"); // what is there now
+      S.recordKey = "";
+      renderRecord();
+      showError(err);
+      const now = actEvents(); // an undo asks about the newest action; a rewind keeps its point
+      askUndo(last && now.length ? now[now.length - 1].a : to); // ask again, showing it
+    }
   }));
 
   GM.screen("running", {

@@ -20,9 +20,9 @@ const GM = (function () {
 
   async function api(method, url, body) {
     const init = { method, headers: {}, credentials: "same-origin", cache: "no-store" };
-    if (body !== undefined) {
+    if (method !== "GET") { // the hub takes only JSON for a change [issue 17]
       init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
+      init.body = JSON.stringify(body === undefined ? {} : body);
     }
     let r;
     try {
@@ -32,7 +32,11 @@ const GM = (function () {
     }
     const type = r.headers.get("Content-Type") || "";
     const doc = type.includes("json") ? await r.json() : null;
-    if (!r.ok) throw new Error((doc && doc.error) || r.status + " " + r.statusText);
+    if (!r.ok) {
+      const err = new Error((doc && doc.error) || r.status + " " + r.statusText);
+      err.status = r.status; // 409 on an undo: the game moved on, ask again [issue 17]
+      throw err;
+    }
     return doc;
   }
 

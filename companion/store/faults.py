@@ -1,0 +1,52 @@
+"""The storage's faults, named [issue 17]: what the hub answers when the SD
+card is full, or the game file went away under it, instead of "internal error".
+
+Each carries the HTTP status the hub answers it with (the hub's error
+handler reads `status`), so nothing above the store needs to know SQLite's
+error codes.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+FULL = "the Pi's storage is full: free space, then retry"
+
+
+class StoreError(Exception):
+    """A write the store could not make durable: nothing of it was kept."""
+
+    status = 503
+
+
+class StoreFull(StoreError):
+    """No space left for the write (SQLITE_FULL, or an I/O error on a full disk)."""
+
+    status = 507
+
+    def __init__(self, message: str = FULL) -> None:
+        super().__init__(message)
+
+
+class StoreGone(StoreError):
+    """The game file was deleted or replaced while the hub had it open."""
+
+
+#: a write failing with this little free space is taken for a full disk
+LOW_SPACE = 256 * 1024
+
+
+def named(err: sqlite3.Error, path: Path) -> Exception:
+    """`err` as the fault it is: StoreFull for a full disk, else itself."""
+    name = getattr(err, "sqlite_errorname", "")
+    if name == "SQLITE_FULL":
+        return StoreFull()
+    if name.startswith("SQLITE_IOERR"):
+        try:
+            if shutil.disk_usage(path.parent).free < LOW_SPACE:
+                return StoreFull()
+        except OSError:
+            pass
+    return err

@@ -1,0 +1,88 @@
+"""`werewolf serve` on a bad day [issue 17]: `--new-gm-token` makes a new
+token (every paired tablet and pairing link ends); a damaged game file is
+one line saying where it went; the game file and the token are 0600."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import urllib.error
+import urllib.request
+
+from .test_serve import _lines_until, _serve, _stop
+
+
+def test_new_gm_token_replaces_the_kept_one_and_unpairs_every_tablet(tmp_path):
+    proc, port = _serve(tmp_path)
+    try:
+        _lines_until(proc, "Game master:")
+    finally:
+        _stop(proc)
+    old = (tmp_path / "gm-token").read_text().strip()
+    (tmp_path / "gm-sessions").write_text(json.dumps({"token": "x", "sessions": ["y"]}))
+    proc, port = _serve(tmp_path, "--new-gm-token")
+    try:
+        line = _lines_until(proc, "Game master:")[-1]
+        new = (tmp_path / "gm-token").read_text().strip()
+        assert new != old and line.endswith(f"/gm?token={new}")
+        assert stat.S_IMODE((tmp_path / "gm-token").stat().st_mode) == 0o600
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/gm",
+                                         headers={"Authorization": f"Bearer {old}"})
+        try:
+            urllib.request.urlopen(request, timeout=5)
+            raise AssertionError("the old token still opened the GM API")
+        except urllib.error.HTTPError as err:
+            assert err.code == 403
+    finally:
+        _stop(proc)
+
+
+def test_a_damaged_game_file_is_one_line_saying_where_it_went(tmp_path):
+    (tmp_path / "games.sqlite3").write_bytes(os.urandom(16_384))
+    proc, _ = _serve(tmp_path)
+    try:
+        lines = _lines_until(proc, "Game master:")
+    finally:
+        _stop(proc)
+    said = [line for line in lines if "was damaged" in line]
+    assert len(said) == 1 and "moved to" in said[0]
+    aside = said[0].split("moved to ")[1].split(";")[0]
+    assert os.path.exists(aside)
+    assert stat.S_IMODE((tmp_path / "games.sqlite3").stat().st_mode) == 0o600
+
+
+def test_a_full_card_at_start_is_one_line_and_exit_2(tmp_path):
+    """Resuming a game writes (the boot count): on a full filesystem (a tmpfs
+    the test mounts, as root; skipped otherwise) serve says so and stops."""
+    import subprocess
+
+    import pytest
+
+    from companion.store import Store
+
+    where = tmp_path / "sd"
+    where.mkdir()
+    mounted = os.geteuid() == 0 and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(where)],
+        capture_output=True, check=False).returncode == 0
+    if not mounted:
+        pytest.skip("cannot mount a small tmpfs here (not root)")
+    try:
+        store = Store(where / "games.sqlite3")
+        store.create_game({"ruleset": "bga", "players": []}, [{"a": 0}], ["t"], {})
+        store.close()
+        (where / "gm-token").write_text("t\n")
+        try:  # the card fills up
+            with (where / "photo.jpg").open("wb", buffering=0) as f:
+                while True:
+                    f.write(os.urandom(4096))
+        except OSError:
+            pass
+        proc, _ = _serve(where)
+        out = proc.communicate(timeout=30)[0]
+        assert proc.returncode == 2, out
+        assert "the Pi's storage is full: free space, then retry" in out
+        assert "Traceback" not in out
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)

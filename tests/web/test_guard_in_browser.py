@@ -1,0 +1,74 @@
+"""The GM's seat and undo in a real browser [issue 17 items 2, 3, 5]: the
+tablet's own fetches pass the hub's JSON-and-Origin guard; "pair another
+tablet" shows a QR code whose link pairs a second tablet once; an undo the
+game moved past is refused (409) and the tablet asks again, showing what is
+there now."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_kit import TABLET, hook
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+WAIT = 15_000
+SHOTS = "/work/notes/shots/guard"
+NAMES = list("ABCDEFGH")
+ROLES = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager"]
+
+
+def _game(hub: Any) -> None:
+    hub.api("POST", "/api/games", {"ruleset": "millers-hollow", "players": NAMES, "seed": 5,
+                                   "deal": dict(zip(NAMES, ROLES, strict=True)),
+                                   "options": {"sheriff": False}})
+    hub.api("POST", "/api/timer", {"do": "pause"})
+
+
+def test_a_second_tablet_is_paired_from_the_first(hub_factory, new_context, shot):
+    with hub_factory("pairing") as hub:
+        first = new_context(hub, **TABLET).new_page()
+        first.goto(f"{hub.base}/gm?token={hub.token}")
+        hook(first, "pair-tablet").click()
+        expect(hook(first, "pair-box")).to_be_visible(timeout=WAIT)
+        expect(first.locator("[data-test=pair-qr] svg")).to_be_visible()
+        url = hook(first, "pair-url").inner_text()
+        assert "/gm/pair/" in url and hub.token not in url
+        first.screenshot(path=f"{SHOTS}/pair-another-tablet.png")
+        second = new_context(hub, **TABLET).new_page()
+        second.goto(url)
+        expect(hook(second, "lobby")).to_be_visible(timeout=WAIT)  # paired: the GM page
+        first.locator("#pair-close").click()  # the first tablet sees one more paired
+        expect(hook(first, "paired")).to_have_text("Paired tablets: 2", timeout=WAIT)
+        third = new_context(hub, **TABLET).new_page()
+        answer = third.goto(url)  # the same link again
+        assert answer is not None and answer.status == 403
+
+
+def test_an_undo_the_game_moved_past_is_asked_again(hub_factory, new_context, shot):
+    with hub_factory("undo-race") as hub:
+        _game(hub)
+        hub.api("POST", "/api/actions", {"do": "timeout"})  # something to undo
+        page = new_context(hub, **TABLET).new_page()
+        page.goto(f"{hub.base}/gm?token={hub.token}")
+        expect(hook(page, "running")).to_be_visible(timeout=WAIT)
+        page.locator("#undo").click()
+        expect(page.locator("#undo-box")).to_be_visible(timeout=WAIT)
+        before = page.locator("#undo-text").inner_text()
+        seq = hub.api("GET", "/api/gm")["seq"]
+        hub.api("POST", "/api/actions", {"do": "timeout"})  # lands while the GM reads
+        page.locator("#confirm-undo").click()
+        expect(page.locator("#error")).to_contain_text("moved on", timeout=WAIT)
+        expect(page.locator("#undo-box")).to_be_visible(timeout=WAIT)  # asked again
+        expect(page.locator("#undo-text")).not_to_have_text(before, timeout=WAIT)
+        page.screenshot(path=f"{SHOTS}/undo-asked-again.png")
+        assert hub.api("GET", "/api/gm")["seq"] == seq + 1  # nothing was undone
+        page.locator("#confirm-undo").click()  # confirmed against what is there now
+        expect(page.locator("#undo-box")).to_be_hidden(timeout=WAIT)
+        for _ in range(100):
+            if hub.api("GET", "/api/gm")["seq"] == seq:
+                break
+            page.wait_for_timeout(50)
+        assert hub.api("GET", "/api/gm")["seq"] == seq
