@@ -66,8 +66,7 @@ def test_a_card_the_seer_saw_stays_behind_the_hold(hub, new_context, shot):
     phone = _phone_on(hub, new_context, _seat_view())
     expect(phone.locator("#players")).to_contain_text("Bob")
     expect(phone.locator("#players")).not_to_contain_text("Werewolf")
-    expect(hook(phone, "knows")).not_to_contain_text("You know nobody's card")
-    expect(hook(phone, "knows")).to_contain_text("Hold your card to see them.")
+    expect(hook(phone, "knows")).to_have_text("Hold your card to see what you know.")
     expect(hook(phone, "known-cards")).to_be_hidden()
     hook(phone, "card").hover()
     phone.mouse.down()
@@ -75,6 +74,25 @@ def test_a_card_the_seer_saw_stays_behind_the_hold(hub, new_context, shot):
     shot(phone, "known-card-held")
     phone.mouse.up()
     expect(hook(phone, "known-cards")).to_be_hidden()
+
+
+def test_what_a_wolf_knows_and_a_seers_results_say_nothing_at_a_glance(hub, new_context, shot):
+    """Issue 18 item 4: private results belong behind the same hold as the card.
+    "Your pack: Bob" under "What you know" named a wolf to a neighbour's
+    glance, and a result titled "Seer's look" named a seer: the open page
+    says the same line for every role, the pack shows while the card is held,
+    and a result says what it is only once tapped."""
+    view = _seat_view(role="werewolf", team="wolves", knows={"pack": [0, 1]})
+    phone = _phone_on(hub, new_context, view)
+    expect(hook(phone, "knows")).to_have_text("Hold your card to see what you know.")
+    expect(phone.locator("body")).not_to_contain_text("Your pack")
+    expect(hook(phone, "results")).not_to_contain_text("look")
+    hook(phone, "card").hover()
+    phone.mouse.down()
+    expect(hook(phone, "knows-held")).to_have_text("Your pack: Bob")
+    shot(phone, "pack-held")
+    phone.mouse.up()
+    expect(hook(phone, "knows-held")).to_have_text("")
 
 
 def test_a_public_card_stays_on_the_table(hub, new_context):

@@ -46,6 +46,7 @@
     $("profession").textContent = professionText(view.profession);
     const known = knownCards(view);
     $("cards").textContent = known.length ? t("Cards you know: {cards}", {cards: known.join(", ")}) : "";
+    $("knows-held").textContent = knowsLines(view).join("\n");
     card.classList.add("shown");
     clearTimeout(cardTimer);
     cardTimer = setTimeout(hideCard, 5000);
@@ -53,7 +54,7 @@
   function hideCard() {
     clearTimeout(cardTimer);
     card.classList.remove("shown");
-    for (const id of ["role", "team", "power", "profession", "cards"]) $(id).textContent = "";
+    for (const id of ["role", "team", "power", "profession", "cards", "knows-held"]) $(id).textContent = "";
   }
   // A card the table knows (shown to all: the game is over, a dead player's
   // card with "reveal on death", the idiot voted out and revealed)
@@ -130,26 +131,31 @@
     const items = v.results.map((r) => el("li", {},
       el("button", {type: "button", test: "result", class: "result", onclick: () => openSheet(stepText(r.time) + " · " + resultTitle(r), resultText(r))},
         el("span", {class: "when"}, stepText(r.time)),
-        " · " + resultTitle(r) + " — " + t("Tap to see"))));
+        " — " + t("Tap to see"))));  // what it is, only in the sheet: "Seer's look" names a seer
     $("results").replaceChildren(...(items.length ? items : [el("li", {class: "quiet"}, t("Nothing yet."))]));
   }
 
-  function renderKnows(v) {
+  // What the role knows (his pack, lover, fellow freemason, the charmed):
+  // behind the hold with the card, never on the open page, where "Your pack"
+  // would name a wolf to a neighbour's glance; the open page says the same
+  // line for every role [issue 18 item 4]
+  function knowsLines(v) {
     const k = v.knows || {};
     const rows = [];
     const others = (seats) => seats.filter((s) => s !== v.seat);
-    if (k.pack) rows.push([t("Your pack"), names(others(k.pack))]);
+    if (k.pack) rows.push(t("Your pack") + ": " + names(others(k.pack)));
     if (v.pack_picks && Object.keys(v.pack_picks).length) {
-      rows.push([t("The pack's picks"), Object.entries(v.pack_picks)
-        .map(([w, target]) => name(+w) + " → " + name(target)).join(", ")]);
+      rows.push(t("The pack's picks") + ": " + Object.entries(v.pack_picks)
+        .map(([w, target]) => name(+w) + " → " + name(target)).join(", "));
     }
-    if (k.lover) rows.push([t("Your lover"), names(k.lover)]);
-    if (k.freemasons) rows.push([t("The other freemason"), names(others(k.freemasons))]);
-    if (k.charmed) rows.push([t("Charmed"), names(k.charmed)]);
-    if (knownCards(v).length) rows.push([t("Cards you were shown"), t("Hold your card to see them.")]);
-    $("knows").replaceChildren(...(rows.length
-      ? rows.map(([a, b]) => el("li", {}, el("b", {}, a), " ", b))
-      : [el("li", {class: "quiet"}, t("You know nobody's card."))]));
+    if (k.lover) rows.push(t("Your lover") + ": " + names(k.lover));
+    if (k.freemasons) rows.push(t("The other freemason") + ": " + names(others(k.freemasons)));
+    if (k.charmed) rows.push(t("Charmed") + ": " + names(k.charmed));
+    return rows;
+  }
+  function renderKnows(v) {
+    $("knows").replaceChildren(el("li", {class: "quiet"}, t("Hold your card to see what you know.")));
+    if (card.classList.contains("shown")) $("knows-held").textContent = knowsLines(v).join("\n");
   }
 
   function renderTable(v) {
