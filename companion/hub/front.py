@@ -139,8 +139,14 @@ class Front:
         listener, first, done = handoff
         try:
             await self._stream(listener, first, receive, send)
-        finally:
+        except asyncio.CancelledError:
+            done(listener)  # the server is stopping: no thread to wait for
+            return
+        try:
             await loop.run_in_executor(self.pool, done, listener)
+        except RuntimeError:  # the pool is shut down: the server is stopping
+            done(listener)
+            return
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
     def _guest_may(self, address: str) -> bool:

@@ -168,11 +168,19 @@ class Audiences:
     # --- views ------------------------------------------------------------------
 
     def build(self, live: Live, audience: str) -> dict:
+        """One audience's view. Every view names its game, its language and
+        its `boot` (how many hub starts resumed this game; 0: dealt by this
+        one; the same for every table that plays the same log): a page
+        (web/static/stream.js) takes a view of a newer game or boot even when
+        its seq is lower, and follows a change of language [issue 18]."""
         if audience == "gm":
-            return self._gm(live)
-        if audience == "public":
-            return self._public(live)
-        return self._seat(live, int(audience.split(":")[1]))
+            view = self._gm(live)
+        elif audience == "public":
+            view = self._public(live)
+        else:
+            view = self._seat(live, int(audience.split(":")[1]))
+        view["boot"] = self.boot
+        return view
 
     def _shown(self, live: Live) -> State:
         """The state the table (and every seat not acting now) is shown."""

@@ -138,7 +138,8 @@ STEPS: dict[str, Msg] = {
     "hunter": N_("the hunter"), "appoint": N_("the new sheriff"),
     "allow": N_("the scapegoat's choice"), "pyromaniac": N_("the pyromaniac"),
     "rumormonger": N_("the rumormonger"), "execution": N_("execution"),
-    "pardon": N_("the lord's pardon"),
+    "pardon": N_("the lord's pardon"), "verdict": N_("the verdict"),
+    "actions": N_("night actions"),
 }
 
 #: a step as a title: night steps (engine roles.NIGHT_STEPS), day steps,

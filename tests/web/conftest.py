@@ -92,7 +92,7 @@ class Hub:
 @contextmanager
 def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], float] | None = None,
                 rng: random.Random | None = None, tick_s: float | None = 0.05,
-                hardware: bool = False) -> Iterator[Hub]:
+                hardware: bool = False, port: int = 0) -> Iterator[Hub]:
     """A hub in this process on a free 127.0.0.1 port; the table's clock ticks
     every `tick_s` (None: never, for tests that move a fake clock themselves).
     `hardware`: the default pin map's 12 seat boxes on gpiozero's MockFactory
@@ -108,7 +108,7 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
         kwargs["rng"] = rng
     table = Table(Store(folder / "g.sqlite3"), **kwargs)
     app = create_app(table, GM_TOKEN)
-    server = HubServer(app, "127.0.0.1", 0)
+    server = HubServer(app, "127.0.0.1", port)
     base = f"http://127.0.0.1:{server.port}"
     app.config["BASE_URL"] = base
     hw = None

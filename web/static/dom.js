@@ -27,3 +27,17 @@ function el(tag, attrs, ...kids) {
 }
 
 const $ = (id) => document.getElementById(id);
+
+// A list that may be long scrolls inside its panel and says so: scrollHint(list,
+// text) puts "▼ text" right after it, shown while the list holds more than its
+// panel shows [issue 18].
+function scrollHint(list, text) {
+  if (!list) return;
+  const hint = el("p", {class: "scroll-hint", "aria-hidden": "true"}, "▼ " + text);
+  hint.hidden = true;
+  list.after(hint);
+  const update = () => { hint.hidden = list.scrollHeight <= list.clientHeight + 1; };
+  new ResizeObserver(update).observe(list);
+  new MutationObserver(update).observe(list, {childList: true, subtree: true, characterData: true});
+  update();
+}

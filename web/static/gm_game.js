@@ -5,7 +5,7 @@
 // gm_act.js's.
 (function () {
   "use strict";
-  const { N, t, pick, api, guard, showError, S, nameOf, isNight, roleName, teamName, stepName,
+  const { N, t, pick, api, guard, showError, S, nameOf, isNight, roleName, stepName, winText, seenName,
     describe, actionOfEvent, tallyText, newsText } = GM;  // gm_state.js
 
   function whenText(v) {
@@ -41,7 +41,7 @@
       ? t("Vote for {name}? Press your button now ({i} of {n})",
         { name: nameOf(v.rollcall.candidate), i: v.rollcall.index + 1, n: v.rollcall.of }) : "";
     $("line").textContent = rollcall || line || doing
-      || (v.phase === "over" ? t("{side} win", { side: teamName(v.winner) }) : whenText(v));
+      || (v.phase === "over" ? winText(v.winner) : whenText(v));
     document.querySelector("#running .clock").hidden = v.phase === "over";
     const waiting = (v.pending && v.pending.waiting) || [];
     if (v.phase === "over") $("waiting").textContent = "";
@@ -102,7 +102,7 @@
     if (v.center && v.center.length) facts.push(t("centre") + ": " + v.center.map(roleName).join(", "));
     if (v.lovers) facts.push(t("lovers") + ": " + v.lovers.map(nameOf).join(" ♥ "));
     if (v.charmed && v.charmed.length) facts.push(t("charmed") + ": " + v.charmed.map(nameOf).join(", "));
-    if (v.potions) facts.push(roleName("witch") + ": " + ["heal", "poison"].filter((k) => v.potions[k])
+    if (v.potions && (v.players || []).some((p) => p.role === "witch")) facts.push(roleName("witch") + ": " + ["heal", "poison"].filter((k) => v.potions[k])
       .map((k) => k === "heal" ? "♥" : "☠").join(" "));
     const night = v.night || {};
     if (v.phase === "night") {
@@ -204,7 +204,7 @@
     const over = v.phase === "over";
     $("over-box").hidden = !over;
     if (!over) { $("winner").textContent = ""; $("reveal").replaceChildren(); return; }
-    $("winner").textContent = t("{side} win", { side: teamName(v.winner) });
+    $("winner").textContent = winText(v.winner);
     const winners = new Set(v.winners || []);
     $("reveal").replaceChildren(...v.players.map((p) => el("li", {
       class: "card" + (winners.has(p.seat) ? " won" : "") + (p.alive ? "" : " dead") },
@@ -219,7 +219,7 @@
   }
   function actionWords(e) { // an engine act event (seats as numbers), in words
     let text = "#" + e.a + " " + describe(actionOfEvent(e, nameOf));
-    if (S.secrets && e.result !== undefined) text += " → " + roleName(e.result);
+    if (S.secrets && e.result !== undefined) text += " → " + seenName(e.result);
     if (S.secrets && e.outcome !== undefined) text += " → " + pick(N.outcomes, e.outcome);
     return text;
   }
@@ -245,8 +245,8 @@
       else if (e.e === "tally") items.push(el("li", { class: "quiet", text: tallyText(e, nameOf) }));
       else if (e.e === "sheriff") items.push(el("li", { text: "★ " + t("{name} is the sheriff", { name: nameOf(e.seat) }) }));
       else if (e.e === "shown") items.push(el("li", { class: "quiet", text: roleName("witch") + ": " + nameOf(e.victim) }));
-      else if (e.e === "medium") items.push(el("li", { class: "quiet", text: roleName("medium") + ": " + nameOf(e.target) + " → " + pick(N.roles, e.result) }));
-      else if (e.e === "over") items.push(el("li", { class: "log-head", text: t("{side} win", { side: teamName(e.winner) }) }));
+      else if (e.e === "medium") items.push(el("li", { class: "quiet", text: roleName("medium") + ": " + nameOf(e.target) + " → " + seenName(e.result) }));
+      else if (e.e === "over") items.push(el("li", { class: "log-head", text: winText(e.winner) }));
     }
     log.replaceChildren(...items.reverse());
   }

@@ -3,7 +3,7 @@
 // across finished games.
 (function () {
   "use strict";
-  const { N, t, pick, api, guard, S, roleName, teamName, stepName, describe, actionOfEvent,
+  const { N, t, pick, api, guard, S, roleName, teamName, stepName, winText, describe, actionOfEvent,
     newsText } = GM;  // gm_state.js
 
   async function loadHistory() {
@@ -16,7 +16,7 @@
         el("span", { text: pick(N.rulesets, g.ruleset) + " · " + t("{n} players", { n: (g.players || []).length }) }),
         el("br"),
         el("span", { class: "quiet", text: new Date(g.created * 1000).toLocaleString() + " · "
-          + (g.winner ? t("{side} win", { side: teamName(g.winner) }) : t("running")) })))));
+          + (g.winner ? winText(g.winner) : t("running")) })))));
     renderStats(stats);
   }
 

@@ -13,6 +13,10 @@ const GM = (function () {
   const roleName = (r) => pick(N.roles, r);
   const teamName = (s) => pick(N.teams, s);
   const stepName = (s) => pick(N.steps, s);
+  // who won, as the TV and the display say it ("The village wins") [issue 18 item 6]
+  const winText = (side) => pick(N.wins, side);
+  // what a look showed: a card, or (the "team" option) only werewolf or human
+  const seenName = (r) => (N.seen && N.seen[r]) || roleName(r);
 
   async function api(method, url, body) {
     const init = { method, headers: {}, credentials: "same-origin", cache: "no-store" };
@@ -20,7 +24,12 @@ const GM = (function () {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body === undefined ? {} : body);
     }
-    const r = await fetch(url, init);
+    let r;
+    try {
+      r = await fetch(url, init);
+    } catch (err) {  // no answer at all (the Wi-Fi, a hub restarting): said in words [issue 18 item 3]
+      throw new Error(t("No answer from the hub: not recorded. Check the Wi-Fi, then try again."));
+    }
     const type = r.headers.get("Content-Type") || "";
     const doc = type.includes("json") ? await r.json() : null;
     if (!r.ok) {
@@ -109,8 +118,8 @@ const GM = (function () {
     const gameChanged = S.gm && S.gm.game !== v.game;
     S.gm = v;
     if (typeof v.now === "number") S.offset = v.now - Date.now() / 1000;
-    if (gameChanged) { S.seat = 0; S.actSeat = null; S.choice = null; S.record = null; }
-    if (first) autoView();
+    if (gameChanged) { S.seat = 0; S.actSeat = null; S.choice = null; S.record = null; S.chosen = false; }
+    if (first || gameChanged) autoView();  // a new game (dealt anywhere) opens on its seats [issue 18]
     each("view", v, first);
   }
 
@@ -165,12 +174,12 @@ const GM = (function () {
       case "revealed": return t("{name}, the village idiot, is spared", { name: a.name });
       case "sheriff": return t("{name} is the sheriff", { name: name(a.seat) });
       case "no-execution": return t("No execution.");
-      case "over": return t("{side} win", { side: teamName(a.winner) });
+      case "over": return winText(a.winner);
       default: return a.kind;
     }
   }
 
-  return { words, N, t, pick, roleName, teamName, stepName, api, showError, guard, S, screen,
+  return { words, N, t, pick, roleName, teamName, stepName, winText, seenName, api, showError, guard, S, screen,
     show, hasGame, followGm, nameOf, isNight, dayOrNight, describe, actionOfEvent, tallyText,
     newsText };
 })();

@@ -44,6 +44,9 @@
     $("team").textContent = teamName(view.team);
     $("power").textContent = N.powers[view.role] || "";
     $("profession").textContent = professionText(view.profession);
+    const known = knownCards(view);
+    $("cards").textContent = known.length ? t("Cards you know: {cards}", {cards: known.join(", ")}) : "";
+    $("knows-held").textContent = knowsLines(view).join("\n");
     card.classList.add("shown");
     clearTimeout(cardTimer);
     cardTimer = setTimeout(hideCard, 5000);
@@ -51,8 +54,20 @@
   function hideCard() {
     clearTimeout(cardTimer);
     card.classList.remove("shown");
-    for (const id of ["role", "team", "power", "profession"]) $(id).textContent = "";
+    for (const id of ["role", "team", "power", "profession", "cards", "knows-held"]) $(id).textContent = "";
   }
+  // A card the table knows (shown to all: the game is over, a dead player's
+  // card with "reveal on death", the idiot voted out and revealed)
+  function publicRole(v, p) {
+    if (!p.role) return false;
+    if (v.phase === "over") return true;
+    if (!p.alive) return !!(v.options && v.options.reveal_on_death);
+    return p.role === "village-idiot" && !p.can_vote && !((v.village && v.village.silenced) || []).includes(p.seat);
+  }
+  // the cards this seat was shown and the table was not (his pack, the other
+  // freemason, the seer's looks): behind the hold, like his own [issue 18 item 4]
+  const knownCards = (v) => v.players.filter((p) => p.seat !== v.seat && p.role && !publicRole(v, p))
+    .map((p) => p.name + " — " + roleName(p.role));
   // The Village (RULES.md §8): his profession, building, power and its state —
   // shown with the card, as secret as the role
   function professionText(p) {
@@ -116,32 +131,38 @@
     const items = v.results.map((r) => el("li", {},
       el("button", {type: "button", test: "result", class: "result", onclick: () => openSheet(stepText(r.time) + " · " + resultTitle(r), resultText(r))},
         el("span", {class: "when"}, stepText(r.time)),
-        " · " + resultTitle(r) + " — " + t("Tap to see"))));
+        " — " + t("Tap to see"))));  // what it is, only in the sheet: "Seer's look" names a seer
     $("results").replaceChildren(...(items.length ? items : [el("li", {class: "quiet"}, t("Nothing yet."))]));
   }
 
-  function renderKnows(v) {
+  // What the role knows (his pack, lover, fellow freemason, the charmed):
+  // behind the hold with the card, never on the open page, where "Your pack"
+  // would name a wolf to a neighbour's glance; the open page says the same
+  // line for every role [issue 18 item 4]
+  function knowsLines(v) {
     const k = v.knows || {};
     const rows = [];
     const others = (seats) => seats.filter((s) => s !== v.seat);
-    if (k.pack) rows.push([t("Your pack"), names(others(k.pack))]);
+    if (k.pack) rows.push(t("Your pack") + ": " + names(others(k.pack)));
     if (v.pack_picks && Object.keys(v.pack_picks).length) {
-      rows.push([t("The pack's picks"), Object.entries(v.pack_picks)
-        .map(([w, target]) => name(+w) + " → " + name(target)).join(", ")]);
+      rows.push(t("The pack's picks") + ": " + Object.entries(v.pack_picks)
+        .map(([w, target]) => name(+w) + " → " + name(target)).join(", "));
     }
-    if (k.lover) rows.push([t("Your lover"), names(k.lover)]);
-    if (k.freemasons) rows.push([t("The other freemason"), names(others(k.freemasons))]);
-    if (k.charmed) rows.push([t("Charmed"), names(k.charmed)]);
-    $("knows").replaceChildren(...(rows.length
-      ? rows.map(([a, b]) => el("li", {}, el("b", {}, a), " ", b))
-      : [el("li", {class: "quiet"}, t("You know nobody's card."))]));
+    if (k.lover) rows.push(t("Your lover") + ": " + names(k.lover));
+    if (k.freemasons) rows.push(t("The other freemason") + ": " + names(others(k.freemasons)));
+    if (k.charmed) rows.push(t("Charmed") + ": " + names(k.charmed));
+    return rows;
+  }
+  function renderKnows(v) {
+    $("knows").replaceChildren(el("li", {class: "quiet"}, t("Hold your card to see what you know.")));
+    if (card.classList.contains("shown")) $("knows-held").textContent = knowsLines(v).join("\n");
   }
 
   function renderTable(v) {
     $("players").replaceChildren(...v.players.map((p) => el("li", {class: p.alive ? "" : "gone"},
       p.name, p.seat === v.seat ? " " + t("(you)") : "",
       p.sheriff ? el("span", {class: "badge"}, "★ " + t("sheriff")) : null,
-      p.role && p.seat !== v.seat ? el("span", {class: "known"}, roleName(p.role)) : null,
+      p.seat !== v.seat && publicRole(v, p) ? el("span", {class: "known"}, roleName(p.role)) : null,
       p.alive ? null : el("span", {class: "known"}, t("dead")))));
     const news = v.deaths.map((d) => el("li", {}, stepText(d.time) + " · " + d.name +
       (d.cause ? " — " + (N.causes[d.cause] || d.cause) : "")));
@@ -373,6 +394,11 @@
     } else if (!night && v.alive && v.vote && v.buttons === "roll-call" && v.pace && v.pace.mode === "ballot") {
       kids.push(el("p", {class: "status", test: "rollcall"},
         t("Vote with your seat's button: press it when the display names your choice.")));
+      const rc = v.rollcall;  // the candidate being counted now, as the display says [issue 18 item 7]
+      if (rc && rc.candidate !== null && rc.candidate !== undefined) {
+        kids.push(el("p", {class: "status now", test: "rollcall-now"},
+          t("Vote for {name}? Press your button now ({i} of {n})", {name: name(rc.candidate), i: rc.index + 1, n: rc.of})));
+      }
     } else if (!night && v.alive && v.vote) {
       kids.push(el("p", {class: "status"}, t("The others are voting.")));
     }
@@ -389,7 +415,6 @@
   }
 
   function render(v) {
-    if (view && typeof v.seq === "number" && v.seq < view.seq && v.game === view.game) return;
     view = v;
     offset = typeof v.now === "number" ? v.now - Date.now() / 1000 : 0;
     const key = keyOf(v);
@@ -412,9 +437,11 @@
     $("day").hidden = night;
     const ov = $("over");
     ov.hidden = !over;
-    if (over) {
-      ov.replaceChildren(el("h1", {}, t("Game over")),
-        el("p", {class: "big"}, N.wins[v.winner] || v.winner));
+    if (over) {  // whether *you* won, and why: your card's side [issue 18 item 6]
+      const won = (v.winners || []).includes(v.seat);
+      ov.replaceChildren(el("h1", {test: "outcome", class: won ? "won" : "lost"}, won ? t("You won!") : t("You lost.")),
+        el("p", {class: "big"}, N.wins[v.winner] || v.winner),
+        el("p", {test: "why"}, t("You were the {role}: {team}.", {role: roleName(v.role), team: teamName(v.team)})));
     }
     renderPanel();
     renderResults(v);
@@ -432,42 +459,71 @@
     return [r, answer];
   }
 
+  // A tap the phone could not deliver (no answer: offline, or the hub
+  // restarting) waits here and is sent again, the same body with the same
+  // seq, when the line is back; the hub refuses it (409) if the game moved on
+  // meanwhile, and the phone says plainly it was not recorded [issue 18 item 8].
+  let unsent = null;
+
   async function confirm() {
     const v = view;
     const ready = selected(v);
     if (!ready || sending) return;
+    const suspect = sel.do === "suspect";
+    await deliver({key: panelKey, ready, suspect, path: suspect ? "/suspect" : "/action",
+      doc: suspect ? {target: name(sel.targets[0])} : Object.assign({seq: v.seq}, ready.action)});
+  }
+
+  function showUnsent(text) {
+    const box = $("unsent");
+    box.textContent = text;
+    box.hidden = !text;
+  }
+
+  async function deliver(job) {
+    if (sending) return;
     sending = true;
     $("confirm").disabled = true;
-    const key = panelKey;
     try {
-      if (sel.do === "suspect") {
-        const [r, answer] = await post("/suspect", {target: name(sel.targets[0])});
-        if (!r.ok) throw new Error(answer.error || r.statusText);
-        if (panelKey === key) { doneKey = key; sel = null; }
-        showError("");
-      } else {
-        const [r, answer] = await post("/action", Object.assign({seq: v.seq}, ready.action));
-        if (r.status === 409) {
-          sel = null;
-          showError(answer.error || t("The game has moved on: here is where it is now."));
-          await refresh();
-          return;
-        }
-        if (!r.ok) throw new Error(answer.error || r.statusText);
-        showError("");
+      const [r, answer] = await post(job.path, job.doc);
+      const retried = unsent === job;
+      unsent = null;
+      showUnsent("");
+      if (r.status === 409) {
         sel = null;
-        render(answer);
+        showError(retried ? t("Not recorded: the game moved on while your phone was offline.")
+          : answer.error || t("The game has moved on: here is where it is now."));
+        await refresh();
+        return;
+      }
+      if (!r.ok) throw new Error(answer.error || r.statusText);
+      showError("");
+      if (job.suspect) {
+        if (panelKey === job.key) { doneKey = job.key; sel = null; }
+      } else {
+        sel = null;
+        line.show(answer);  // stream.js: unless the stream brought a newer one
         // the step is over for this seat; a ballot or a wolf's pick may still change
         if (!answer.actions.length) doneKey = panelKey;
-        else lastSent = {key: panelKey, summary: ready.summary, seats: (ready.action.target ? [ready.action.target] : ready.action.targets || [])
+        else lastSent = {key: panelKey, summary: job.ready.summary, seats: (job.ready.action.target ? [job.ready.action.target] : job.ready.action.targets || [])
           .map((n) => view.players.findIndex((p) => p.name === n))};
       }
     } catch (err) {
-      showError(String(err.message || err));
+      if (err instanceof TypeError) {  // fetch had no answer at all
+        unsent = job;
+        $("app").classList.add("offline");
+        showUnsent(t("Reconnecting… your choice is sent again when the phone is back online."));
+      } else {
+        showError(String(err.message || err));
+      }
     } finally {
       sending = false;
       if (view) renderPanel();
     }
+  }
+  function online(up) {
+    $("app").classList.toggle("offline", !up);
+    if (up && unsent && !sending) deliver(unsent);
   }
   $("confirm").addEventListener("click", confirm);
   $("cancel").addEventListener("click", () => { sel = null; renderPanel(); });
@@ -492,7 +548,7 @@
   // --- the stream, and coming back after sleep or lost Wi-Fi (stream.js) --------
   const line = follow(base + "/stream", render, {
     state: base + "/state",
-    online: (up) => $("app").classList.toggle("offline", !up),
+    online,
   });
   const refresh = () => line.refresh();
 })();

@@ -3,6 +3,7 @@
 //
 //   const line = follow(url, render, {state, ordered, online});
 //   line.refresh();   // read the view again now (after a 409, say)
+//   line.show(view);  // a view got otherwise (an action's answer): shown if newer
 //
 // - state: the URL of the same view as JSON. It is read again when the phone
 //   wakes up, comes back online, or the browser gave the stream up, and when
@@ -14,27 +15,40 @@
 //   which then says why; one that does not answer is a hub restarting: try
 //   again every 2 s.
 // - ordered (default true): drop a message older (lower seq) than the one
-//   shown. The GM's seq is the number of actions applied, which an undo lowers:
-//   the GM page passes false.
+//   shown — of the same game and the same hub start only (`newer`): a new
+//   game or a restarted hub numbers its views anew [issue 18]. The GM's seq
+//   is the number of actions applied, which an undo lowers: the GM page
+//   passes false.
 // - online(up): told when the line drops and when it is back.
+//
+// A view names its game's language: a page whose language came from the
+// game (no `lang` cookie: the device's own choice) reloads itself in the new
+// one when the game's language changes, once per game and language.
 function follow(url, render, opts = {}) {
   const ordered = opts.ordered !== false;
   const online = opts.online || (() => {});
-  let seq = -1;
   let es = null;
   let waiting = false;
   let replaced = false;
 
+  let last = null; // the view shown: its game, boot and seq
+
   function show(view) {
-    if (ordered && typeof view.seq === "number" && view.seq < seq) return;
-    seq = view.seq;
+    if (ordered && !newer(view, last)) return;
+    last = view;
     online(true);
+    if (followLanguage(view)) return;
     render(view);
+    // which view the page shows (the browser tests wait for it)
+    document.body.dataset.seq = String(view.seq);
+    document.body.dataset.game = String(view.game);
   }
   function open() {
     es = new EventSource(url);
     es.onmessage = (ev) => show(JSON.parse(ev.data));
-    es.onerror = () => online(false);
+    // after an error the browser reconnects and the hub sends the full view
+    // first, whatever its seq (a hub restarted on a new data folder starts again)
+    es.onerror = () => { last = null; online(false); };
     es.addEventListener("closed", closed);
     es.addEventListener("replaced", () => { es.close(); replaced = true; online(false); });
   }
@@ -43,7 +57,7 @@ function follow(url, render, opts = {}) {
     const r = await fetch(opts.state, {cache: "no-store", credentials: "same-origin"});
     if ([401, 403, 404].includes(r.status)) { location.reload(); return false; }
     if (!r.ok) throw new Error(r.statusText);
-    seq = -1; // a restarted hub numbers views anew (upwards): take this one
+    last = null; // the state read now is the newest: take it whatever its seq
     show(await r.json());
     return true;
   }
@@ -68,5 +82,35 @@ function follow(url, render, opts = {}) {
   window.addEventListener("pageshow", (e) => { if (e.persisted) revive(true); });
   setInterval(() => { if (es && es.readyState === EventSource.CLOSED) revive(false); }, 5000);
   open();
-  return {refresh: () => refresh().catch(() => online(false))};
+  return {refresh: () => refresh().catch(() => online(false)), show};
+}
+
+// Whether `view` is to be shown after `last` (the one shown; null: none yet):
+// a view of another game or another hub start is, whatever its seq; within
+// one game and one start, only a seq not lower than the last [issue 18].
+function newer(view, last) {
+  if (!last || typeof view.seq !== "number" || typeof last.seq !== "number") return true;
+  if (view.game !== last.game || view.boot !== last.boot) return true;
+  return view.seq >= last.seq;
+}
+
+// The page's language follows the game's when the device chose none: a page
+// reloads itself (the hub renders it in the game's language) when a view's
+// language is not the page's. Once per game and language (sessionStorage), so
+// a page the hub cannot render in that language never loops. True: reloading.
+function followLanguage(view) {
+  const lang = view.language;
+  if (!lang || view.game === null || view.game === undefined) return false;
+  const page = (document.documentElement.lang || "en").replace("-", "_");
+  if (page === lang || /(^|;\s*)lang=/.test(document.cookie)) return false;
+  const key = "werewolf-lang-reload";
+  const mark = view.game + ":" + lang;
+  try {
+    if (sessionStorage.getItem(key) === mark) return false;
+    sessionStorage.setItem(key, mark);
+  } catch (e) {
+    return false;
+  }
+  location.reload();
+  return true;
 }

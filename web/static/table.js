@@ -105,7 +105,6 @@
   }
 
   function render(v) {
-    if (view && typeof v.seq === "number" && v.seq < view.seq && v.game === view.game) return;
     view = v;
     offset = typeof v.now === "number" ? v.now - Date.now() / 1000 : 0;
     const lobby = v.phase === "lobby" || !v.players || !v.players.length;
@@ -121,7 +120,11 @@
       line = t("Vote for {name}? Press your button now ({i} of {n})",
         {name: name(v.rollcall.candidate), i: v.rollcall.index + 1, n: v.rollcall.of});
     }
-    $("line").textContent = lobby ? t("Open a seat's link to join") : line;
+    // the line as said, one sentence a line, without a first line that only
+    // repeats the heading above it [issue 18 item 6]
+    const said = line.split("\n").filter((s, i) => !(i === 0 && s.trim() === $("phase").textContent.trim()));
+    const shown = lobby ? [t("Open a seat's link to join")] : v.phase === "over" ? [] : said;
+    $("line").replaceChildren(...shown.map((s) => el("span", {class: "said"}, s)));
     $("deaths").replaceChildren(...(lobby || night ? [] : news(v).map(([when, lines], i) =>
       el("li", {class: i === 0 ? "latest" : ""}, el("span", {class: "when"}, when), ...lines.map((s) => el("span", {class: "what"}, s))))));
     if (lobby || night) $("tally").hidden = true; else renderTally(v);
@@ -143,6 +146,8 @@
       p.role && v.phase !== "over" ? el("span", {class: "role"}, roleName(p.role)) : null)));
     $("village").replaceChildren(...(lobby || night ? [] : villageLines(v).map((s) => el("li", {}, s))));
     const over = (v.announcements || []).find((a) => a.kind === "over");
+    document.body.classList.toggle("over", !!over);
+    if (over) $("deaths").replaceChildren(...[...$("deaths").children].slice(0, 1));  // the end: the last news, the winner, every card
     $("winner").hidden = !over;
     $("reveal").hidden = !over;
     $("players").hidden = !!over;
@@ -156,7 +161,38 @@
     }
     tick();
     sound.night(night);
+    fit();
   }
+
+  // The screen never scrolls and cuts nothing [issue 18]: while the main
+  // column is too tall the oldest news go (the latest stays, unless a tally
+  // says it), while the screen is the line's first sentences (its last
+  // stays), then every size shrinks (--k, never under .75: 22 px at
+  // 1920×1080) until all that is shown fits.
+  function fit() {
+    const body = document.body;
+    const news = [...$("deaths").children];
+    for (const li of news) li.hidden = false;
+    const said = [...$("line").children];
+    for (const s of said) s.hidden = false;
+    body.style.setProperty("--k", "1");
+    const main = document.querySelector(".cols > .main");
+    const cols = [...document.querySelectorAll(".cols > *")];
+    const wide = [...document.querySelectorAll(".players li, .reveal li, .tally table, .top")];
+    // a column's lowest line below its edge (a tall glyph overshoots its box's scrollHeight)
+    const below = (c) => {
+      const edge = c.getBoundingClientRect().bottom;
+      return c.scrollHeight > c.clientHeight + 1 ||
+        [...c.querySelectorAll("td, th, li, p, span, h2")].some((e) => e.getBoundingClientRect().bottom > edge - 1);
+    };
+    const tall = () => $("screen").scrollHeight > $("screen").clientHeight + 1 || cols.some(below);
+    const over = () => tall() || wide.some((b) => b.scrollWidth > b.clientWidth + 1);
+    const tally = !$("tally").hidden;  // a tally shown says the latest news itself
+    for (let i = news.length - 1; i > (tally ? -1 : 0) && below(main); i--) news[i].hidden = true;
+    for (let i = 0; i < said.length - 1 && tall(); i++) said[i].hidden = true;
+    for (let k = 19; k >= 15 && over(); k--) body.style.setProperty("--k", String(k / 20));
+  }
+  window.addEventListener("resize", fit);
 
   function tick() {
     const p = view && view.pace;

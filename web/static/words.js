@@ -5,6 +5,9 @@
 //   const {T, N, t, pick, stepText} = pageWords("names");
 //   t(msgid, {name: "Ann"})      // the msgid "{name} is dead" → "Ann is dead"
 //   stepText("day 1 runoff 1")   // "Day 1 · runoff 1", in the page's language
+// the prompts a death at night opens, answered at dawn
+const DAWN_STEPS = ["hunter", "appoint", "allow", "last words"];
+
 function pageWords(namesId) {
   const read = (id) => JSON.parse(document.getElementById(id).textContent);
   const T = read("i18n");
@@ -24,7 +27,9 @@ function pageWords(namesId) {
     const m = /^(night|day) (\d+)(?: (.*))?$/.exec(step);
     if (!m && step === "last words") return t("Last words");
     if (!m) return pick(N.steps, step);
-    const when = t(m[1] === "night" ? "Night {n}" : "Day {n}", {n: m[2]});
+    // a death's prompt at dawn ("night 2 hunter") is said in the morning: day 2 [issue 18 item 6]
+    const dawn = m[1] === "night" && DAWN_STEPS.includes(m[3]);
+    const when = t(m[1] === "night" && !dawn ? "Night {n}" : "Day {n}", {n: m[2]});
     if (!m[3]) return when;
     const run = /^runoff (\d+)$/.exec(m[3]);
     return when + " · " + (run ? pick(N.steps, "runoff") + " " + run[1] : pick(N.steps, m[3]));
