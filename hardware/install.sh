@@ -89,6 +89,12 @@ elif has_candidate python3-rpi-lgpio; then PINLIBS="$PINLIBS python3-rpi-lgpio"
 elif has_candidate python3-rpi.gpio; then PINLIBS="$PINLIBS python3-rpi.gpio"
 fi
 if [ "$SYSTEM" = 1 ] && [ "$HOTSPOT" = 1 ]; then PKGS="$PKGS network-manager"; fi
+# the narrated mode's voices [issue 20]: espeak-ng (English; Mandarin from pinyin),
+# Open JTalk with its dictionary (Japanese), aplay for --speaker; the Japanese
+# voice is in contrib (on by default in Raspberry Pi OS): without it the hub
+# narrates Japanese games as text only, and `werewolf doctor` says so
+PKGS="$PKGS espeak-ng open-jtalk open-jtalk-mecab-naist-jdic alsa-utils"
+if has_candidate hts-voice-nitech-jp-atr503-m001; then PKGS="$PKGS hts-voice-nitech-jp-atr503-m001"; fi
 # shellcheck disable=SC2086  # word splitting wanted
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $PKGS $PINLIBS
 if [ -z "$PINLIBS" ]; then
