@@ -93,7 +93,8 @@ def test_a_narrated_game_speaks_on_the_table_screen_with_no_gm_action(
         expect(hook(host, "count-werewolf")).to_have_text("2", timeout=20_000)
         hook(host, "narrated").select_option("1")
         hook(host, "opt-discussion_s").fill("2")
-        hook(host, "opt-night_s").fill("4")
+        hook(host, "opt-night_s").fill("2")
+        hook(host, "opt-pack_s").fill("2")  # the pack's call too: a whole game in seconds
         hook(host, "create").click()
         expect(hook(host, "host")).to_be_visible(timeout=10_000)
         assert host.url.endswith("/host")
