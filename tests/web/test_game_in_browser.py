@@ -59,6 +59,9 @@ def _set_up(game: Game, ruleset: str, language: str, options: dict[str, Any],
             add: dict[str, int], suggested: dict[str, int], shot: Any) -> None:
     """The lobby: ruleset, language, names, the suggested deal adjusted, options; create."""
     gm = game.gm
+    # the tablet's own language choice (a `lang` cookie): the page then never
+    # reloads itself into the game's language in the middle of the deal
+    gm.context.add_cookies([{"name": "lang", "value": language, "url": game.hub.base}])
     gm.goto(f"{game.hub.base}/gm?token={game.hub.token}")
     expect(hook(gm, "lobby")).to_be_visible()
     hook(gm, "ruleset").select_option(ruleset)
