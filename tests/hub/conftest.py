@@ -5,6 +5,9 @@ Flask test clients for the GM and for phones."""
 from __future__ import annotations
 
 import random
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,24 @@ from companion.store import Store
 from companion.table import Table
 
 GM_TOKEN = "gm-test-token"
+
+
+@contextmanager
+def serving(table: Table, app, **kwargs) -> Iterator[int]:  # type: ignore[no-untyped-def]
+    """The hub's real server (Hypercorn) for `app` on a free 127.0.0.1 port, in
+    a thread; yields the port, and at the end ends the streams and stops it."""
+    from companion.hub.server import HubServer
+
+    server = HubServer(app, "127.0.0.1", 0, **kwargs)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield server.port
+    finally:
+        table.close_listeners()
+        server.stop()
+        thread.join(timeout=10)
+        server.close()
 GM = {"Authorization": f"Bearer {GM_TOKEN}"}
 
 

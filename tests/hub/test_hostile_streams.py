@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 from companion.hub import create_app
-from companion.hub.server import IDLE_S, HubServer
+from companion.hub.server import IDLE_S
 from companion.store import Store
 from companion.table import StreamCaps, Table
+from hub.conftest import serving
 
 TOKEN = "flood-gm-token"
 #: 40 guests asking for the public view as fast as they can; prints how many
@@ -70,16 +71,10 @@ class Hub:
 def hub(tmp_path: Path) -> Iterator[Hub]:
     table = Table(Store(tmp_path / "g.sqlite3"))
     app = create_app(table, TOKEN, {"HEARTBEAT_S": 1.0})
-    server = HubServer(app, HOST, 0, limit_loopback=True)  # the guests come from 127.0.x.y
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
     try:
-        yield Hub(table, server.port)
+        with serving(table, app, limit_loopback=True) as port:  # guests from 127.0.x.y
+            yield Hub(table, port)
     finally:
-        table.close_listeners()
-        server.stop()
-        thread.join(timeout=10)
-        server.close()
         table.store.close()
 
 
