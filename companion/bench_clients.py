@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 import platform
+import selectors
 import signal
 import socket
 import statistics
@@ -137,13 +138,17 @@ class Server:
             conn.close()
 
 
-class Stream(threading.Thread):
+class Stream:
     """One server-sent-event stream, read over a plain socket (HTTP/1.0, so the
-    body is the raw event text); every message is kept with its arrival time."""
+    body is the raw event text); every message is kept with its arrival time.
+
+    Every stream is read by one thread (`_Reader`, a selector), as a phone's
+    browser reads its own: the bench's reading costs one `recv` per arrival,
+    not a thread woken per message and 22 threads queueing for this
+    process's GIL, which the figures would count as the hub's latency."""
 
     def __init__(self, name: str, port: int, path: str, headers: dict[str, str],
                  stop: threading.Event, track_seq: bool = False) -> None:
-        super().__init__(name=f"bench-stream-{name}", daemon=True)
         self.label, self.port, self.path, self.headers, self.stop = name, port, path, headers, stop
         self.track_seq = track_seq  # parse each message for its seq (the GM's: actions applied)
         self.messages: list[tuple[float, str]] = []
@@ -152,47 +157,54 @@ class Stream(threading.Thread):
         self.status: int | None = None
         self.error: str | None = None
         self.ended = False
+        self.started = False
         self.changed = threading.Condition()
+        self._buf = b""
+        self._head = True
 
-    def run(self) -> None:
+    def start(self) -> None:
+        """Connect, send the request and hand the socket to the reader."""
+        self.started = True
         lines = [f"GET {self.path} HTTP/1.0", f"Host: {HOST}:{self.port}",
                  "Accept: text/event-stream"] + [f"{k}: {v}" for k, v in self.headers.items()]
         try:
-            with socket.create_connection((HOST, self.port), timeout=WAIT_S) as sock:
-                sock.settimeout(0.2)
-                sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
-                self._read(sock)
+            sock = socket.create_connection((HOST, self.port), timeout=WAIT_S)
+            sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+            sock.setblocking(False)
         except OSError as err:
             self.error = f"{type(err).__name__}: {err}"
-        finally:
-            with self.changed:
-                self.ended = True
-                self.changed.notify_all()
+            self._end()
+            return
+        _Reader.shared().add(self, sock)
 
-    def _read(self, sock: socket.socket) -> None:
-        buf = b""
-        head = True
-        while not self.stop.is_set():
-            try:
-                chunk = sock.recv(1 << 16)
-            except TimeoutError:
-                continue
-            if not chunk:
-                return
-            now = time.perf_counter()
-            buf += chunk
-            if head:
-                if b"\r\n\r\n" not in buf:
-                    continue
-                status_line, buf = buf.split(b"\r\n\r\n", 1)
-                self.status = int(status_line.split(b" ", 2)[1])
-                head = False
-                if self.status != 200:
-                    return
-            while b"\n\n" in buf:
-                event, buf = buf.split(b"\n\n", 1)
-                if not self._event(now, event.decode("utf-8")):
-                    return
+    def is_alive(self) -> bool:
+        return self.started and not self.ended
+
+    def join(self, timeout: float | None = None) -> None:
+        with self.changed:
+            self.changed.wait_for(lambda: self.ended, timeout=timeout)
+
+    def _end(self) -> None:
+        with self.changed:
+            self.ended = True
+            self.changed.notify_all()
+
+    def _received(self, now: float, chunk: bytes) -> bool:
+        """Bytes that arrived at `now`; False once the stream is over."""
+        self._buf += chunk
+        if self._head:
+            if b"\r\n\r\n" not in self._buf:
+                return True
+            status_line, self._buf = self._buf.split(b"\r\n\r\n", 1)
+            self.status = int(status_line.split(b" ", 2)[1])
+            self._head = False
+            if self.status != 200:
+                return False
+        while b"\n\n" in self._buf:
+            event, self._buf = self._buf.split(b"\n\n", 1)
+            if not self._event(now, event.decode("utf-8")):
+                return False
+        return True
 
     def _event(self, now: float, text: str) -> bool:
         data = [line[5:].lstrip(" ") for line in text.split("\n") if line.startswith("data:")]
@@ -216,6 +228,75 @@ class Stream(threading.Thread):
             if not test(self):
                 raise RuntimeError(f"stream {self.label} ended: status {self.status}, "
                                    f"{self.error or 'closed'}")
+
+
+class _Reader(threading.Thread):
+    """The one thread that reads every open `Stream` (a selector over their
+    sockets). Each ready socket is read and stamped before any is parsed, so
+    one stream's parsing does not delay another's arrival time."""
+
+    _one: _Reader | None = None
+    _lock = threading.Lock()
+
+    def __init__(self) -> None:
+        super().__init__(name="bench-streams", daemon=True)
+        self.selector = selectors.DefaultSelector()
+        self.wakeup, self._poke = socket.socketpair()
+        self.wakeup.setblocking(False)
+        self.selector.register(self.wakeup, selectors.EVENT_READ, None)
+        self.pending: list[tuple[Stream, socket.socket]] = []
+
+    @classmethod
+    def shared(cls) -> _Reader:
+        with cls._lock:
+            if cls._one is None or not cls._one.is_alive():
+                cls._one = cls()
+                cls._one.start()
+            return cls._one
+
+    def add(self, stream: Stream, sock: socket.socket) -> None:
+        with self._lock:
+            self.pending.append((stream, sock))
+        self._poke.send(b"x")
+
+    def run(self) -> None:
+        socks: dict[Stream, socket.socket] = {}
+        while True:
+            with self._lock:
+                for stream, sock in self.pending:
+                    socks[stream] = sock
+                    self.selector.register(sock, selectors.EVENT_READ, stream)
+                self.pending.clear()
+            arrived: list[tuple[Stream, float, bytes]] = []
+            for key, _ in self.selector.select(timeout=0.2):
+                stream = key.data
+                if stream is None:
+                    try:
+                        self.wakeup.recv(4096)
+                    except BlockingIOError:
+                        pass
+                    continue
+                try:
+                    chunk = socks[stream].recv(1 << 16)
+                except BlockingIOError:
+                    continue
+                except OSError as err:
+                    stream.error = f"{type(err).__name__}: {err}"
+                    chunk = b""
+                arrived.append((stream, time.perf_counter(), chunk))
+            for stream, now, chunk in arrived:
+                if not chunk or not stream._received(now, chunk):
+                    self._close(socks, stream)
+            for stream in [s for s in socks if s.stop.is_set()]:
+                self._close(socks, stream)
+
+    def _close(self, socks: dict[Stream, socket.socket], stream: Stream) -> None:
+        sock = socks.pop(stream, None)
+        if sock is None:
+            return
+        self.selector.unregister(sock)
+        sock.close()
+        stream._end()
 
 
 def view_content(message: str) -> dict:

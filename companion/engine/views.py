@@ -30,19 +30,30 @@ from .steps import deck
 
 
 def public_view(state: State) -> dict:
-    """What the whole table may know. At night it says only "night N"."""
+    """What the whole table may know. At night it says only "night N".
+    The answer is the caller's to change [issue 8]."""
+    view = shared_public_view(state)
+    view["players"] = [dict(p) for p in view["players"]]
+    view["deaths"] = [dict(d) for d in view["deaths"]]
+    view["options"] = dict(view["options"])
+    for key in ("vote", "last_tally", "village"):
+        if key in view:
+            view[key] = dict(view[key])
+    return view
+
+
+def shared_public_view(state: State) -> dict:
+    """`public_view`, read-only below its top level and its list of players:
+    a player's entry, the deaths, the vote... are the same objects in every
+    view of this state, so the hub, which builds ~22 views per action, tells
+    what changed by identity before equality and encodes a shared part once.
+    A caller replaces a part, never changes it."""
     memo = state.memo if state.memo_at == len(state.log) else fresh_memo(state)
     base = memo.get("public")
     if base is None:
         base = memo["public"] = _public_view(state)
-    # callers fill in what a seat knows: hand each its own copy of what may change
     view = dict(base)
-    view["players"] = [dict(p) for p in base["players"]]
-    view["deaths"] = [dict(d) for d in base["deaths"]]
-    view["options"] = dict(base["options"])
-    for key in ("vote", "last_tally", "village"):
-        if key in base:
-            view[key] = dict(base[key])
+    view["players"] = list(base["players"])
     return view
 
 
@@ -159,15 +170,17 @@ def _last_tally(state: State) -> int | None:
     return last
 
 
-def view_for(state: State, seat: int | None) -> dict:
+def view_for(state: State, seat: int | None, shared: bool = False) -> dict:
     """What one seat may know, or (seat None) everything, for the game master.
+    The answer is the caller's to change; with `shared`, it is read-only
+    below its top level, as `shared_public_view`'s (the hub's audiences).
 
     A seat that is not an int in range(state.size) raises IllegalAction."""
     if seat is None:
-        return _gm_view(state)
+        return _gm_view(state, shared)
     if type(seat) is not int or not 0 <= seat < state.size:
         raise IllegalAction(f"no player at seat {seat!r}")
-    view = public_view(state)
+    view = shared_public_view(state) if shared else public_view(state)
     role = state.roles[seat]
     view.update({
         "seat": seat, "name": state.names[seat], "role": role, "dealt": state.dealt[seat],
@@ -178,11 +191,12 @@ def view_for(state: State, seat: int | None) -> dict:
     if state.phase == "night" and view["actions"]:
         view["step"] = step_label(state)  # his own turn, on his own phone
     groups = _groups(state, seat)
-    players = view["players"]  # by seat
+    players = view["players"]  # by seat; its entries are shared: replaced, not changed
     for j, card in _known(state, seat, groups).items():
         if players[j]["role"] is None:
-            players[j]["role"] = card
-    players[seat]["role"] = role
+            players[j] = {**players[j], "role": card}
+    if players[seat]["role"] != role:
+        players[seat] = {**players[seat], "role": role}
     view["knows"] = {k: v for k, v in groups.items() if v}
     if "potions" in ROLES[role].knows:
         view["potions"] = dict(state.potions)
@@ -198,12 +212,11 @@ def view_for(state: State, seat: int | None) -> dict:
     return view
 
 
-def _gm_view(state: State) -> dict:
-    view = public_view(state)
-    for p in view["players"]:
-        i = p["seat"]
-        p["role"] = state.roles[i]
-        p["actions"] = [c.to_dict() for c in legal_actions(state, i)]
+def _gm_view(state: State, shared: bool) -> dict:
+    view = shared_public_view(state) if shared else public_view(state)
+    view["players"] = [{**p, "role": state.roles[p["seat"]],
+                        "actions": [c.to_dict() for c in legal_actions(state, p["seat"])]}
+                       for p in view["players"]]
     view.update({
         "step": step_label(state), "waiting": waiting_for(state), "center": list(state.center),
         "lovers": list(state.lovers) if state.lovers else None,

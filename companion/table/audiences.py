@@ -20,7 +20,15 @@ import queue
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..engine import State, announcements, fresh_memo, pending, public_view, rebuild, view_for
+from ..engine import (
+    State,
+    announcements,
+    fresh_memo,
+    pending,
+    rebuild,
+    shared_public_view,
+    view_for,
+)
 from ..words import gm_line, public_line
 from . import pacing
 from .errors import TooManyStreams
@@ -73,13 +81,19 @@ class Listener:
         self.reason = reason
         self.push("")
 
-    def push(self, message: str) -> None:
+    def push(self, message: str, wake: bool = True) -> None:
+        """Queue a message; `wake` (else the caller calls `woken` later) tells
+        the hub's event loop that it is there."""
         try:
             self.queue.put_nowait(message)
         except queue.Full:  # a stuck client: it only needs the newest full view
             with self.queue.mutex:
                 self.queue.queue.clear()
             self.queue.put_nowait(message)
+        if wake:
+            self.woken()
+
+    def woken(self) -> None:
         wake = self.wake
         if wake is not None:
             wake()
@@ -151,6 +165,10 @@ class Audiences:
         self._listeners: dict[str, list[Listener]] = {}
         self._held: tuple[int, State] | None = None
         self._ann: tuple[State, int, list[dict]] | None = None
+        #: during one publish: the parts every view of it shares, encoded once
+        #: (id of the value -> (value, its '"key": <JSON>')) and pacing's word
+        self._texts: dict[int, tuple[object, str]] | None = None
+        self._pace: tuple[Pace, dict, dict | None] | None = None
 
     def reset(self, boot: int) -> None:
         """A game was loaded: versions start again from `boot`; a seat's
@@ -199,13 +217,22 @@ class Audiences:
             got = self._ann = (state, len(state.log), announcements(state))
         return got[2]
 
-    @staticmethod
-    def _overlay(live: Live, view: dict) -> dict:
+    def _pacing(self, live: Live) -> tuple[dict, dict | None]:
+        """`pacing.public` and the roll-call's view, made once per publish
+        (every public and seat view of it holds the same two objects)."""
+        got = self._pace
+        if got is None or got[0] is not live.pace:
+            pc = live.pace
+            got = (pc, pacing.public(pc), pacing.rollcall_view(pc, live.rollcall, live.window))
+            if self._texts is not None:  # publishing: keep it for the other views
+                self._pace = got
+        return got[1], got[2]
+
+    def _overlay(self, live: Live, view: dict) -> dict:
         """Pacing's word on a public or seat view: what the table is doing now."""
         pc = live.pace
-        view["pace"] = pacing.public(pc)
+        view["pace"], rollcall = self._pacing(live)
         view["buttons"] = live.buttons
-        rollcall = pacing.rollcall_view(pc, live.rollcall, live.window)
         if rollcall is not None:
             view["rollcall"] = rollcall
         if pc.mode in ("calls", "last-words", "discussion", "verdict"):
@@ -222,7 +249,7 @@ class Audiences:
 
     def _public(self, live: Live) -> dict:
         src = self._shown(live)
-        view = self._overlay(live, public_view(src))
+        view = self._overlay(live, shared_public_view(src))
         view["announcements"] = self._announcements(src)
         view["game"], view["language"] = live.game, live.language
         view["line"] = public_line(view, live.language)  # from the public view alone
@@ -232,7 +259,7 @@ class Audiences:
         state, pc, buttons = live.state, live.pace, live.buttons
         acting = pacing.may_act(pc, seat)
         src = state if (acting or pc.hold is None) else self._shown(live)
-        view = view_for(src, seat)
+        view = view_for(src, seat, shared=True)
         if not acting or src is not state:
             view["actions"] = [c for c in view["actions"]
                                if src is state and pacing.day_power(pc, c["do"])]
@@ -259,7 +286,7 @@ class Audiences:
 
     def _gm(self, live: Live) -> dict:
         state = live.state
-        view = view_for(state, None)
+        view = view_for(state, None, shared=True)
         view["pace"] = {**live.pace.to_dict(), **pacing.public(live.pace)}
         view["pending"] = pending(state)
         view["game"], view["language"], view["buttons"] = live.game, live.language, live.buttons
@@ -285,11 +312,20 @@ class Audiences:
         old = aud.parts if aud is not None else {}
         parts: dict[str, tuple[object, str]] = {}
         changed = aud is None or len(old) != len(view)
+        texts = self._texts
         for key, value in view.items():
             got = old.get(key)
-            if got is None or got[0] != value:
+            if got is not None and (got[0] is value or got[0] == value):
+                parts[key] = got
+                continue
+            changed = True
+            shared = texts.get(id(value)) if texts is not None else None
+            if shared is not None and shared[0] is value:  # another view of this publish's part
+                got = (value, shared[1])
+            else:
                 got = (value, (_KEYS.get(key) or _key(key)) + _dumps(value))
-                changed = True
+                if texts is not None and isinstance(value, dict | list):
+                    texts[id(value)] = got  # holds the value: its id stays its own
             parts[key] = got
         if not changed:
             return None
@@ -331,7 +367,20 @@ class Audiences:
 
     def publish(self, live: Live, now: float) -> None:
         """After a commit: every followed audience whose view changed gets one
-        message; the others are built when asked for."""
+        message; the others are built when asked for. The streams are woken
+        once every message is queued: the hub's event loop then writes them
+        in one go, instead of taking turns (and the GIL) with the building of
+        the next view after each one."""
+        woken: list[Listener] = []
+        self._texts, self._pace = {}, None
+        try:
+            self._publish(live, now, woken)
+        finally:
+            self._texts, self._pace = None, None
+        for listener in woken:
+            listener.woken()
+
+    def _publish(self, live: Live, now: float, woken: list[Listener]) -> None:
         # the public view first: the seat boxes' LEDs follow it (hooks)
         audiences = ["public", "gm"] + [f"seat:{i}" for i in range(live.state.size)]
         for audience in audiences:
@@ -349,7 +398,8 @@ class Audiences:
             if listeners:
                 message = self._message(self._audiences[audience], now)
                 for listener in listeners:
-                    listener.push(message)
+                    listener.push(message, wake=False)
+                woken += listeners
 
     # --- listeners ------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from companion.engine import (
     public_view,
     rebuild,
     recommended_deal,
+    shared_public_view,
     view_for,
     waiting_for,
 )
@@ -101,6 +102,31 @@ def test_answers_are_copies_a_caller_may_change_issue_8() -> None:
     fresh = public_view(state)
     assert fresh["players"][0]["role"] != "mangled" and {"seat": 0} not in fresh["deaths"]
     assert fresh["options"]["sheriff"] != "mangled"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_shared_views_share_their_parts_and_equal_the_copies_issue_15(seed: int) -> None:
+    """[015] item 11: the hub builds ~22 views per action from
+    `shared_public_view` and `view_for(..., shared=True)`, whose parts below
+    the top level are the same objects in every view of a state (the hub
+    compares them by identity and encodes each once). They must say exactly
+    what the caller-owned copies say, for every seat, after every action;
+    and building them must not change the state's parts."""
+    state, rng = random_game(seed, village=seed % 2 == 1)
+    for _ in range(400):
+        if state.phase == "over":
+            break
+        one, two = shared_public_view(state), shared_public_view(state)
+        assert one is not two and one["players"] is not two["players"]  # each its own top
+        assert all(a is b for a, b in zip(one["players"], two["players"]))
+        assert one["deaths"] is two["deaths"] and one["options"] is two["options"]
+        for seat in [None, *range(state.size)]:
+            assert view_for(state, seat, shared=True) == view_for(state, seat), seat
+        fresh = rebuild(state.log)
+        assert shared_public_view(state) == public_view(fresh)
+        assert all(view_for(state, seat) == view_for(fresh, seat) for seat in range(state.size))
+        seat = rng.choice(waiting_for(state))
+        act(state, sample_uniform(legal_actions(state, seat), seat, rng))
 
 
 def test_caches_are_no_part_of_the_state_issue_8() -> None:
