@@ -347,10 +347,20 @@ class Audiences:
         return f'{aud.body[:-1]}, "seq": {aud.seq}, "now": {now:.3f}}}'
 
     def message(self, live: Live, audience: str, now: float) -> str:
-        """The audience's current view as a message (built if it is stale)."""
+        """The audience's current view as a message (built if it is stale:
+        a new version also goes to its streams and, the public's, its hooks,
+        as a publish would have sent it)."""
         if audience not in self._audiences or audience in self._stale:
-            self._refresh(live, audience)
+            woken: list[Listener] = []
+            self._deliver(live, audience, now, woken)
+            for listener in woken:
+                listener.woken()
         return self._message(self._audiences[audience], now)
+
+    def outdated(self) -> None:
+        """A commit whose publish waits (`Table`: more phones' ballots are
+        queued behind it): every view is built anew when next asked for."""
+        self._stale.update(self._audiences)
 
     def view(self, live: Live, audience: str, now: float) -> Sent:
         text = self.message(live, audience, now)
@@ -384,22 +394,27 @@ class Audiences:
         # the public view first: the seat boxes' LEDs follow it (hooks)
         audiences = ["public", "gm"] + [f"seat:{i}" for i in range(live.state.size)]
         for audience in audiences:
-            listeners = self._listeners.get(audience)
-            if not listeners and not (audience == "public" and self.hooks):
+            if not self._listeners.get(audience) and not (audience == "public" and self.hooks):
                 if audience in self._audiences:
                     self._stale.add(audience)
                 continue
-            view = self._refresh(live, audience)
-            if view is None:
-                continue
-            if audience == "public":
-                for hook in self.hooks:
-                    hook(view)
-            if listeners:
-                message = self._message(self._audiences[audience], now)
-                for listener in listeners:
-                    listener.push(message, wake=False)
-                woken += listeners
+            self._deliver(live, audience, now, woken)
+
+    def _deliver(self, live: Live, audience: str, now: float, woken: list[Listener]) -> None:
+        """Rebuild one audience's view; if it changed, its hooks (the
+        public's) see it and its streams are sent it (woken by the caller)."""
+        view = self._refresh(live, audience)
+        if view is None:
+            return
+        if audience == "public":
+            for hook in self.hooks:
+                hook(view)
+        listeners = self._listeners.get(audience)
+        if listeners:
+            message = self._message(self._audiences[audience], now)
+            for listener in listeners:
+                listener.push(message, wake=False)
+            woken += listeners
 
     # --- listeners ------------------------------------------------------------------
 

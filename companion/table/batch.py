@@ -5,6 +5,11 @@ lock first takes every queued action and runs them, so while one commit
 waits for the disk the next ones gather, and are committed (one fsync) and
 published together. Each request is answered once its own action is
 committed (or refused): durability is unchanged.
+
+While more actions are queued behind a commit, its publish waits for theirs:
+the streams of a table that votes at once get one message for the whole
+burst, not one per commit, and each phone is answered with its own view as
+soon as its action is committed (`Table.act_seat`).
 """
 
 from __future__ import annotations
@@ -33,6 +38,11 @@ class Queue:
         with self._lock:
             self._tickets.append(ticket)
         return ticket
+
+    def waiting(self) -> bool:
+        """Is an action queued (its request is on its way to the lock)?"""
+        with self._lock:
+            return bool(self._tickets)
 
     def take(self) -> list[Ticket]:
         """Every ticket queued so far (the caller holds the table's lock)."""

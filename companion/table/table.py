@@ -35,7 +35,7 @@ from ..replay import parse_action, result_of
 from ..store import Store
 from . import pacing
 from .audiences import LOBBY, Audiences, Listener, Live, Sent, StreamCaps, step_id
-from .batch import Queue
+from .batch import Queue, Ticket
 from .errors import BadInput, NotFound, NotNow, Stale, TableError
 from .pacing import Pace, Settings
 from .presses import vote_presses
@@ -71,6 +71,7 @@ class Table:
         self.audiences = Audiences(self.public_hooks)
         self._rollcall_shown: int | None = None  # the roll-call index last published
         self._queue = Queue()  # phones' actions waiting for the lock (group commit)
+        self._unpublished = False  # a commit's publish waits for the ballots queued behind it
 
     # --- games ----------------------------------------------------------------
 
@@ -167,10 +168,17 @@ class Table:
     def act_seat(self, seat: int, raw: object) -> Sent:
         """An action from a seat's phone (no `actor`: the seat is the actor).
         Phones acting at once share one commit (see the module's docstring)."""
-        ticket = self._queue.join(seat, raw)
+        return self._answer(self._queue.join(seat, raw))
+
+    def _answer(self, ticket: Ticket) -> Sent:
+        """A queued phone action's answer, once it holds the lock: run the
+        queue if nobody has yet; publish if it is the burst's last."""
+        seat = ticket.seat
         with self.lock:
             if not ticket.done:
                 self._act_queued()
+            if self._unpublished and not self._queue.waiting():  # the burst's last commit
+                self._publish()
             if ticket.error is not None:
                 raise ticket.error
             return self.seat_view(seat)
@@ -195,8 +203,8 @@ class Table:
             ticket.done = True
         if not moved:
             return
-        try:
-            self._advance_and_commit(now, start)
+        try:  # ballots queued behind these by the time they are stored: one publish for all
+            self._advance_and_commit(now, start, phones=True)
         except Exception as err:  # not durable: every action of the batch failed
             for ticket in batch:
                 ticket.error = ticket.error or err
@@ -276,12 +284,16 @@ class Table:
     def _settle(self, now: float) -> None:
         self.pace = settle(self._need_game(), self.pace, now, self._rules())
 
-    def _advance_and_commit(self, now: float, start: int, quiet: bool = False) -> None:
+    def _advance_and_commit(self, now: float, start: int, quiet: bool = False,
+                            phones: bool = False) -> None:
         """Advance pacing (applying timeouts), commit new events and the pace in
         one transaction, then publish. Before the commit nothing is told.
         `quiet` (the clock's tick): publish only if something moved — new
         events, the pace, or the roll-call's candidate — so an idle table does
-        not rebuild every view four times a second."""
+        not rebuild every view four times a second. `phones` (a batch of
+        phones' actions): if more were queued while it was stored, the
+        publish is left to the last of them (`act_seat`); until then a view
+        asked for is built anew."""
         state = self._need_game()
         assert self.game is not None
         before = self.store_pace
@@ -301,9 +313,14 @@ class Table:
         if quiet and not new and pace == before and rollcall == self._rollcall_shown:
             return
         self._rollcall_shown = rollcall
+        if phones and self._queue.waiting():
+            self._unpublished = True
+            self.audiences.outdated()
+            return
         self._publish()
 
     def _publish(self) -> None:
+        self._unpublished = False
         self.audiences.publish(self._live(), self.clock())
         self.changed.notify_all()
 
@@ -411,10 +428,11 @@ class Table:
                caps: StreamCaps | None = None) -> tuple[Listener, str]:
         """Subscribe (within `caps`): the listener and the full view to send first."""
         with self.lock:
-            listener = self.audiences.listen(audience, token, address, caps)
             if self.state is None:
-                return listener, json.dumps(self.public())
-            return listener, self.audiences.message(self._live(), audience, self.clock())
+                first = json.dumps(self.public())
+            else:  # built before it listens: a stale view's new version is not sent it twice
+                first = self.audiences.message(self._live(), audience, self.clock())
+            return self.audiences.listen(audience, token, address, caps), first
 
     def unlisten(self, listener: Listener) -> None:
         with self.lock:

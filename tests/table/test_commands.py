@@ -123,6 +123,53 @@ def test_phones_acting_at_once_share_a_commit_and_each_is_answered(table, clock,
         assert seat in answers[seat]["vote"]["voted"]  # type: ignore[index]
 
 
+def test_a_commit_with_ballots_queued_behind_it_leaves_the_publish_to_them(table, clock,
+                                                                             monkeypatch):
+    """[issue 15] item 11, table/batch.py: a phone's ballot arrives while
+    another's commit waits for the disk. The first phone is answered with
+    its own view as soon as its ballot is stored (its stream gets that
+    version too); the table's streams get one message for both ballots,
+    sent by the second commit, not one per commit; and nothing is told
+    before a commit."""
+    players = [f"P{i}" for i in range(8)]
+    roles = ["werewolf"] * 2 + ["seer"] + ["villager"] * 5
+    table.create({"ruleset": "millers-hollow", "players": players, "seed": 1,
+                  "deal": dict(zip(players, roles)),
+                  "options": {"sheriff": False, "discussion_s": 0}})
+    table.timer("skip")
+    drive_to_day(table, clock)
+    assert table.pace.mode == "ballot"
+    first, second = [s for s in range(8) if table.state.alive[s]][:2]
+    public, _ = table.listen("public")
+    mine, _ = table.listen(f"seat:{first}")
+    answers: dict[int, object] = {}
+
+    def vote(seat: int) -> None:
+        answers[seat] = _answer(table, seat, {"do": "vote", "target": players[seat ^ 1]})
+
+    real, behind = table.store.append, []
+
+    def append(*args: object) -> None:
+        if not behind:  # the first commit: the second phone's ballot queues meanwhile
+            behind.append(table._queue.join(second, {"do": "vote", "target": players[second ^ 1]}))
+            assert public.queue.empty()  # nothing is told before the commit
+        real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(table.store, "append", append)
+    vote(first)
+    assert first in answers[first]["vote"]["voted"]  # type: ignore[index]
+    assert second not in answers[first]["vote"]["voted"]  # type: ignore[index]
+    assert public.queue.empty()  # its publish waits for the ballot behind it
+    assert json.loads(mine.queue.get_nowait())["seq"] == answers[first]["seq"]  # type: ignore[index]
+    answers[second] = table._answer(behind[0])  # the second phone's request takes the lock
+    assert second in answers[second]["vote"]["voted"]  # type: ignore[index]
+    told = [json.loads(public.queue.get_nowait()) for _ in range(public.queue.qsize())]
+    assert len(told) == 1 and {first, second} <= set(told[0]["vote"]["voted"])
+    mine_now = [json.loads(mine.queue.get_nowait()) for _ in range(mine.queue.qsize())]
+    assert len(mine_now) == 1 and second in mine_now[0]["vote"]["voted"]
+    assert not table._unpublished
+
+
 def _answer(table: Table, seat: int, doc: dict) -> object:
     try:
         return table.act_seat(seat, doc)
