@@ -126,9 +126,10 @@ class Live:
 @dataclass
 class _Audience:
     version: int = 0
-    #: the view last built (without seq), by top-level key: (value, '"key": <its JSON>'),
-    #: to tell what changed and encode only that
-    parts: dict[str, tuple[object, str]] = field(default_factory=dict)
+    #: the view last built (without seq), and each of its top-level keys as
+    #: '"key": <its JSON>': to tell what changed and encode only that
+    values: dict[str, object] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
     body: str = ""  # that view as one JSON object
     seq: int = 0  # the seq its messages carry
     steps: dict[int, int] = field(default_factory=dict)  # version -> engine step id
@@ -136,6 +137,7 @@ class _Audience:
 
 _dumps = json.JSONEncoder(ensure_ascii=False).encode
 _KEYS: dict[str, str] = {}  # '"key": ' for every key seen, encoded once
+_NONE = object()  # no such key in the last view
 
 
 def _key(key: str) -> str:
@@ -309,31 +311,28 @@ class Audiences:
         view = self.build(live, audience)
         view.pop("seq", None)
         aud = self._audiences.get(audience)
-        old = aud.parts if aud is not None else {}
-        parts: dict[str, tuple[object, str]] = {}
-        changed = aud is None or len(old) != len(view)
-        texts = self._texts
-        for key, value in view.items():
-            got = old.get(key)
-            if got is not None and (got[0] is value or got[0] == value):
-                parts[key] = got
-                continue
-            changed = True
-            shared = texts.get(id(value)) if texts is not None else None
-            if shared is not None and shared[0] is value:  # another view of this publish's part
-                got = (value, shared[1])
-            else:
-                got = (value, (_KEYS.get(key) or _key(key)) + _dumps(value))
-                if texts is not None and isinstance(value, dict | list):
-                    texts[id(value)] = got  # holds the value: its id stays its own
-            parts[key] = got
-        if not changed:
+        values = aud.values if aud is not None else {}
+        new = [key for key, value in view.items()
+               if (old := values.get(key, _NONE)) is not value and old != value]
+        if not new and len(values) == len(view):  # same keys, none changed
             return None
         if aud is None:
             aud = self._audiences[audience] = _Audience(version=self.boot * VERSION_BASE)
+        texts, shared = aud.texts, self._texts
+        if texts.keys() - view.keys():  # a key went
+            texts = {key: text for key, text in texts.items() if key in view}
+        for key in new:
+            value = view[key]
+            got = shared.get(id(value)) if shared is not None else None
+            if got is not None and got[0] is value:  # another view of this publish's part
+                texts[key] = got[1]
+                continue
+            texts[key] = text = (_KEYS.get(key) or _key(key)) + _dumps(value)
+            if shared is not None and isinstance(value, dict | list):
+                shared[id(value)] = (value, text)  # holds the value: its id stays its own
         aud.version += 1
-        aud.parts = parts
-        aud.body = "{" + ", ".join(text for _, text in parts.values()) + "}"
+        aud.values, aud.texts = view, texts
+        aud.body = "{" + ", ".join(texts.values()) + "}"
         aud.steps[aud.version] = step_id(live.state)
         if len(aud.steps) > 256:
             aud.steps.pop(next(iter(aud.steps)))
@@ -365,7 +364,7 @@ class Audiences:
     def view(self, live: Live, audience: str, now: float) -> Sent:
         text = self.message(live, audience, now)
         aud = self._audiences[audience]
-        sent = Sent({key: value for key, (value, _) in aud.parts.items()})
+        sent = Sent(aud.values)
         sent["seq"], sent["now"] = aud.seq, round(now, 3)
         sent.text = text
         return sent
