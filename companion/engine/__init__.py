@@ -34,13 +34,19 @@ from .rulesets import (
 )
 from .state import State, apply, rebuild
 from .steps import night_calls, pending
-from .views import announcements, public_view, shared_public_view, view_for
+from .views import (
+    announcements,
+    public_view,
+    shared_announcements,
+    shared_public_view,
+    view_for,
+)
 
 __all__ = [
     "Action", "Choice", "EngineError", "IllegalAction", "SetupError", "ROLES", "Role",
     "act", "legal_actions", "new_game", "step_label", "undo", "waiting_for", "OPTION_VALUES",
     "RULESETS", "recommended_deal", "resolve_options", "State", "apply", "rebuild",
     "public_view", "shared_public_view", "view_for", "StaleAction", "night_calls", "pending",
-    "announcements",
+    "announcements", "shared_announcements",
     "PUBLIC_CAUSES", "fresh_memo", "mixed_lovers", "migrate_overrides",
 ]

@@ -102,6 +102,8 @@ class State:
     # index of the last "tally" among them)
     memo_views: dict = field(default_factory=dict, repr=False, compare=False)
     memo_tally: tuple[int, int | None] = field(default=(0, None), repr=False, compare=False)
+    # views.shared_announcements: (events read, the announcements they made)
+    memo_ann: tuple[int, list | None] = field(default=(0, None), repr=False, compare=False)
 
     @property
     def size(self) -> int:

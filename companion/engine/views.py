@@ -336,6 +336,27 @@ def _building_at(state: State, index: int, seat: int) -> str:
     return state.burned[k][1] if k < len(state.burned) else state.prof[seat]
 
 
+#: the events `announcements` reads; a log that grew by others only is
+#: announced as it was (an "act" is read for these powers only)
+_ANNOUNCED = frozenset({"night", "day", "resolve", "died", "step", "tally", "burned",
+                        "revealed", "sheriff", "over"})
+_ANNOUNCED_ACTS = frozenset({"post", "silence", "pardon"})
+
+
+def shared_announcements(state: State) -> list[dict]:
+    """`announcements`, read-only: the same list until an event it reads is
+    logged (State.memo_ann), so the hub, which asks after every action, folds
+    the whole log again only then, and tells it unchanged by identity."""
+    log = state.log
+    seen, got = state.memo_ann
+    if got is None or seen > len(log) or any(
+            e["e"] in _ANNOUNCED or (e["e"] == "act" and e["do"] in _ANNOUNCED_ACTS)
+            for e in log[seen:]):
+        got = announcements(state)
+    state.memo_ann = (len(log), got)
+    return got
+
+
 def announcements(state: State) -> list[dict]:
     """The public announcements so far, in order (for the display and the table
     page), folded from the log. Each is JSON-ready with "kind" and "time"

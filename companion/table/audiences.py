@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 from ..engine import (
     State,
-    announcements,
     fresh_memo,
     pending,
     rebuild,
+    shared_announcements,
     shared_public_view,
     view_for,
 )
@@ -166,7 +166,6 @@ class Audiences:
         self._stale: set[str] = set()
         self._listeners: dict[str, list[Listener]] = {}
         self._held: tuple[int, State] | None = None
-        self._ann: tuple[State, int, list[dict]] | None = None
         #: during one publish: the parts every view of it shares, encoded once
         #: (id of the value -> (value, its '"key": <JSON>')) and pacing's word
         self._texts: dict[int, tuple[object, str]] | None = None
@@ -211,13 +210,11 @@ class Audiences:
             self._held = (hold, rebuild(state.log[:hold]))
         return self._held[1]
 
-    def _announcements(self, state: State) -> list[dict]:
-        """`engine.announcements`, folded once per state and log length (the
-        table and the GM share it when nothing is held); read-only."""
-        got = self._ann  # holds the state itself: a log only grows in place
-        if got is None or got[0] is not state or got[1] != len(state.log):
-            got = self._ann = (state, len(state.log), announcements(state))
-        return got[2]
+    @staticmethod
+    def _announcements(state: State) -> list[dict]:
+        """`engine.shared_announcements`: folded again only when the log
+        grew by an event it reads; read-only."""
+        return shared_announcements(state)
 
     def _pacing(self, live: Live) -> tuple[dict, dict | None]:
         """`pacing.public` and the roll-call's view, made once per publish

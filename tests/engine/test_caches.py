@@ -15,12 +15,14 @@ import pytest
 from companion.engine import (
     Action,
     act,
+    announcements,
     legal_actions,
     new_game,
     pending,
     public_view,
     rebuild,
     recommended_deal,
+    shared_announcements,
     shared_public_view,
     view_for,
     waiting_for,
@@ -61,7 +63,8 @@ def random_game(seed: int, village: bool = False):
 def answers(state) -> tuple:
     seats = range(state.size)
     return (waiting_for(state), [legal_actions(state, s) for s in seats], public_view(state),
-            [view_for(state, s) for s in seats], view_for(state, None), pending(state))
+            [view_for(state, s) for s in seats], view_for(state, None), pending(state),
+            shared_announcements(state))
 
 
 @pytest.mark.parametrize("seed,village", [(k, False) for k in range(36)]
@@ -124,6 +127,8 @@ def test_shared_views_share_their_parts_and_equal_the_copies_issue_15(seed: int)
             assert view_for(state, seat, shared=True) == view_for(state, seat), seat
         fresh = rebuild(state.log)
         assert shared_public_view(state) == public_view(fresh)
+        assert shared_announcements(state) is shared_announcements(state)
+        assert shared_announcements(state) == announcements(fresh)
         assert all(view_for(state, seat) == view_for(fresh, seat) for seat in range(state.size))
         seat = rng.choice(waiting_for(state))
         act(state, sample_uniform(legal_actions(state, seat), seat, rng))
