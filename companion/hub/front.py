@@ -194,7 +194,7 @@ class Front:
             text: str | None = f"retry: 2000\n\ndata: {first}\n\n"
             while not follower.gone:
                 if text is None:
-                    if listener.queue.empty() and not follower.beat:
+                    if not listener.queue.queue and not follower.beat:  # (a peek; taken locked)
                         await follower.sleep(loop)
                         continue
                     newest = _drain(listener)  # whole views: only the newest matters
@@ -324,12 +324,14 @@ async def _too_many(send: Send) -> None:
 
 
 def _drain(listener: Listener) -> str:
-    newest = ""
-    while not listener.queue.empty():
-        message = listener.queue.get_nowait()
-        if message:
-            newest = message
-    return newest
+    """Take every queued message at once (one lock); the newest non-empty
+    one is what the reader needs (each is a whole view)."""
+    q = listener.queue
+    with q.mutex:
+        messages = list(q.queue)
+        q.queue.clear()
+        q.not_full.notify_all()
+    return next((m for m in reversed(messages) if m), "")
 
 
 async def _disconnected(receive: Receive) -> None:
