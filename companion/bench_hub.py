@@ -11,8 +11,11 @@ package, a fresh temporary data folder, 127.0.0.1, a free port) and measures:
   `wolf_attack: any-wolf` (random unanimous wolves would re-pick for
   thousands of actions). 22 server-sent-event streams are open: every seat's
   (GET /p/<token> for the device cookie, then GET /p/<token>/stream), the game
-  master's (/api/stream) and the public one (/api/public/stream), each read
-  by its own thread over a plain socket and time-stamped on arrival.
+  master's (/api/stream) and the public one (/api/public/stream), all read
+  over plain sockets by one thread (a selector: bench_clients.Stream) and
+  time-stamped on arrival. Until 2026-12-01 each had a thread of its own:
+  22 threads woken per action and queueing for this process's GIL added
+  their own delay to the figures (0.3-0.5 ms of p50 here).
 - The game master then plays a random legal game (the engine is driven
   locally with the same seed: a random waiting seat picks uniformly among
   its legal actions, as in `werewolf bench engine`) by POSTing each action to

@@ -219,7 +219,7 @@ class Table:
             action = parse_action(state, body)
         except IllegalAction as err:
             raise BadInput(str(err)) from None
-        self._check_seat_seq(seat, seq)
+        _check_seat_seq(self.audiences, state, seat, seq)
         refusal = pacing.seat_refusal(self.pace, seat, action.do, self.buttons,
                                       lambda: bool(legal_actions(state, seat)))
         if refusal is not None:
@@ -258,13 +258,6 @@ class Table:
             if applied:  # one transaction for the batch; a failure loses no acknowledged vote
                 self._advance_and_commit(self.clock(), start)
             return out
-
-    def _check_seat_seq(self, seat: int, seq: int | None) -> None:
-        if seq is None:
-            return
-        step = self.audiences.step_of(f"seat:{seat}", seq)
-        if step is None or step != step_id(self._need_game()):
-            raise Stale("the game has moved on since that view: here is the new one")
 
     def _apply(self, action: Action) -> None:
         state = self._need_game()
@@ -446,6 +439,16 @@ class Table:
     def listeners(self) -> int:
         with self.lock:
             return len(self.audiences.all())
+
+
+def _check_seat_seq(audiences: Audiences, state: State, seat: int, seq: int | None) -> None:
+    """A phone's action names the view it was chosen on (`seq`): Stale once
+    the engine's step moved on since that view was built."""
+    if seq is None:
+        return
+    step = audiences.step_of(f"seat:{seat}", seq)
+    if step is None or step != step_id(state):
+        raise Stale("the game has moved on since that view: here is the new one")
 
 
 def _undone(state: State, expect: object, to: int | None) -> State:
