@@ -15,10 +15,9 @@ a table of our own. Japanese, Chinese and accented names pass.
 from __future__ import annotations
 
 import re
-import sys
 import unicodedata
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+
+import confusables
 
 from .errors import BadInput
 
@@ -55,32 +54,15 @@ def clean_name(raw: str) -> str:
 def clean_names(raw: list[str]) -> list[str]:
     """Every player's name cleaned, none the same as or a look-alike of another."""
     names = [clean_name(n) for n in raw]
-    with _look_alike() as look_alike:
-        for i, a in enumerate(names):
-            for b in names[i + 1:]:
-                if a == b:
-                    raise BadInput(f"two players are called {a!r} (after tidying spaces and "
-                                   "character forms): give one another name")
-                if look_alike(a, b):
-                    raise BadInput(f"player names {a!r} and {b!r} look alike{_why(a, b)}: "
-                                   "tell them apart (an initial, a nickname)")
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if a == b:
+                raise BadInput(f"two players are called {a!r} (after tidying spaces and "
+                               "character forms): give one another name")
+            if confusables.is_confusable(a, b):
+                raise BadInput(f"player names {a!r} and {b!r} look alike{_why(a, b)}: "
+                               "tell them apart (an initial, a nickname)")
     return names
-
-
-@contextmanager
-def _look_alike() -> Iterator[Callable[[str, str], bool]]:
-    """`confusables.is_confusable`, loaded for one check and let go after
-    [issue 15 item 11]: its table (TR39's, a 2.7 MB JSON file) is ~18 MB in
-    memory, a hub's whole margin on a Pi Zero 2 W, for a check made a few
-    times an evening (a new game, a saved setup). Loading it takes ~50 ms
-    here; let go, ~16 MB of it goes back to the system."""
-    import confusables
-
-    try:
-        yield confusables.is_confusable
-    finally:
-        for name in [m for m in sys.modules if m == "confusables" or m.startswith("confusables.")]:
-            sys.modules.pop(name, None)
 
 
 def _why(a: str, b: str) -> str:

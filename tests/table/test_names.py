@@ -68,17 +68,3 @@ def test_a_cross_script_look_alike_names_its_foreign_letter():
 def test_different_names_in_every_script_pass():
     names = ["Ann", "Anne", "太郎", "花子", "陳大文", "Zoë", "Léa", "カイ"]
     assert _names(_setup(names[0], names[1:])) == names
-
-
-def test_the_look_alike_table_is_let_go_after_each_check():
-    """[issue 15 item 11] (the hub's memory): the confusables table (~18 MB
-    in memory) is loaded for a check and not kept between games; a look-alike
-    is refused the next time as the first."""
-    import sys
-
-    for _ in range(2):
-        with pytest.raises(BadInput, match="look alike"):
-            _names(_setup("Аnn", ["Ann", *OTHERS[1:]]))
-        assert "confusables" not in sys.modules
-        assert _names(_setup("Ann"))[0] == "Ann"
-        assert "confusables" not in sys.modules
