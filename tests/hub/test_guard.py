@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from .conftest import GM, mh8
+from .conftest import GM, mh8, serving
 
 SEER = {"actor": "C", "do": "inspect", "target": "A"}
 OWN = "http://localhost"  # the Flask test client's host
@@ -134,19 +134,13 @@ def test_the_issues_attack_over_real_http_changes_nothing(tmp_path):
     cookie (a paired tablet's): 403, nothing undone; the tablet's own JSON
     with its own Origin: 200."""
     import http.client
-    import threading
 
     from companion.hub import create_app
-    from companion.hub.server import HubServer
     from companion.store import Store
     from companion.table import Table
 
     table = Table(Store(tmp_path / "g.sqlite3"))
     app = create_app(table, "real-token")
-    server = HubServer(app, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    port = server.port
 
     def send(method: str, path: str, body: str | None, headers: dict) -> tuple[int, dict]:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -158,7 +152,7 @@ def test_the_issues_attack_over_real_http_changes_nothing(tmp_path):
         finally:
             conn.close()
 
-    try:
+    with serving(table, app) as port:
         bearer = {"Authorization": "Bearer real-token", "Content-Type": "application/json"}
         assert send("POST", "/api/games", json.dumps(mh8()), bearer)[0] == 201
         assert send("POST", "/api/actions", json.dumps(SEER), bearer)[0] == 200
@@ -176,9 +170,4 @@ def test_the_issues_attack_over_real_http_changes_nothing(tmp_path):
         own = {"Cookie": cookie, "Content-Type": "application/json",
                "Origin": f"http://127.0.0.1:{port}"}
         assert send("POST", "/api/undo", json.dumps({"expect": seq}), own)[0] == 200
-    finally:
-        table.close_listeners()
-        server.stop()
-        thread.join(timeout=10)
-        server.close()
-        table.store.close()
+    table.store.close()
