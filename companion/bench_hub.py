@@ -15,7 +15,8 @@ package, a fresh temporary data folder, 127.0.0.1, a free port) and measures:
   over plain sockets by one thread (a selector: bench_clients.Stream) and
   time-stamped on arrival. Until 2026-12-01 each had a thread of its own:
   22 threads woken per action and queueing for this process's GIL added
-  their own delay to the figures (0.3-0.5 ms of p50 here).
+  their own delay to the figures (1.3-1.7 ms of p50 here, against the
+  same server, 2026-12-01).
 - The game master then plays a random legal game (the engine is driven
   locally with the same seed: a random waiting seat picks uniformly among
   its legal actions, as in `werewolf bench engine`) by POSTing each action to
