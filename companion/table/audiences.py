@@ -210,12 +210,6 @@ class Audiences:
             self._held = (hold, rebuild(state.log[:hold]))
         return self._held[1]
 
-    @staticmethod
-    def _announcements(state: State) -> list[dict]:
-        """`engine.shared_announcements`: folded again only when the log
-        grew by an event it reads; read-only."""
-        return shared_announcements(state)
-
     def _pacing(self, live: Live) -> tuple[dict, dict | None]:
         """`pacing.public` and the roll-call's view, made once per publish
         (every public and seat view of it holds the same two objects)."""
@@ -249,7 +243,7 @@ class Audiences:
     def _public(self, live: Live) -> dict:
         src = self._shown(live)
         view = self._overlay(live, shared_public_view(src))
-        view["announcements"] = self._announcements(src)
+        view["announcements"] = shared_announcements(src)
         view["game"], view["language"] = live.game, live.language
         view["line"] = public_line(view, live.language)  # from the public view alone
         return view
@@ -286,13 +280,13 @@ class Audiences:
     def _gm(self, live: Live) -> dict:
         state = live.state
         view = view_for(state, None, shared=True)
-        view["pace"] = {**live.pace.to_dict(), **pacing.public(live.pace)}
+        public, rollcall = self._pacing(live)
+        view["pace"] = {**live.pace.to_dict(), **public}
         view["pending"] = pending(state)
         view["game"], view["language"], view["buttons"] = live.game, live.language, live.buttons
-        rollcall = pacing.rollcall_view(live.pace, live.rollcall, live.window)
         if rollcall is not None:
             view["rollcall"] = rollcall
-        view["announcements"] = self._announcements(state)
+        view["announcements"] = shared_announcements(state)
         view["script"] = {"line": gm_line(view, live.language, view["announcements"])}
         view["seats"] = live.seats
         return view
