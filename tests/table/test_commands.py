@@ -14,7 +14,6 @@ import dataclasses
 import json
 import random
 import threading
-from pathlib import Path
 
 import pytest
 from hub.conftest import FakeClock, jp9
@@ -25,17 +24,6 @@ from companion.engine.actions import sample_uniform
 from companion.store import Store
 from companion.table import Table
 from companion.table.audiences import Audiences
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def table(tmp_path: Path, clock: FakeClock) -> Table:
-    return Table(Store(tmp_path / "g.sqlite3"), clock=clock, rng=random.Random(7))
-
 
 READS = [
     ("public", ()), ("gm_view", ()), ("seat_view", (0,)), ("seats", ()), ("seats_info", ()),
@@ -170,6 +158,16 @@ def test_a_commit_with_ballots_queued_behind_it_leaves_the_publish_to_them(table
     assert not table._unpublished
 
 
+def _random_action(state, rng: random.Random) -> dict:  # type: ignore[no-untyped-def]
+    """A random waiting seat's random legal action, in the replay format
+    (players by name), as the game master sends it."""
+    seat = rng.choice(waiting_for(state))
+    action = sample_uniform(legal_actions(state, seat), seat, rng).to_dict()
+    return {k: (state.names[v] if k in ("actor", "target", "poison") and v is not None
+                else [state.names[t] for t in v] if k == "targets" else v)
+            for k, v in action.items()}
+
+
 def _answer(table: Table, seat: int, doc: dict) -> object:
     try:
         return table.act_seat(seat, doc)
@@ -194,12 +192,7 @@ def test_every_audiences_last_message_is_its_current_view(table):
         state = table.state
         if state.phase == "over":
             break
-        seat = rng.choice(waiting_for(state))
-        action = sample_uniform(legal_actions(state, seat), seat, rng).to_dict()
-        doc = {k: (state.names[v] if k in ("actor", "target", "poison") and v is not None
-                   else [state.names[t] for t in v] if k == "targets" else v)
-               for k, v in action.items()}
-        table.act_gm(doc)
+        table.act_gm(_random_action(state, rng))
         live = table._live()
         for audience, listener in listeners.items():
             while not listener.queue.empty():
@@ -234,12 +227,7 @@ def test_published_views_equal_views_of_a_fresh_state(tmp_path, ruleset):
         state = table.state
         if state.phase == "over":
             break
-        seat = rng.choice(waiting_for(state))
-        action = sample_uniform(legal_actions(state, seat), seat, rng).to_dict()
-        doc = {k: (state.names[v] if k in ("actor", "target", "poison") and v is not None
-                   else [state.names[t] for t in v] if k == "targets" else v)
-               for k, v in action.items()}
-        table.act_gm(doc)
+        table.act_gm(_random_action(state, rng))
         # the same moment, from the log alone: a rebuilt state, new audiences
         live = dataclasses.replace(table._live(), state=rebuild(table.state.log))
         other = Audiences([])

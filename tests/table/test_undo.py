@@ -23,21 +23,6 @@ from companion.store import Store
 from companion.table import BadInput, Stale, Table
 
 
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "g.sqlite3"
-
-
-@pytest.fixture
-def table(path: Path, clock: FakeClock) -> Table:
-    return Table(Store(path), clock=clock, rng=random.Random(7))
-
-
 def _to_ballots(table: Table, clock: FakeClock) -> None:
     table.create(jp9())
     drive_to_day(table, clock)
@@ -122,7 +107,7 @@ def _reset(table: Table) -> None:
     assert table.state.votes == {}
 
 
-def test_a_failed_truncate_leaves_memory_as_the_file_is(table, clock, path, monkeypatch):
+def test_a_failed_truncate_leaves_memory_as_the_file_is(table, clock, db_path, monkeypatch):
     """The store refuses the undo (a full disk): memory keeps the action, the
     file keeps it, and the next action lands (no UNIQUE constraint jam)."""
     _to_ballots(table, clock)
@@ -137,15 +122,15 @@ def test_a_failed_truncate_leaves_memory_as_the_file_is(table, clock, path, monk
         table.undo(acts)
     monkeypatch.undo()
     assert table.state.acts == acts and table.state.log == log
-    assert len(_stored_events(path)) == len(log)
+    assert len(_stored_events(db_path)) == len(log)
     table.act_seat(7, {"do": "vote", "target": "B"})  # the hub keeps working
     assert table.state.votes == {6: 1, 7: 1}
-    reopened = Table(Store(path), clock=clock, rng=random.Random(7))
+    reopened = Table(Store(db_path), clock=clock, rng=random.Random(7))
     reopened.resume()
     assert reopened.state.log == table.state.log  # a restart brings nothing back or loses
 
 
-def test_a_failed_append_leaves_memory_as_the_file_is(table, clock, path, monkeypatch):
+def test_a_failed_append_leaves_memory_as_the_file_is(table, clock, db_path, monkeypatch):
     """An action whose commit fails is not in memory either, and is retried cleanly."""
     _to_ballots(table, clock)
     log = list(table.state.log)
