@@ -190,6 +190,21 @@ def _to_the_vote(hub: Any, clock: FakeClock) -> int:
     raise AssertionError("no vote")
 
 
+def _tap_offline(hub, new_context, seat: int):  # type: ignore[no-untyped-def]
+    """A phone opens `seat`'s link at the vote, loses the line, then taps
+    the first target and confirms: its context, page and that target."""
+    context = new_context(hub, **PHONE)
+    phone = context.new_page()
+    phone.goto(hub.base + hub.table.seats()[seat]["url"])
+    box = hook(phone, "choice-vote")
+    expect(box).to_be_visible()
+    target = hub.table.seat_view(seat)["actions"][0]["targets"][0]
+    context.set_offline(True)
+    box.locator(f"[data-test=target-{target}]").click()
+    hook(phone, "confirm").click()
+    return context, phone, target
+
+
 def test_a_tap_while_offline_is_sent_again_once_back(tmp_path, new_context, shot):
     """Issue 18 item 8: the vote tapped offline was lost with "Failed to
     fetch". Now the phone says it is reconnecting, and sends the same tap
@@ -200,16 +215,7 @@ def test_a_tap_while_offline_is_sent_again_once_back(tmp_path, new_context, shot
         hub.table.create({"ruleset": "millers-hollow", "seed": 5, "players": EIGHT,
                           "options": {"sheriff": False}})
         seat = _to_the_vote(hub, clock)
-        link = hub.table.seats()[seat]["url"]
-        context = new_context(hub, **PHONE)
-        phone = context.new_page()
-        phone.goto(hub.base + link)
-        box = hook(phone, "choice-vote")
-        expect(box).to_be_visible()
-        target = hub.table.seat_view(seat)["actions"][0]["targets"][0]
-        context.set_offline(True)
-        box.locator(f"[data-test=target-{target}]").click()
-        hook(phone, "confirm").click()
+        context, phone, target = _tap_offline(hub, new_context, seat)
         expect(hook(phone, "unsent")).to_contain_text("Reconnecting")
         expect(hook(phone, "error")).to_be_hidden()
         shot(phone, "offline-tap")
@@ -221,15 +227,7 @@ def test_a_tap_while_offline_is_sent_again_once_back(tmp_path, new_context, shot
         # a second phone taps offline, and the vote closes meanwhile: not recorded
         others = [s for s in hub.table.seat_view(seat)["vote"]["waiting"] if s != seat]
         other = others[0]
-        context2 = new_context(hub, **PHONE)
-        phone2 = context2.new_page()
-        phone2.goto(hub.base + hub.table.seats()[other]["url"])
-        box2 = hook(phone2, "choice-vote")
-        expect(box2).to_be_visible()
-        pick = hub.table.seat_view(other)["actions"][0]["targets"][0]
-        context2.set_offline(True)
-        box2.locator(f"[data-test=target-{pick}]").click()
-        hook(phone2, "confirm").click()
+        context2, phone2, _ = _tap_offline(hub, new_context, other)
         expect(hook(phone2, "unsent")).to_be_visible()
         hub.table.act_gm({"do": "timeout"})  # the ballot ends while the phone is away
         context2.set_offline(False)
