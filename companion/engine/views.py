@@ -13,7 +13,7 @@ wolf his bakery found.
 from __future__ import annotations
 
 from . import professions as village
-from .choices import legal_actions, waiting_for
+from .choices import cached_choices, legal_actions, waiting_for
 from .errors import IllegalAction
 from .kernel import (
     PROMPTS,
@@ -181,35 +181,79 @@ def view_for(state: State, seat: int | None, shared: bool = False) -> dict:
     if type(seat) is not int or not 0 <= seat < state.size:
         raise IllegalAction(f"no player at seat {seat!r}")
     view = shared_public_view(state) if shared else public_view(state)
-    role = state.roles[seat]
-    view.update({
-        "seat": seat, "name": state.names[seat], "role": role, "dealt": state.dealt[seat],
-        "team": _team(state, seat), "alive": state.alive[seat],
-        "actions": [c.to_dict() for c in legal_actions(state, seat)],
-        "results": [_result(n) for n in state.notes[seat]],
-    })
-    if state.phase == "night" and view["actions"]:
+    own = _own_cached(state, seat) if shared else _own(state, seat)
+    view.update(own.parts)
+    if state.phase == "night" and own.parts["actions"]:
         view["step"] = step_label(state)  # his own turn, on his own phone
-    groups = _groups(state, seat)
     players = view["players"]  # by seat; its entries are shared: replaced, not changed
-    for j, card in _known(state, seat, groups).items():
+    for j, card in own.known:
         if players[j]["role"] is None:
-            players[j] = {**players[j], "role": card}
+            players[j] = own.entry(players[j], card, shared)
+    role = own.parts["role"]
     if players[seat]["role"] != role:
-        players[seat] = {**players[seat], "role": role}
-    view["knows"] = {k: v for k, v in groups.items() if v}
-    if "potions" in ROLES[role].knows:
-        view["potions"] = dict(state.potions)
-    if state.village:  # his own profession, building and power (RULES.md §8)
-        prof = state.prof[seat]
-        view["profession"] = {
-            "id": prof, "dealt": state.dealt_prof[seat],
-            "building": prof if village.PROFESSIONS[prof].building else None,
-            "power": village.power_state(state, seat)}
+        players[seat] = own.entry(players[seat], role, shared)
     if ROLES[role].wolf and state.phase == "night" and state.step in ("wolves", TOGETHER):
         # the pack wakes together and must agree: each wolf sees the others' picks
         view["pack_picks"] = {str(w): t for w, t in state.picks.items()}
     return view
+
+
+class _Own:
+    """One seat's own parts of its view: its top-level keys (`parts`) and
+    the other seats' cards it was shown (`known`: (seat, card)), with the
+    public entries they replace, each replaced once (`entry`)."""
+
+    __slots__ = ("parts", "known", "choices", "notes", "entries")
+
+    def __init__(self, parts: dict, known: list[tuple[int, str]], choices: list, notes: int):
+        self.parts, self.known, self.choices, self.notes = parts, known, choices, notes
+        self.entries: dict[int, tuple[dict, dict]] = {}  # seat -> (public entry, with the card)
+
+    def entry(self, entry: dict, card: str, shared: bool) -> dict:
+        """`entry` (a public player's) with `card` as its role; with `shared`,
+        the same object for the same public entry."""
+        if not shared:
+            return {**entry, "role": card}
+        got = self.entries.get(entry["seat"])
+        if got is None or got[0] is not entry:
+            got = self.entries[entry["seat"]] = (entry, {**entry, "role": card})
+        return got[1]
+
+
+def _own_cached(state: State, seat: int) -> _Own:
+    """`_own`, kept in `State.memo_step` while the open step only gathers
+    ballots or picks: those change none of a seat's own parts but his
+    choices (then compared) and a spy's results (his notes, counted)."""
+    key = ("own", seat)
+    got = state.memo_step.get(key)
+    if got is None or len(state.notes[seat]) != got.notes or (
+            (choices := cached_choices(state, seat)) is not got.choices
+            and choices != got.choices):
+        got = state.memo_step[key] = _own(state, seat)
+    return got  # type: ignore[no-any-return]
+
+
+def _own(state: State, seat: int) -> _Own:
+    role = state.roles[seat]
+    choices = cached_choices(state, seat)
+    parts = {
+        "seat": seat, "name": state.names[seat], "role": role, "dealt": state.dealt[seat],
+        "team": _team(state, seat), "alive": state.alive[seat],
+        "actions": [c.to_dict() for c in choices],
+        "results": [_result(n) for n in state.notes[seat]],
+    }
+    groups = _groups(state, seat)
+    known = [(j, card) for j, card in _known(state, seat, groups).items() if j != seat]
+    parts["knows"] = {k: v for k, v in groups.items() if v}
+    if "potions" in ROLES[role].knows:
+        parts["potions"] = dict(state.potions)
+    if state.village:  # his own profession, building and power (RULES.md §8)
+        prof = state.prof[seat]
+        parts["profession"] = {
+            "id": prof, "dealt": state.dealt_prof[seat],
+            "building": prof if village.PROFESSIONS[prof].building else None,
+            "power": village.power_state(state, seat)}
+    return _Own(parts, known, choices, len(state.notes[seat]))
 
 
 def _gm_view(state: State, shared: bool) -> dict:

@@ -151,3 +151,32 @@ def test_actions_stay_frozen_and_hashable_issue_8() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         a.target = 3  # type: ignore[misc]
     assert repr(a).startswith("Action(actor=1, do='vote', target=2, targets=()")
+
+
+@pytest.mark.parametrize("seed", [*range(12), 16, 24, 25])  # 16, 24, 25: the little girl spies
+def test_a_seats_own_parts_kept_across_ballots_equal_a_fresh_build(seed: int) -> None:
+    """`view_for(..., shared=True)` keeps each seat's own parts (State.memo_step)
+    while the open step only gathers ballots or picks: after every action of
+    random games, timeouts and The Village included, each seat's shared view
+    equals the view of a state without caches, and a caller-owned view shares
+    none of the kept parts."""
+    state, rng = random_game(seed, village=seed % 2 == 1)
+    for _ in range(500):
+        if state.phase == "over":
+            break
+        fresh = rebuild(state.log)
+        for seat in range(state.size):
+            shared = view_for(state, seat, shared=True)
+            assert shared == view_for(fresh, seat), seat
+            mine = view_for(state, seat)
+            for key in ("actions", "results", "knows", "players"):
+                assert mine[key] is not shared[key]
+            assert mine["players"][seat] is not shared["players"][seat]
+            mine["players"][seat]["role"] = "mangled"
+            mine["results"].append({"kind": "mangled"})
+            assert view_for(state, seat, shared=True) == shared
+        if rng.random() < 0.05:
+            act(state, Action(None, "timeout"))
+        else:
+            seat = rng.choice(waiting_for(state))
+            act(state, sample_uniform(legal_actions(state, seat), seat, rng))
