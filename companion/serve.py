@@ -1,5 +1,5 @@
 """`werewolf serve`: the hub in one process — the Flask app behind the hub's
-server (`hub.server`: Hypercorn, one asyncio loop, streams that hold no
+server (`hub.server`: uvicorn, one asyncio loop, streams that hold no
 thread), the table's clock, and the seat boxes and display.
 
 On start it prints the game master's URL, with its token, as text and as a QR

@@ -20,8 +20,8 @@ answer. Here:
   the newest one, and a reader that takes longer than `SEND_TIMEOUT_S` to
   take a message is dropped;
 - slow or half-sent requests, idle keep-alive connections and dead phones are
-  the server's and the socket's business (`server.py`: Hypercorn's idle
-  timeout, TCP keepalive, TCP_USER_TIMEOUT).
+  the server's and the socket's business (`server.py`: the head deadline,
+  the keep-alive timeout, TCP keepalive, TCP_USER_TIMEOUT).
 
 Under the Flask test client there is no front: `common.stream` then streams
 from a generator, as any WSGI server would run it.
@@ -82,7 +82,7 @@ class Handoffs:
 
 
 class Front:
-    """The ASGI application Hypercorn serves: Flask for requests, the loop for streams."""
+    """The ASGI application uvicorn serves: Flask for requests, the loop for streams."""
 
     def __init__(self, app: Wsgi, *, threads: int, max_body: int, heartbeat_s: float,
                  trusted: Callable[[Scope], bool] = lambda scope: True,

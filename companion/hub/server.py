@@ -1,4 +1,4 @@
-"""The hub's server: Hypercorn serving `front.Front` on one asyncio loop.
+"""The hub's server: uvicorn serving `front.Front` on one asyncio loop.
 
 What a hostile Wi-Fi cannot do here [issue 17], and which part sees to it:
 - hold a thread with an open stream: streams are coroutines (`front.py`);
@@ -6,24 +6,35 @@ What a hostile Wi-Fi cannot do here [issue 17], and which part sees to it:
 - queue in front of the table with a flood of requests: guests' requests
   run on their own threads (`trust.py`);
 - hold connections with half-sent requests (slowloris) or idle keep-alives:
-  Hypercorn closes a connection that has not sent a whole request within
-  `IDLE_S`, and drops a request's head past 16 KB;
+  a connection with no whole request head `IDLE_S` after it opened or after
+  its last answer is closed (`_HeadDeadline`), and a request head past
+  `MAX_HEAD` bytes is refused;
 - keep a dead phone's stream (dropped off the Wi-Fi, never closed): TCP
   keepalive probes an idle line every `KEEPALIVE_S`, and TCP_USER_TIMEOUT
   gives up on data left unacknowledged for `USER_TIMEOUT_S`; a stream too
   slow to take a message is ended by the front;
 - run the hub out of file descriptors: the soft limit is raised to the hard one.
+
+Why uvicorn (Hypercorn served until issue 15 item 11): an action makes the
+hub write ~22 stream messages and answer one POST. Through Hypercorn's layers
+(its own events, h11, a lock and a drain per write) that cost the loop
+~1.2 ms more CPU per action than uvicorn's direct transport writes with
+httptools' C parser (measured side by side: README "Performance"). Where
+httptools has no wheel, uvicorn parses with h11 (pure Python), as Hypercorn did.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
+import contextlib
 import signal
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import uvicorn
 from flask import Flask
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from . import MAX_BODY
 from .front import Front
@@ -34,6 +45,8 @@ IDLE_S = 5  # a connection with no whole request for this long is closed
 KEEPALIVE_S = 20  # an idle line is probed after this long, then every 5 s, 3 times
 USER_TIMEOUT_S = 30  # data unacknowledged this long: the peer is gone
 BACKLOG = 1024
+MAX_HEAD = 16 * 1024  # a request's line and headers, in bytes
+GRACEFUL_S = 2  # at stop, streams still open are ended after this long
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -93,9 +106,6 @@ class HubServer:
         asyncio.run(self._serve(on_signal))
 
     async def _serve(self, on_signal: Callable[[], None] | None) -> None:
-        from hypercorn.asyncio import serve
-        from hypercorn.config import Config
-
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         if self._stop_early:
@@ -103,17 +113,19 @@ class HubServer:
         if on_signal is not None:
             for signum in (signal.SIGTERM, signal.SIGINT):
                 self._loop.add_signal_handler(signum, self._signalled, on_signal)
-        config = Config()
-        # Hypercorn owns the socket from here, and closes it when it stops
-        config.bind = [f"fd://{self.sock.detach()}"]
-        config.keep_alive_timeout = IDLE_S
-        config.backlog = BACKLOG
-        config.accesslog = None
-        config.errorlog = logging.getLogger("werewolf.server")
-        config.include_server_header = False
-        config.graceful_timeout = 2
-        await serve(self.front, config,  # type: ignore[arg-type]  # ASGI 3, typed loosely here
-                    shutdown_trigger=self._stopping.wait, mode="asgi")
+        config = uvicorn.Config(
+            self.front, http=guarded_protocol(), lifespan="on", backlog=BACKLOG,
+            timeout_keep_alive=IDLE_S, timeout_graceful_shutdown=GRACEFUL_S,
+            h11_max_incomplete_event_size=MAX_HEAD,
+            proxy_headers=False,  # a guest's X-Forwarded-For proves nothing: its address does
+            server_header=False, access_log=False, log_config=None, ws="none")
+        server = _Server(config)
+        until = asyncio.ensure_future(self._stopping.wait())
+        until.add_done_callback(lambda _: setattr(server, "should_exit", True))
+        try:
+            await server.serve(sockets=[self.sock])
+        finally:
+            until.cancel()
 
     def _signalled(self, on_signal: Callable[[], None]) -> None:
         on_signal()
@@ -130,3 +142,83 @@ class HubServer:
     def close(self) -> None:
         self.front.close()
         self.sock.close()
+
+
+class _Server(uvicorn.Server):
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield  # HubServer.run's handlers stand: on_signal, then stop
+
+
+class _HeadDeadline:
+    """A connection must send a whole request head within IDLE_S of opening,
+    and of each answer: past it, with no request being served, it is closed
+    (uvicorn's own keep-alive timer stops at the first byte: one byte every
+    few seconds would hold the connection for ever)."""
+
+    transport: asyncio.Transport
+    cycle: Any
+    loop: asyncio.AbstractEventLoop
+    _deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
+        self._arm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()  # type: ignore[misc]
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        super().connection_lost(exc)  # type: ignore[misc]
+
+    def _arm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._deadline = self.loop.call_later(IDLE_S, self._expired)
+
+    def _expired(self) -> None:
+        self._deadline = None
+        serving = self.cycle is not None and not self.cycle.response_complete
+        if not serving and not self.transport.is_closing():
+            self.transport.close()
+
+
+class _GuardedH11(_HeadDeadline, H11Protocol):  # type: ignore[misc]  # uvicorn's own narrowing
+    """h11 refuses a head past MAX_HEAD itself (h11_max_incomplete_event_size)."""
+
+
+def guarded_protocol() -> type:
+    """httptools' protocol with the head deadline and MAX_HEAD, or (no
+    httptools on this machine) h11's."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:
+        return _GuardedH11
+
+    class GuardedHttpTools(_HeadDeadline, HttpToolsProtocol):  # type: ignore[misc]  # as above
+        """A head still not whole after MAX_HEAD bytes is answered 400 and
+        its connection closed, as h11 does (httptools would keep growing it)."""
+
+        _heading = True  # no whole request head since the connection opened or its last answer
+        _head = 0  # bytes received meanwhile
+
+        def on_headers_complete(self) -> None:
+            self._heading = False
+            super().on_headers_complete()
+
+        def on_response_complete(self) -> None:
+            self._heading, self._head = True, 0
+            super().on_response_complete()
+
+        def data_received(self, data: bytes) -> None:
+            heading = self._heading
+            super().data_received(data)
+            if heading and self._heading:  # these bytes did not end the head
+                self._head += len(data)
+                if self._head > MAX_HEAD and not self.transport.is_closing():
+                    self.send_400_response(f"Request head over {MAX_HEAD} bytes.")
+
+    return GuardedHttpTools

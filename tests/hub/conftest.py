@@ -21,7 +21,7 @@ GM_TOKEN = "gm-test-token"
 
 @contextmanager
 def serving(table: Table, app, **kwargs) -> Iterator[int]:  # type: ignore[no-untyped-def]
-    """The hub's real server (Hypercorn) for `app` on a free 127.0.0.1 port, in
+    """The hub's real server (uvicorn) for `app` on a free 127.0.0.1 port, in
     a thread; yields the port, and at the end ends the streams and stops it."""
     from companion.hub.server import HubServer
 

@@ -1,5 +1,5 @@
 """Browser tests of the pages ([issue 6] How it is checked): a real hub in this
-process (the hub's server, Hypercorn, on a free loopback port, the table's clock in a thread) and
+process (the hub's server, uvicorn, on a free loopback port, the table's clock in a thread) and
 Chromium driven by Playwright.
 
 Every browser context made here records every URL its pages ask for; after
