@@ -27,6 +27,7 @@ class Seats:
         self.tokens: list[str] = []
         self.claims: list[str | None] = []
         self.lock = threading.Lock()  # the seats' own: held for a lookup or a change only
+        self._info: tuple[tuple, list[dict]] | None = None  # info's last answer, by what it read
 
     def load(self, game: int, tokens: list[str], claims: list[str | None]) -> None:
         with self.lock:
@@ -39,9 +40,14 @@ class Seats:
         return seat
 
     def info(self, names: Sequence[str]) -> list[dict]:
-        """Every seat's name, link and whether a phone holds it."""
-        return [{"seat": i, "name": n, "url": f"/p/{t}", "claimed": self.claims[i] is not None}
-                for i, (n, t) in enumerate(zip(names, self.tokens))]
+        """Every seat's name, link and whether a phone holds it: read-only, the
+        same list until one of them changes (the GM's view of every publish
+        holds it, and tells it unchanged by identity)."""
+        key = (tuple(names), tuple(self.tokens), tuple(c is not None for c in self.claims))
+        if self._info is None or self._info[0] != key:
+            self._info = (key, [{"seat": i, "name": n, "url": f"/p/{t}", "claimed": claimed}
+                                for i, (n, t, claimed) in enumerate(zip(*key))])
+        return self._info[1]
 
     def holder(self, token: str) -> tuple[int, str | None]:
         """The seat a link opens and the device holding it (None: no phone yet)."""
