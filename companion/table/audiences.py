@@ -145,6 +145,30 @@ def _key(key: str) -> str:
     return text
 
 
+class _EntryTexts:
+    """The JSON of a list of players as the JSON of its entries, each encoded
+    once while it lives: a seat shown other cards (a wolf, the seer...) has
+    its own list, but all of its entries but those are the public ones that
+    every view shares (read-only: an entry is replaced, never changed).
+    `text(players)` equals `_dumps(players)`, byte for byte."""
+
+    MAX = 4096  # entries remembered (each holds its entry, so its id stays its own)
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[dict, str]] = {}
+
+    def text(self, players: list[dict]) -> str:
+        texts, parts = self._texts, []
+        for entry in players:
+            got = texts.get(id(entry))
+            if got is None or got[0] is not entry:
+                if len(texts) >= self.MAX:
+                    texts.clear()
+                got = texts[id(entry)] = (entry, _dumps(entry))
+            parts.append(got[1])
+        return "[" + ", ".join(parts) + "]"
+
+
 def step_id(state: State) -> int:
     """The engine's current step (pending id), remembered in the state's memo."""
     memo = state.memo if state.memo_at == len(state.log) else fresh_memo(state)
@@ -169,6 +193,7 @@ class Audiences:
         #: during one publish: the parts every view of it shares, encoded once
         #: (id of the value -> (value, its '"key": <JSON>')) and pacing's word
         self._texts: dict[int, tuple[object, str]] | None = None
+        self._entries = _EntryTexts()  # the public and seat views' players, by entry
         self._pace: tuple[Pace, dict, dict | None] | None = None
 
     def reset(self, boot: int) -> None:
@@ -318,7 +343,9 @@ class Audiences:
             if got is not None and got[0] is value:  # another view of this publish's part
                 texts[key] = got[1]
                 continue
-            texts[key] = text = (_KEYS.get(key) or _key(key)) + _dumps(value)
+            encoded = (self._entries.text(value)  # type: ignore[arg-type]
+                       if key == "players" and audience != "gm" else _dumps(value))
+            texts[key] = text = (_KEYS.get(key) or _key(key)) + encoded
             if shared is not None and isinstance(value, dict | list):
                 shared[id(value)] = (value, text)  # holds the value: its id stays its own
         aud.version += 1
