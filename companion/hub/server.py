@@ -179,10 +179,13 @@ class _HeadDeadline:
             self._deadline.cancel()
         self._deadline = self.loop.call_later(IDLE_S, self._expired)
 
+    def _serving(self) -> bool:
+        """A whole request head came and its answer is not finished."""
+        return self.cycle is not None and not self.cycle.response_complete
+
     def _expired(self) -> None:
         self._deadline = None
-        serving = self.cycle is not None and not self.cycle.response_complete
-        if not serving and not self.transport.is_closing():
+        if not self._serving() and not self.transport.is_closing():
             self.transport.close()
 
 
@@ -202,21 +205,14 @@ def guarded_protocol() -> type:
         """A head still not whole after MAX_HEAD bytes is answered 400 and
         its connection closed, as h11 does (httptools would keep growing it)."""
 
-        _heading = True  # no whole request head since the connection opened or its last answer
-        _head = 0  # bytes received meanwhile
-
-        def on_headers_complete(self) -> None:
-            self._heading = False
-            super().on_headers_complete()
-
-        def on_response_complete(self) -> None:
-            self._heading, self._head = True, 0
-            super().on_response_complete()
+        _head = 0  # bytes of the head under way (none while a request is served)
 
         def data_received(self, data: bytes) -> None:
-            heading = self._heading
+            heading = not self._serving()
             super().data_received(data)
-            if heading and self._heading:  # these bytes did not end the head
+            if self._serving():  # a head came whole: the next one counts from zero
+                self._head = 0
+            elif heading:  # these bytes did not end the head
                 self._head += len(data)
                 if self._head > MAX_HEAD and not self.transport.is_closing():
                     self.send_400_response(f"Request head over {MAX_HEAD} bytes.")
