@@ -70,19 +70,25 @@ def test_a_links_seat_is_read_under_the_seats_lock_not_behind_a_commit(table):
     reader.join()
 
 
-def test_phones_acting_at_once_share_a_commit_and_each_is_answered(table, clock, monkeypatch):
-    """Group commit: while one commit holds the lock, the phones that act
-    queue up and the next holder commits them all in one transaction; each
-    phone's answer comes after its own action is stored, and a refused one
-    in the batch is refused alone."""
-    players = [f"P{i}" for i in range(18)]
-    roles = ["werewolf"] * 3 + ["seer"] + ["villager"] * 14
+def _at_the_ballot(table: Table, clock: FakeClock, roles: list[str]) -> list[str]:
+    """A Millers Hollow game dealt `roles` (no sheriff, no discussion), driven
+    to its first day's ballot; its players' names."""
+    players = [f"P{i}" for i in range(len(roles))]
     table.create({"ruleset": "millers-hollow", "players": players, "seed": 1,
                   "deal": dict(zip(players, roles)),
                   "options": {"sheriff": False, "discussion_s": 0}})
     table.timer("skip")
     drive_to_day(table, clock)
     assert table.pace.mode == "ballot"
+    return players
+
+
+def test_phones_acting_at_once_share_a_commit_and_each_is_answered(table, clock, monkeypatch):
+    """Group commit: while one commit holds the lock, the phones that act
+    queue up and the next holder commits them all in one transaction; each
+    phone's answer comes after its own action is stored, and a refused one
+    in the batch is refused alone."""
+    players = _at_the_ballot(table, clock, ["werewolf"] * 3 + ["seer"] + ["villager"] * 14)
     commits: list[int] = []
     real = table.store.append
     monkeypatch.setattr(table.store, "append", lambda game, start, events, *rest: (
@@ -119,14 +125,7 @@ def test_a_commit_with_ballots_queued_behind_it_leaves_the_publish_to_them(table
     version too); the table's streams get one message for both ballots,
     sent by the second commit, not one per commit; and nothing is told
     before a commit."""
-    players = [f"P{i}" for i in range(8)]
-    roles = ["werewolf"] * 2 + ["seer"] + ["villager"] * 5
-    table.create({"ruleset": "millers-hollow", "players": players, "seed": 1,
-                  "deal": dict(zip(players, roles)),
-                  "options": {"sheriff": False, "discussion_s": 0}})
-    table.timer("skip")
-    drive_to_day(table, clock)
-    assert table.pace.mode == "ballot"
+    players = _at_the_ballot(table, clock, ["werewolf"] * 2 + ["seer"] + ["villager"] * 5)
     first, second = [s for s in range(8) if table.state.alive[s]][:2]
     public, _ = table.listen("public")
     mine, _ = table.listen(f"seat:{first}")
