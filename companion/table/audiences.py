@@ -469,6 +469,12 @@ class Audiences:
         for listener in self.all():
             listener.close()
 
+    def close_audience(self, audience: str) -> None:
+        """End every stream of `audience` (the GM's, when the token is
+        rotated: a tablet unpaired stops being sent the GM's view)."""
+        for listener in self._listeners.get(audience, []):
+            listener.close()
+
     def close_token(self, token: str) -> None:
         """A seat's link was reissued: its streams end."""
         for listener in self.all():

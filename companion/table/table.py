@@ -431,10 +431,14 @@ class Table:
         with self.lock:
             self.audiences.unlisten(listener)
 
-    def close_listeners(self) -> None:
-        """End every stream (the hub is stopping)."""
+    def close_listeners(self, audience: str | None = None) -> None:
+        """End every stream (the hub is stopping), or every stream of one
+        `audience` (each page reads its view anew, if it still may)."""
         with self.lock:
-            self.audiences.close_all()
+            if audience is None:
+                self.audiences.close_all()
+            else:
+                self.audiences.close_audience(audience)
 
     def listeners(self) -> int:
         with self.lock:

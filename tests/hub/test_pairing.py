@@ -109,6 +109,22 @@ def test_rotating_the_token_ends_every_other_session(table, clock, tmp_path):
     assert app.test_client().get("/api/gm", headers=bearer).status_code == 200
 
 
+def test_rotating_the_token_ends_the_gm_streams_already_open(table, clock, tmp_path):
+    """[issue 17 item 2] a tablet unpaired by a new token is not sent the GM's
+    view any more: its stream, open before the rotation, ends (the rotating
+    tablet's page reads its view again and follows anew; the other's is refused)."""
+    app, _ = _app(table, clock, folder=tmp_path)
+    tablet = app.test_client()
+    tablet.get(f"/gm?token={GM_TOKEN}")
+    assert tablet.post("/api/games", json=mh8()).status_code == 201
+    intruder, _ = table.listen("gm")  # a stream another tablet opened before
+    seat, _ = table.listen("seat:0")
+    assert tablet.post("/api/gm/rotate", json={}).json == {"rotated": True}
+    assert intruder.closed and intruder.reason == "closed"
+    assert intruder.queue.get_nowait() == ""  # the stream's last word
+    assert not seat.closed  # the players' streams go on
+
+
 def test_a_paired_tablet_stays_paired_across_a_restart_until_the_token_changes(
         table, clock, tmp_path):
     app, seat = _app(table, clock, folder=tmp_path)

@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.hub import create_app
+from companion.hub.pairing import GmSeat
 from companion.store import Store
 from companion.table import Table
 from companion.table.pacing import Settings
@@ -107,7 +108,9 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
     if rng is not None:
         kwargs["rng"] = rng
     table = Table(Store(folder / "g.sqlite3"), **kwargs)
-    app = create_app(table, GM_TOKEN)
+    # the tablets' sessions are kept in the folder, as `werewolf serve` keeps
+    # them: a hub started again on it knows the tablets it paired
+    app = create_app(table, GmSeat(GM_TOKEN, folder=folder))
     server = HubServer(app, "127.0.0.1", port)
     base = f"http://127.0.0.1:{server.port}"
     app.config["BASE_URL"] = base

@@ -47,6 +47,34 @@ def test_a_second_tablet_is_paired_from_the_first(hub_factory, new_context, shot
         assert answer is not None and answer.status == 403
 
 
+def test_a_tablet_unpaired_by_a_new_token_leaves_the_game(hub_factory, new_context, shot):
+    """[issue 17 item 2] rotating the token ends every other tablet's session:
+    its page, open on the game, is not left frozen (nor sent the GM's view)
+    but says how to come back; the rotating tablet keeps following."""
+    with hub_factory("rotate") as hub:
+        _game(hub)
+        hub.api("POST", "/api/actions", {"do": "timeout"})  # dealt: the game's screen
+        first = new_context(hub, **TABLET).new_page()
+        first.goto(f"{hub.base}/gm?token={hub.token}")
+        hook(first, "pair-tablet").click()
+        expect(hook(first, "pair-url")).to_contain_text("/gm/pair/", timeout=WAIT)
+        url = hook(first, "pair-url").inner_text()
+        first.locator("#pair-close").click()
+        second = new_context(hub, **TABLET).new_page()
+        second.goto(url)
+        for page in (first, second):
+            expect(hook(page, "running")).to_be_visible(timeout=WAIT)
+        first.on("dialog", lambda dialog: dialog.accept())
+        hook(first, "rotate-token").click()
+        expect(hook(first, "rotated")).to_be_visible(timeout=WAIT)
+        expect(second.locator("main.notice")).to_contain_text(
+            "Open the game master's URL with its token", timeout=WAIT)
+        second.screenshot(path=f"{SHOTS}/unpaired-by-a-new-token.png")
+        seq = hub.table.act_gm({"do": "timeout"})["seq"]
+        first.wait_for_function("(seq) => document.body.dataset.seq === String(seq)",
+                                arg=seq, timeout=WAIT)
+
+
 def test_an_undo_the_game_moved_past_is_asked_again(hub_factory, new_context, shot):
     with hub_factory("undo-race") as hub:
         _game(hub)

@@ -105,10 +105,13 @@ const GM = (function () {
   // ---------------------------------------------------------------- stream
   // stream.js's follow(), unordered: the GM's seq is the number of actions
   // applied, which goes *down* on an undo or a new game. (No state URL: before
-  // any game there is no GM view, and every reconnect sends the full view.)
+  // any game there is no GM view, and every reconnect sends the full view.
+  // The tablets list is asked instead: a tablet unpaired by a new token
+  // reloads into the page that says so, not a game frozen where it was.)
   function followGm() {
     follow("/api/stream", onView, {
       ordered: false,
+      check: "/api/gm/tablets",
       online: (up) => document.body.classList.toggle("offline", !up),
     });
   }
