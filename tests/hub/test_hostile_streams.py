@@ -209,7 +209,7 @@ def test_a_flood_of_anonymous_streams_and_slowloris_starves_nobody(hub: Hub) -> 
     assert statuses.count(429) >= 200 - caps.public_total
 
     answers, arrivals = [], []
-    for k in range(10):
+    for k in range(40):  # enough answers for a p95 that is not their maximum
         t0 = time.perf_counter()
         status, out = hub.post("/api/timer", {"do": "pause" if k % 2 == 0 else "resume"})
         answers.append(time.perf_counter() - t0)
