@@ -48,6 +48,7 @@ def create_app(table: Table, gm_token: str | GmSeat, config: dict | None = None,
     saved setups; by default over the table's own store). `gm_token`: the
     GM's token, or the `GmSeat` that keeps it and its paired tablets."""
     seat = gm_token if isinstance(gm_token, GmSeat) else GmSeat(gm_token)
+    seat.on_unpair = lambda: table.close_listeners("gm")  # an unpaired tablet's stream ends
     app = Flask("companion.hub", template_folder=str(WEB / "templates"),
                 static_folder=str(WEB / "static"), static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, GM_TOKEN=seat.token, HEARTBEAT_S=15.0,

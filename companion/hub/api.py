@@ -262,7 +262,6 @@ def rotate_token() -> Response:
     from .pages import set_gm_cookie
 
     _, session = gm_seat().rotate()
-    table().close_listeners("gm")  # an unpaired tablet's open stream ends too
     response = jsonify(rotated=True)
     if request.headers.get("Authorization", "").startswith("Bearer "):
         return response  # a script: it reads the new token in the terminal

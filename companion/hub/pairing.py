@@ -65,6 +65,11 @@ class GmSeat:
         self.on_rotate: Callable[[str], None] | None = None
         #: called with the number of paired tablets after each pairing
         self.on_pair: Callable[[int], None] | None = None
+        #: called once tablets were unpaired (a rotation, or the oldest past
+        #: MAX_SESSIONS): the hub ends the GM streams open, so an unpaired
+        #: tablet is sent nothing more (the paired ones follow again)
+        self.on_unpair: Callable[[], None] | None = None
+        self._unpaired = False  # sessions dropped since on_unpair was last called
 
     # --- who is the GM --------------------------------------------------------
 
@@ -123,12 +128,20 @@ class GmSeat:
     def _told(self) -> None:
         if self.on_pair is not None:
             self.on_pair(self.paired)
+        self._tell_unpaired()
+
+    def _tell_unpaired(self) -> None:
+        with self._lock:
+            unpaired, self._unpaired = self._unpaired, False
+        if unpaired and self.on_unpair is not None:
+            self.on_unpair()
 
     def _new_session(self) -> str:
         secret = secrets.token_urlsafe(16)
         self._sessions[_digest(secret)] = None
         while len(self._sessions) > MAX_SESSIONS:  # the oldest tablet is unpaired
             del self._sessions[next(iter(self._sessions))]
+            self._unpaired = True
         self._save()
         return secret
 
@@ -150,6 +163,7 @@ class GmSeat:
         and a session for the tablet that asked."""
         with self._lock:
             self.token = secrets.token_urlsafe(16)
+            self._unpaired = True  # and the old token: its scripts' streams end too
             self._sessions.clear()
             self._codes.clear()
             self._display = None
@@ -159,6 +173,7 @@ class GmSeat:
             token = self.token
         if self.on_rotate is not None:
             self.on_rotate(token)
+        self._tell_unpaired()
         return token, session
 
     # --- the sessions file ------------------------------------------------------

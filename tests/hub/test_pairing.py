@@ -15,7 +15,7 @@ from companion.firmware.device import Display
 from companion.firmware.display import render_boot
 
 from companion.hub import create_app
-from companion.hub.pairing import PAIR_S, GmSeat
+from companion.hub.pairing import MAX_SESSIONS, PAIR_S, GmSeat
 
 from .conftest import GM, GM_TOKEN, FakeClock, mh8
 
@@ -123,6 +123,22 @@ def test_rotating_the_token_ends_the_gm_streams_already_open(table, clock, tmp_p
     assert intruder.closed and intruder.reason == "closed"
     assert intruder.queue.get_nowait() == ""  # the stream's last word
     assert not seat.closed  # the players' streams go on
+
+
+def test_the_oldest_tablet_unpaired_past_the_cap_loses_its_stream(table, clock):
+    """[issue 17 item 2] past MAX_SESSIONS the oldest tablet is unpaired: its
+    open GM stream ends too (the paired tablets' pages follow again)."""
+    app, seat = _app(table, clock)
+    tablets = [app.test_client() for _ in range(MAX_SESSIONS)]
+    for tablet in tablets:
+        tablet.get(f"/gm?token={GM_TOKEN}")
+    assert tablets[0].post("/api/games", json=mh8()).status_code == 201
+    stream, _ = table.listen("gm")
+    tablets[-1].post("/api/gm/pair", json={})  # a link: nobody unpaired yet
+    assert not stream.closed
+    app.test_client().get(f"/gm?token={GM_TOKEN}")  # one more: the oldest goes
+    assert stream.closed and seat.paired == MAX_SESSIONS
+    assert tablets[0].get("/api/gm").status_code == 403
 
 
 def test_a_paired_tablet_stays_paired_across_a_restart_until_the_token_changes(
