@@ -470,8 +470,8 @@ class Audiences:
             listener.close()
 
     def close_audience(self, audience: str) -> None:
-        """End every stream of `audience` (the GM's, when the token is
-        rotated: a tablet unpaired stops being sent the GM's view)."""
+        """End every stream of `audience` (the GM's, when a tablet is
+        unpaired: it stops being sent the GM's view)."""
         for listener in self._listeners.get(audience, []):
             listener.close()
 

@@ -15,8 +15,8 @@
 //   which then says why; one that does not answer is a hub restarting: try
 //   again every 2 s.
 // - check: for a view with no state URL (the GM's), a URL asked instead at
-//   those times: 401/403 (the tablet was unpaired: a new GM token) reloads
-//   the page, which then says why; no answer, as above, is tried again.
+//   those times, the same way (401/403: the tablet was unpaired by a new GM
+//   token), though it has no view to show.
 // - ordered (default true): drop a message older (lower seq) than the one
 //   shown — of the same game and the same hub start only (`newer`): a new
 //   game or a restarted hub numbers its views anew [issue 18]. The GM's seq
@@ -56,17 +56,14 @@ function follow(url, render, opts = {}) {
     es.addEventListener("replaced", () => { es.close(); replaced = true; online(false); });
   }
   async function refresh() {
-    if (!opts.state) return opts.check ? allowed(opts.check) : true;
-    const r = await fetch(opts.state, {cache: "no-store", credentials: "same-origin"});
+    const url = opts.state || opts.check;
+    if (!url) return true;
+    const r = await fetch(url, {cache: "no-store", credentials: "same-origin"});
     if ([401, 403, 404].includes(r.status)) { location.reload(); return false; }
+    if (!opts.state) return true; // the check: still allowed, no view to show
     if (!r.ok) throw new Error(r.statusText);
     last = null; // the state read now is the newest: take it whatever its seq
     show(await r.json());
-    return true;
-  }
-  async function allowed(url) {
-    const r = await fetch(url, {cache: "no-store", credentials: "same-origin"});
-    if ([401, 403].includes(r.status)) { location.reload(); return false; }
     return true;
   }
   async function closed() {
