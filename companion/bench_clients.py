@@ -12,6 +12,7 @@ import selectors
 import signal
 import socket
 import statistics
+import struct
 import subprocess
 import sys
 import threading
@@ -24,6 +25,16 @@ HOST = "127.0.0.1"
 QUIET_S = 0.020  # no stream message for this long: the action's messages are all in
 START_TIMEOUT_S = 30.0
 WAIT_S = 10.0  # bound on any one wait for the hub
+#: Linux's SO_TIMESTAMPNS (its value on x86, ARM and RISC-V; Python names
+#: no constant): the kernel stamps each segment a socket receives with the
+#: wall clock, and `recvmsg` hands the last one read over. A stream's message
+#: is timed when it reached its socket, as a phone's would be, not when the
+#: bench's one reader got round to it [2026-12-02]
+SO_TIMESTAMPNS = 35
+KERNEL_STAMPS = sys.platform == "linux" and platform.machine() in (
+    "x86_64", "i686", "aarch64", "armv6l", "armv7l", "armv8l", "riscv64")
+_TIMESPEC = struct.Struct("@ll")
+_ANCILLARY = socket.CMSG_SPACE(_TIMESPEC.size) if KERNEL_STAMPS else 0
 
 
 def free_port() -> int:
@@ -145,13 +156,18 @@ class Stream:
     Every stream is read by one thread (`_Reader`, a selector), as a phone's
     browser reads its own: the bench's reading costs one `recv` per arrival,
     not a thread woken per message and 22 threads queueing for this
-    process's GIL, which the figures would count as the hub's latency."""
+    process's GIL, which the figures would count as the hub's latency. A
+    message's time is its arrival at the socket (the kernel's stamp, where
+    `KERNEL_STAMPS`); `lags` keeps how much later the reader took it."""
 
     def __init__(self, name: str, port: int, path: str, headers: dict[str, str],
                  stop: threading.Event, track_seq: bool = False) -> None:
         self.label, self.port, self.path, self.headers, self.stop = name, port, path, headers, stop
         self.track_seq = track_seq  # parse each message for its seq (the GM's: actions applied)
-        self.messages: list[tuple[float, str]] = []
+        self.messages: list[tuple[float, str]] = []  # (arrival, message)
+        #: per message, how long after its arrival the bench's reader took it
+        #: (0 without the kernel's stamps): the reader's share, not the hub's
+        self.lags: list[float] = []
         self.last_arrival = 0.0
         self.seq = -1  # the last message's "seq"
         self.status: int | None = None
@@ -169,6 +185,8 @@ class Stream:
                  "Accept: text/event-stream"] + [f"{k}: {v}" for k, v in self.headers.items()]
         try:
             sock = socket.create_connection((HOST, self.port), timeout=WAIT_S)
+            if KERNEL_STAMPS:
+                sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
             sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
             sock.setblocking(False)
         except OSError as err:
@@ -189,8 +207,9 @@ class Stream:
             self.ended = True
             self.changed.notify_all()
 
-    def _received(self, now: float, chunk: bytes) -> bool:
-        """Bytes that arrived at `now`; False once the stream is over."""
+    def _received(self, now: float, chunk: bytes, lag: float = 0.0) -> bool:
+        """Bytes that arrived at `now` (and were read `lag` s later); False
+        once the stream is over."""
         self._buf += chunk
         if self._head:
             if b"\r\n\r\n" not in self._buf:
@@ -202,11 +221,11 @@ class Stream:
                 return False
         while b"\n\n" in self._buf:
             event, self._buf = self._buf.split(b"\n\n", 1)
-            if not self._event(now, event.decode("utf-8")):
+            if not self._event(now, event.decode("utf-8"), lag):
                 return False
         return True
 
-    def _event(self, now: float, text: str) -> bool:
+    def _event(self, now: float, text: str, lag: float = 0.0) -> bool:
         data = [line[5:].lstrip(" ") for line in text.split("\n") if line.startswith("data:")]
         if any(line.startswith("event: closed") for line in text.split("\n")):
             return False
@@ -216,6 +235,7 @@ class Stream:
         seq = json.loads(message).get("seq", -1) if self.track_seq else -1
         with self.changed:
             self.messages.append((now, message))
+            self.lags.append(lag)
             self.last_arrival = now
             self.seq = seq if isinstance(seq, int) else -1
             self.changed.notify_all()
@@ -267,7 +287,7 @@ class _Reader(threading.Thread):
                     socks[stream] = sock
                     self.selector.register(sock, selectors.EVENT_READ, stream)
                 self.pending.clear()
-            arrived: list[tuple[Stream, float, bytes]] = []
+            arrived: list[tuple[Stream, float, float, bytes]] = []
             for key, _ in self.selector.select(timeout=0.2):
                 stream = key.data
                 if stream is None:
@@ -277,15 +297,15 @@ class _Reader(threading.Thread):
                         pass
                     continue
                 try:
-                    chunk = socks[stream].recv(1 << 16)
+                    chunk, lag = _read(socks[stream])
                 except BlockingIOError:
                     continue
                 except OSError as err:
                     stream.error = f"{type(err).__name__}: {err}"
-                    chunk = b""
-                arrived.append((stream, time.perf_counter(), chunk))
-            for stream, now, chunk in arrived:
-                if not chunk or not stream._received(now, chunk):
+                    chunk, lag = b"", 0.0
+                arrived.append((stream, time.perf_counter() - lag, lag, chunk))
+            for stream, now, lag, chunk in arrived:
+                if not chunk or not stream._received(now, chunk, lag):
                     self._close(socks, stream)
             for stream in [s for s in socks if s.stop.is_set()]:
                 self._close(socks, stream)
@@ -299,6 +319,22 @@ class _Reader(threading.Thread):
         stream._end()
 
 
+def _read(sock: socket.socket) -> tuple[bytes, float]:
+    """What the socket holds, and how long ago (s) the kernel received its
+    last segment (0 when it gives no stamp)."""
+    if not KERNEL_STAMPS:
+        return sock.recv(1 << 16), 0.0
+    chunk, ancillary, _, _ = sock.recvmsg(1 << 16, _ANCILLARY)
+    read = time.time()
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= _TIMESPEC.size:
+            seconds, nanoseconds = _TIMESPEC.unpack_from(data)
+            # both stamps are the wall clock, a moment apart: only a step of
+            # it (NTP) between them could skew this; it is kept within [0, 1 s]
+            return chunk, min(max(0.0, read - (seconds + nanoseconds / 1e9)), 1.0)
+    return chunk, 0.0
+
+
 def view_content(message: str) -> dict:
     """A view without what every message carries anew: its seq and the hub's clock."""
     view = json.loads(message)
@@ -307,11 +343,12 @@ def view_content(message: str) -> dict:
     return dict(view)
 
 
-def arrival_latencies(streams: list[Stream], sends: list[float],
-               end: float) -> tuple[list[float], int]:
+def arrival_latencies(streams: list[Stream], sends: list[float], end: float,
+                      read: bool = False) -> tuple[list[float], int]:
     """Per action (sent at sends[k], the last one's window closing at `end`): ms
-    until the last stream whose view it changed had its message; and how many
-    such deliveries there were in all."""
+    until the last stream whose view it changed had its message (with `read`:
+    until the bench's reader took it); and how many such deliveries there
+    were in all."""
     ends = sends[1:] + [end]
     worst = [0.0] * len(sends)
     deliveries = 0
@@ -319,8 +356,9 @@ def arrival_latencies(streams: list[Stream], sends: list[float],
         previous: dict | None = None
         k = 0
         seen = -1  # the last action this stream already had a message for
-        for t, message in list(stream.messages):
+        for (t, message), lag in zip(list(stream.messages), list(stream.lags)):
             content = view_content(message)
+            t += lag if read else 0.0
             changed, previous = previous is not None and content != previous, content
             while k < len(sends) and t >= ends[k]:
                 k += 1

@@ -12,11 +12,15 @@ package, a fresh temporary data folder, 127.0.0.1, a free port) and measures:
   thousands of actions). 22 server-sent-event streams are open: every seat's
   (GET /p/<token> for the device cookie, then GET /p/<token>/stream), the game
   master's (/api/stream) and the public one (/api/public/stream), all read
-  over plain sockets by one thread (a selector: bench_clients.Stream) and
-  time-stamped on arrival. Until 2026-12-01 each had a thread of its own:
-  22 threads woken per action and queueing for this process's GIL added
-  their own delay to the figures (1.3-1.7 ms of p50 here, against the
-  same server, 2026-12-01).
+  over plain sockets by one thread (a selector: bench_clients.Stream). Each
+  message is timed at its arrival: the time the kernel stamped on the
+  segment that brought it to its socket (Linux's SO_TIMESTAMPNS; elsewhere,
+  when the reader took it). Until 2026-12-01 each stream had a thread of its
+  own: 22 threads woken per action and queueing for this process's GIL
+  added their own delay to the figures (1.3-1.7 ms of p50 here, against the
+  same server). Until 2026-12-02 a message was timed when the one reader
+  got round to it: reading 22 streams in turn, while the hub was still
+  writing them, added its own ~1.2 ms to p50 (`read_p50_ms`, still given).
 - The game master then plays a random legal game (the engine is driven
   locally with the same seed: a random waiting seat picks uniformly among
   its legal actions, as in `werewolf bench engine`) by POSTing each action to
@@ -36,6 +40,10 @@ package, a fresh temporary data folder, 127.0.0.1, a free port) and measures:
   anything, so every message is counted against the action that caused it.
   That wait is not part of any figure. Client and server share this machine's
   cores, so the clients' own reading is part of the latency.
+- `read_p50_ms` / `read_p99_ms`: the same, each message timed when the
+  bench's reader took it (the figures as measured until 2026-12-02). The
+  difference is the bench's reading, which a table's phones, each reading
+  its own stream, do not share.
 - `ack_p50_ms` / `ack_p99_ms`: the POST's own round trip (the action is
   committed to SQLite, `synchronous=FULL`, before the 200).
 - `server_cpu_ms`: the server process's CPU time (user + system, from
@@ -126,9 +134,10 @@ def _open_streams(server: Server, seats: list[dict], stop: threading.Event) -> l
 
 
 def _play(server: Server, streams: list[Stream], gm: Stream, setup: dict, seed: int,
-          max_actions: int) -> tuple[list[float], list[float], int, int]:
-    """Send a random legal game's actions; return per-action latencies (ms), POST
-    round trips (ms), deliveries counted and actions sent."""
+          max_actions: int) -> tuple[list[float], list[float], list[float], int, int]:
+    """Send a random legal game's actions; return per-action latencies (ms), the
+    same as the bench's reader took the messages (ms), POST round trips (ms),
+    deliveries counted and actions sent."""
     state = setup_game(setup)
     rng = Random(seed)
     sends: list[float] = []
@@ -159,8 +168,10 @@ def _play(server: Server, streams: list[Stream], gm: Stream, setup: dict, seed: 
             settle(streams)
     finally:
         conn.close()
-    latencies, deliveries = arrival_latencies(streams, sends, time.perf_counter())
-    return latencies, acks, deliveries, len(sends)
+    end = time.perf_counter()
+    latencies, deliveries = arrival_latencies(streams, sends, end)
+    read, _ = arrival_latencies(streams, sends, end, read=True)
+    return latencies, read, acks, deliveries, len(sends)
 
 
 def _to_ballots(server: Server) -> dict:
@@ -250,6 +261,7 @@ def run(quick: bool = False) -> dict:
     max_actions = 25 if quick else MAX_ACTIONS
     names = [f"P{i + 1:02d}" for i in range(PLAYERS)]
     latencies: list[float] = []
+    read: list[float] = []
     acks: list[float] = []
     deliveries = actions = 0
     cpu = 0.0  # the server's CPU seconds over the games' actions
@@ -282,11 +294,12 @@ def run(quick: bool = False) -> dict:
                                               for _, m in s.messages[-1:]))
                 settle(live)
                 cpu0 = server.cpu_s()
-                lat, ack, got, sent = _play(server, live, gm, setup, seed, max_actions)
+                lat, took, ack, got, sent = _play(server, live, gm, setup, seed, max_actions)
                 cpu1 = server.cpu_s()
                 if cpu0 is not None and cpu1 is not None:
                     cpu += cpu1 - cpu0
                 latencies += lat
+                read += took
                 acks += ack
                 deliveries += got
                 actions += sent
@@ -305,6 +318,8 @@ def run(quick: bool = False) -> dict:
     return {
         "p50_ms": round(statistics.median(latencies), 2),
         "p99_ms": round(percentile(latencies, 99), 2),
+        "read_p50_ms": round(statistics.median(read), 2),
+        "read_p99_ms": round(percentile(read, 99), 2),
         "ack_p50_ms": round(statistics.median(acks), 2),
         "ack_p99_ms": round(percentile(acks, 99), 2),
         "actions": actions,

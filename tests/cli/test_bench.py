@@ -5,8 +5,13 @@ figures are measured by running the command, never asserted by a timed test."""
 from __future__ import annotations
 
 import json
+import socket
+import time
 from random import Random
 
+import pytest
+
+from companion import bench_clients
 from companion.cli import main
 from companion.engine import new_game
 from companion.engine.play import play_random
@@ -42,8 +47,39 @@ def test_bench_hub_prints_one_json_object_of_figures(capsys) -> None:
     assert {*HUB_FIGURES, "actions", "streams", "machine"} <= set(figures)
     assert all(figures[k] > 0 for k in HUB_FIGURES)
     assert figures["p99_ms"] >= figures["p50_ms"]
+    # a message is timed when it reached its socket; the reader takes it after
+    assert figures["read_p50_ms"] >= figures["p50_ms"]
     assert figures["actions"] == 25 and figures["streams"] == 22
     assert figures["machine"]["python"] and figures["quick"] is True
+
+
+@pytest.mark.skipif(not bench_clients.KERNEL_STAMPS, reason="Linux's receive stamps")
+def test_a_message_is_timed_when_it_reached_its_socket_not_when_it_was_read() -> None:
+    """[issue 15 item 11] The bench's one reader stands in for 22 phones, each
+    of which reads its own stream: a message read late (here 80 ms after it
+    came) is timed at its arrival, with the reader's delay kept beside it."""
+    with socket.create_server((bench_clients.HOST, 0)) as server:
+        phone = socket.create_connection(server.getsockname())
+        hub, _ = server.accept()
+        with phone, hub:
+            phone.setsockopt(socket.SOL_SOCKET, bench_clients.SO_TIMESTAMPNS, 1)
+            hub.sendall(b"data: {}\n\n")
+            time.sleep(0.08)
+            chunk, lag = bench_clients._read(phone)
+    assert chunk == b"data: {}\n\n"
+    assert 0.07 <= lag < 1.0, lag
+
+
+def test_latencies_count_the_arrival_or_with_read_the_readers_time() -> None:
+    """`arrival_latencies`: per action, until the last changed view arrived;
+    `read=True` adds each message's reader delay (the figure as stamped until
+    2026-12-02, `read_p50_ms`)."""
+    stream = bench_clients.Stream("s", 0, "/", {}, stop=None)  # type: ignore[arg-type]
+    stream._event(10.000, 'data: {"seq": 1, "a": 1}')
+    stream._event(10.004, 'data: {"seq": 2, "a": 2}', lag=0.003)
+    arrived, n = bench_clients.arrival_latencies([stream], [10.001], 11.0)
+    read, _ = bench_clients.arrival_latencies([stream], [10.001], 11.0, read=True)
+    assert n == 1 and arrived == [pytest.approx(3.0)] and read == [pytest.approx(6.0)]
 
 
 PRESS_FIGURES = {"presses", "lost", "duplicates", "p50_ms", "p99_ms"}
