@@ -309,6 +309,8 @@ class Choice:
         if self.count != (0, 0) or self.do == "potion":
             out["targets"] = list(self.targets)
             out["count"] = list(self.count)
+        if self.do in MULTI:  # answered with "targets", a list (the pages read this)
+            out["multi"] = True
         if self.do == "potion":
             out["heal"] = self.heal
         if self.cards:

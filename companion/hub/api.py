@@ -128,9 +128,12 @@ NOT_IN_LOBBY: frozenset[str] = frozenset()
 def rulesets() -> Response:
     """Every ruleset for the lobby [issue 6]: its player range (recommended
     deals), the roles it deals, how many cards of each
-    a game may hold ("copies", null: any number) and each option's preset value
-    and the values it takes (null: a number of seconds ≥ 0)."""
+    a game may hold ("copies", null: any number), the cards a role adds to
+    the centre beyond one per seat ("centre": the thief's two, the engine's
+    deal), and each option's preset value and the values it takes (null: a
+    number of seconds ≥ 0)."""
     from ..engine import OPTION_VALUES, ROLES, RULESETS
+    from ..engine.dealing import CENTRE, THIEF
 
     out = {}
     for name, preset in RULESETS.items():
@@ -139,6 +142,7 @@ def rulesets() -> Response:
             "players": list(preset["players"]),
             "roles": roles,
             "copies": {r: ROLES[r].copies for r in roles},
+            "centre": {THIEF: CENTRE} if THIEF in roles else {},
             "options": {k: {"default": v, "values": _values(OPTION_VALUES[k])}
                         for k, v in preset["options"].items() if k not in NOT_IN_LOBBY},
         }

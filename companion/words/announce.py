@@ -3,7 +3,6 @@ game master says it, in the game's language.
 
     announcement_text(entry, names, "ja")   # one `engine.announcements()` entry
     announced(T, "ja", entries, names, ruleset, wolves_alive)   # several, with openers
-    rebuilt_announcements(gm_view)          # the entries, from a GM view alone
 
 Every sentence is a gettext message (extracted into the catalogs,
 companion/words/translations) and follows [004]'s GM templates in Japanese
@@ -11,7 +10,8 @@ companion/words/translations) and follows [004]'s GM templates in Japanese
 Traditional Chinese. An entry names the dead as announced, and their cards
 only where the entry has them (`reveal_on_death`); nothing here reads a
 secret. Which causes of death the table hears is the engine's rule
-(`companion.engine.PUBLIC_CAUSES`), read from there.
+(`companion.engine.PUBLIC_CAUSES`): its entries carry no other, and the
+dawns are told only from them, never rebuilt from a view.
 
 The sentence helpers (`person`, `join_names`, `minutes`) are shared with the
 moderator's lines (companion/words/lines.py).
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import PUBLIC_CAUSES
 from .catalogs import catalog_for
 from .names import building_names, role_name
 
@@ -221,39 +220,5 @@ def recent_entries(anns: list[dict]) -> list[dict]:
         if anns[i].get("kind") in ("dawn", "tally"):
             return anns[i:]
     return anns[-1:]
-
-
-def rebuilt_announcements(view: dict) -> list[dict]:
-    """Announcements rebuilt from a GM view when the hub passes none: the
-    dawns and the deaths as the table was told them (no tallies: the view
-    keeps only the last)."""
-    players = view.get("players") or []
-    reveal = (view.get("options") or {}).get("reveal_on_death", False)
-    n, phase = int(view.get("n") or 0), view.get("phase")
-    nights = n if phase in ("day", "over") else n - 1
-    out: list[tuple[tuple[int, int, int], dict]] = []
-    dawns: dict[int, dict[str, Any]] = {
-        k: {"kind": "dawn", "time": f"night {k}", "n": k, "deaths": []}
-        for k in range(1, nights + 1)}
-    for i, d in enumerate(view.get("deaths") or []):
-        seat, cause, time = d["seat"], d.get("cause"), str(d.get("time", ""))
-        entry = {"seat": seat, "name": players[seat]["name"] if seat < len(players) else "?",
-                 "role": players[seat].get("role") if reveal and seat < len(players) else None,
-                 "cause": cause if cause in PUBLIC_CAUSES else None}
-        part, _, num = time.partition(" ")
-        k = int(num or 0)
-        if part == "night" and cause not in PUBLIC_CAUSES and k in dawns:
-            dawns[k]["deaths"].append(entry)
-        else:
-            out.append(((k, 0 if part == "night" else 1, i + 1),
-                        {"kind": "death", "time": time, **entry}))
-    for k, dawn in dawns.items():
-        dawn["deaths"].sort(key=lambda e: e["seat"])
-        out.append(((k, 0, 0), dawn))
-    if view.get("winner") is not None:
-        out.append(((n + 1, 0, 0), {"kind": "over", "time": f"{phase} {n}",
-                                    "winner": view["winner"],
-                                    "winners": list(view.get("winners") or [])}))
-    return [a for _, a in sorted(out, key=lambda x: x[0])]
 
 

@@ -31,7 +31,6 @@ from .announce import (
     join_names,
     minutes,
     person,
-    rebuilt_announcements,
     recent_entries,
 )
 from .catalogs import catalog_for
@@ -344,11 +343,13 @@ def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[str]:
 
 def gm_line(view: dict, lang: str, announcements: list[dict] | None = None) -> str:
     """The line the GM reads aloud now, from the GM view (`Table.gm_view`:
-    "pace", "pending", "players", "deaths", "options", "ruleset"). Pass the
-    game's `engine.announcements(state)` for the full script (tallies, the
-    sheriff); without them the dawns and deaths are rebuilt from the view.
+    "pace", "pending", "players", "deaths", "options", "ruleset"), with what
+    the table has been told: `announcements` (`engine.announcements(state)`),
+    else the view's own "announcements" (the table's GM view carries them),
+    else none: the engine is the one that tells a dawn, never rebuilt here.
     Sentences are separated by newlines."""
-    anns = announcements if announcements is not None else rebuilt_announcements(view)
+    anns = (announcements if announcements is not None
+            else list(view.get("announcements") or []))
     return "\n".join(_lines(view, anns, lang, gm=True))
 
 

@@ -130,7 +130,9 @@ WINS: dict[str, Msg] = {
     "draw": N_("A draw: nobody wins"),
 }
 
-#: the day's steps, as the phone and the table screen name them
+#: a step as the pages name it within a sentence: the day's steps (the
+#: phone, the table screen, the GM's tablet), and the night's calls, prompts
+#: and pacing modes that only the GM's tablet names ("calling the seer")
 STEPS: dict[str, Msg] = {
     "vote": N_("vote"), "election": N_("sheriff election"),
     "election runoff": N_("sheriff election, second round"), "runoff": N_("runoff"),
@@ -140,6 +142,14 @@ STEPS: dict[str, Msg] = {
     "rumormonger": N_("the rumormonger"), "execution": N_("execution"),
     "pardon": N_("the lord's pardon"), "verdict": N_("the verdict"),
     "actions": N_("night actions"),
+    # the night's steps (engine roles.NIGHT_STEPS), as the GM's tablet calls them
+    "thief": N_("the thief"), "cupid": N_("cupid"), "defender": N_("the defender"),
+    "seer": N_("the seer"), "knight": N_("the knight"), "wolves": N_("the werewolves"),
+    "white-werewolf": N_("the white werewolf"), "witch": N_("the witch"),
+    "piper": N_("the piper"), "little-girl": N_("the little girl"),
+    # the table's pacing modes and the engine's other pending kinds (the GM's tablet)
+    "over": N_("game over"), "last-words": N_("last words"), "ballot": N_("ballots"),
+    "prompt": N_("waiting for a choice"), "calls": N_("night calls"), "lobby": N_("lobby"),
 }
 
 #: a step as a title: night steps (engine roles.NIGHT_STEPS), day steps,

@@ -68,6 +68,21 @@ def test_choice_size_counts_sets_and_potions() -> None:
     assert Choice("pass").size == 1
 
 
+def test_a_choice_says_when_its_answer_is_a_list_of_targets() -> None:
+    """[issue 15] one place for each fact: whether an action names a set of
+    players (cupid's lovers, the piper's charm, the scapegoat's voters, the
+    barber's silence) is the engine's `MULTI`; its choices say so ("multi"),
+    so the phone and the GM's tablet keep no list of their own."""
+    from companion.engine import Choice
+    from companion.engine.actions import MULTI
+
+    assert MULTI == {"link", "charm", "allow", "silence"}
+    for do in MULTI:
+        assert Choice(do, (0, 1, 2), (2, 2)).to_dict()["multi"] is True
+    for do in ("vote", "inspect", "attack", "shoot", "pass"):
+        assert "multi" not in Choice(do, (0, 1, 2), (1, 1)).to_dict()
+
+
 @pytest.mark.parametrize("action", [
     Action(4, "restore", power="confessor"),
     Action(5, "assign", target=7, building="barber"),

@@ -76,7 +76,7 @@ def test_new_routes_are_for_the_game_master_only(client, method: str, url: str) 
 
 
 def test_rulesets_list_players_roles_copies_and_options(client) -> None:
-    """[issue 6] GET /api/rulesets: `{id: {"players", "roles", "copies",
+    """[issue 6] GET /api/rulesets: `{id: {"players", "roles", "copies", "centre",
     "options": {name: {"default", "values"}}}}` for every ruleset, with
     The Village's roles and option where the ruleset has them (RULES.md §8, [issue 9])."""
     r = client.get("/api/rulesets", headers=GM)
@@ -93,6 +93,9 @@ def test_rulesets_list_players_roles_copies_and_options(client) -> None:
                                 "freemason", "fox"}
     assert jp["copies"]["freemason"] == 2 and jp["copies"]["villager"] is None
     assert mh["copies"]["seer"] == 1 and mh["copies"]["werewolf"] is None
+    # the centre's cards beyond one per seat are the engine's deal (RULES.md §3
+    # thief: two centre cards); the lobby counts from them [issue 15]
+    assert mh["centre"] == doc["bga"]["centre"] == {"thief": 2} and jp["centre"] == {}
     for preset in doc.values():
         assert set(preset["copies"]) == set(preset["roles"])
         assert all(preset["copies"][r] == ROLES[r].copies for r in preset["roles"])

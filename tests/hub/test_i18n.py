@@ -47,12 +47,12 @@ def test_templates_get_names_and_js_messages(app, client) -> None:  # type: igno
 
 
 #: the tables each page's names JSON takes from web/templates/_names.html
-#: (the GM page's "steps" are its own: the log's wording)
 PAGE_NAMES = {
     "player": ("names", ("roles", "teams", "causes", "wins", "steps", "professions",
                          "buildings", "prof_powers", "prof_states")),
     "table": ("names", ("roles", "teams", "causes", "wins", "steps", "buildings")),
-    "gm": ("words", ("roles", "teams", "causes", "professions", "buildings", "prof_states")),
+    "gm": ("words", ("roles", "teams", "causes", "steps", "professions", "buildings",
+                     "prof_states", "wins")),
 }
 
 

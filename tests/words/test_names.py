@@ -103,6 +103,24 @@ def test_every_engine_role_and_profession_has_a_name(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_every_step_the_tablet_names_is_in_the_one_table(lang: str) -> None:
+    """[issue 15] the GM's tablet names the steps ("calling the seer") from
+    the one table, as the phone and the table screen do: every night step of
+    the engine (roles.NIGHT_STEPS), every pending kind and pacing mode it
+    shows has a name, translated in Japanese and Chinese (RULES.md §9)."""
+    from companion.engine.roles import NIGHT_STEPS
+
+    steps, english = names_for(lang)["steps"], names_for("en")["steps"]
+    shown = set(NIGHT_STEPS) | {"vote", "election", "runoff", "hunter", "appoint", "allow",
+                                "over", "discussion", "last-words", "ballot", "prompt",
+                                "calls", "lobby", "pyromaniac", "rumormonger", "pardon",
+                                "actions"}
+    assert shown <= set(steps), shown - set(steps)
+    for key in shown:
+        assert steps[key].strip() and (lang == "en" or steps[key] != english[key]), (lang, key)
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_names_for_gives_the_pages_tables(lang: str) -> None:
     """Contract C3: `names_for(lang)` has the keys the pages' `#names` JSON
     has (web/templates/_names.html), each a dict id → text in `lang`, the

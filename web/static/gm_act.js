@@ -5,7 +5,6 @@
 (function () {
   "use strict";
   const { N, t, pick, api, guard, S, nameOf, isNight, roleName, describe } = GM;  // gm_state.js
-  const MULTI = ["link", "charm", "allow", "silence"];
 
   function selectSeat(seat) {
     S.actSeat = seat;
@@ -105,7 +104,7 @@
         text: pick(N.buildings, b), onclick: () => choose(c, { ...form, building: b }) }))));
       box.append(el("div", { class: "targets" }, c.targets.map((s) => targetButton(c, s, "target",
         form.target === s, () => choose(c, { ...form, target: s })))));
-    } else if (MULTI.includes(c.do)) {
+    } else if (c.multi) {
       const [lo, hi] = c.count;
       const picked = form.targets || [];
       box.append(el("p", { class: "quiet", text: lo === hi ? t("Choose {n}", { n: lo })
@@ -136,7 +135,7 @@
     if (c.do === "spy") return !!form.mode;
     if (c.do === "restore") return !!form.power;
     if (c.do === "assign") return !!form.building && form.target !== undefined;
-    if (MULTI.includes(c.do)) {
+    if (c.multi) {
       const n = (form.targets || []).length;
       return n >= c.count[0] && n <= c.count[1];
     }
@@ -153,7 +152,7 @@
     else if (c.do === "spy") a.mode = form.mode;
     else if (c.do === "restore") a.power = form.power;
     else if (c.do === "assign") { a.building = form.building; a.target = nameOf(form.target); }
-    else if (MULTI.includes(c.do)) a.targets = (form.targets || []).map(nameOf);
+    else if (c.multi) a.targets = (form.targets || []).map(nameOf);
     else if (form.target !== undefined) a.target = nameOf(form.target);
     return a;
   }

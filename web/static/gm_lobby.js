@@ -60,15 +60,19 @@
     remember();
   }
 
-  function cardsNeeded() {
-    return names().length + ((S.counts.thief || 0) > 0 ? 2 : 0);
+  // the centre's cards the chosen roles add beyond one per seat (the hub's
+  // rule, from /api/rulesets: the thief's two)
+  function centreCards() {
+    const centre = (currentRuleset() || {}).centre || {};
+    return Object.entries(centre).reduce((n, [role, c]) => n + ((S.counts[role] || 0) > 0 ? c : 0), 0);
   }
+  function cardsNeeded() { return names().length + centreCards(); }
   function cardCount() { return Object.values(S.counts).reduce((a, b) => a + b, 0); }
 
   function renderTotal() {
     const players = names().length;
     const cards = cardCount();
-    const key = (S.counts.thief || 0) > 0 ? "{cards} cards for {players} players and 2 centre cards"
+    const key = centreCards() > 0 ? "{cards} cards for {players} players and 2 centre cards"
       : "{cards} cards for {players} players";
     const total = $("deal-total");
     total.textContent = t(key, { cards, players });

@@ -175,7 +175,7 @@
   }
 
   // --- actions: one container per Choice, then "confirm" -----------------------
-  const isMulti = (c) => ["link", "charm", "allow", "silence"].includes(c.do);
+  const isMulti = (c) => !!c.multi;  // the engine's word: answered with a list of targets
   function centreCards(v) {
     const r = v.results.filter((x) => x.kind === "centre");
     return r.length ? r[r.length - 1].cards : [];
