@@ -343,14 +343,15 @@ def view_content(message: str) -> dict:
     return dict(view)
 
 
-def arrival_latencies(streams: list[Stream], sends: list[float], end: float,
-                      read: bool = False) -> tuple[list[float], int]:
+def arrival_latencies(streams: list[Stream], sends: list[float],
+                      end: float) -> tuple[list[float], list[float], int]:
     """Per action (sent at sends[k], the last one's window closing at `end`): ms
-    until the last stream whose view it changed had its message (with `read`:
-    until the bench's reader took it); and how many such deliveries there
-    were in all."""
+    until the last stream whose view it changed had its message; the same
+    until the bench's reader took it (each message counted against the
+    action of its arrival); and how many such deliveries there were in all."""
     ends = sends[1:] + [end]
     worst = [0.0] * len(sends)
+    worst_read = [0.0] * len(sends)
     deliveries = 0
     for stream in streams:
         previous: dict | None = None
@@ -358,7 +359,6 @@ def arrival_latencies(streams: list[Stream], sends: list[float], end: float,
         seen = -1  # the last action this stream already had a message for
         for (t, message), lag in zip(list(stream.messages), list(stream.lags)):
             content = view_content(message)
-            t += lag if read else 0.0
             changed, previous = previous is not None and content != previous, content
             while k < len(sends) and t >= ends[k]:
                 k += 1
@@ -367,7 +367,8 @@ def arrival_latencies(streams: list[Stream], sends: list[float], end: float,
             seen = k
             deliveries += 1
             worst[k] = max(worst[k], (t - sends[k]) * 1000)
-    return worst, deliveries
+            worst_read[k] = max(worst_read[k], (t + lag - sends[k]) * 1000)
+    return worst, worst_read, deliveries
 
 
 def settle(streams: list[Stream]) -> None:

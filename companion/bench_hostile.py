@@ -93,7 +93,7 @@ def flooded(server: Server, streams: list[Stream], rounds: int) -> dict:
             settle(streams)
             time.sleep(max(0.0, 1.0 - (time.perf_counter() - t0)))
         conn.close()
-        latencies, _ = arrival_latencies(streams, sends, time.perf_counter())
+        latencies, _, _ = arrival_latencies(streams, sends, time.perf_counter())
     finally:
         flood.close()
     return {

@@ -168,9 +168,7 @@ def _play(server: Server, streams: list[Stream], gm: Stream, setup: dict, seed: 
             settle(streams)
     finally:
         conn.close()
-    end = time.perf_counter()
-    latencies, deliveries = arrival_latencies(streams, sends, end)
-    read, _ = arrival_latencies(streams, sends, end, read=True)
+    latencies, read, deliveries = arrival_latencies(streams, sends, time.perf_counter())
     return latencies, read, acks, deliveries, len(sends)
 
 

@@ -78,15 +78,14 @@ def test_a_message_is_timed_when_it_reached_its_socket_not_when_it_was_read() ->
     assert 0.07 <= lag < 1.0, lag
 
 
-def test_latencies_count_the_arrival_or_with_read_the_readers_time() -> None:
-    """`arrival_latencies`: per action, until the last changed view arrived;
-    `read=True` adds each message's reader delay (the figure as stamped until
-    2026-12-02, `read_p50_ms`)."""
+def test_latencies_count_the_arrival_and_the_readers_time() -> None:
+    """`arrival_latencies`: per action, until the last changed view arrived,
+    and the same with each message's reader delay added (the figure as
+    stamped until 2026-12-02, `read_p50_ms`)."""
     stream = bench_clients.Stream("s", 0, "/", {}, stop=None)  # type: ignore[arg-type]
     stream._event(10.000, 'data: {"seq": 1, "a": 1}')
     stream._event(10.004, 'data: {"seq": 2, "a": 2}', lag=0.003)
-    arrived, n = bench_clients.arrival_latencies([stream], [10.001], 11.0)
-    read, _ = bench_clients.arrival_latencies([stream], [10.001], 11.0, read=True)
+    arrived, read, n = bench_clients.arrival_latencies([stream], [10.001], 11.0)
     assert n == 1 and arrived == [pytest.approx(3.0)] and read == [pytest.approx(6.0)]
 
 
