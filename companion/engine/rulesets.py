@@ -41,10 +41,12 @@ _MH_OPTIONS = {
 }
 
 RULESETS: dict[str, dict] = {
-    "millers-hollow": {"roles": _BASE_MH, "players": (8, 18), "options": _MH_OPTIONS},
+    "millers-hollow": {"roles": _BASE_MH, "players": (8, 18), "options": _MH_OPTIONS,
+                       "expansions": frozenset({"village"})},
     "bga": {
         "roles": _BASE_MH, "players": (8, 18),
         "options": {**_MH_OPTIONS, "tie": "runoff-once", "vote_timeout": "right-neighbour"},
+        "expansions": frozenset({"village"}),  # The Village [000] (RULES.md §8)
     },
     "jp-standard": {
         "roles": frozenset({"villager", "werewolf", "seer", "madman", "medium", "knight",
@@ -63,6 +65,38 @@ RULESETS: dict[str, dict] = {
 }
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 24
+
+#: Which games an option is about [issue 28], as data: the cards it concerns
+#: (it applies when the ruleset deals one of them), the night it needs
+#: ("calls": one call after another, not jp-standard's one window, RULES.md
+#: §4) or the expansion it belongs to. An option named nowhere here applies
+#: to every ruleset. Only what the lobby offers follows it (`lobby_options`):
+#: a game may still set any option of OPTION_VALUES (`resolve_options`).
+OPTION_CONCERNS: dict[str, dict] = {
+    "seer_sees": {"roles": frozenset({"seer"})},
+    "witch_self_heal": {"roles": frozenset({"witch"})},
+    "pack_s": {"night": "calls"},  # the werewolves' own call
+    "professions": {"expansion": "village"},  # The Village (RULES.md §8)
+}
+
+
+def option_applies(name: str, option: str) -> bool:
+    """Whether `option` has anything to do with a game of ruleset `name`
+    (OPTION_CONCERNS): a ruleset without a witch has no self-heal to allow,
+    jp-standard's one window no werewolves' call to time."""
+    preset = ruleset(name)
+    concerns = OPTION_CONCERNS.get(option, {})
+    if "roles" in concerns and not concerns["roles"] & preset["roles"]:
+        return False
+    if "night" in concerns and preset.get("night", "calls") != concerns["night"]:
+        return False
+    return "expansion" not in concerns or concerns["expansion"] in preset.get("expansions", ())
+
+
+def lobby_options(name: str) -> dict:
+    """The preset's options that apply to its games (`option_applies`), with
+    their preset values: what the GM's lobby offers."""
+    return {k: v for k, v in ruleset(name)["options"].items() if option_applies(name, k)}
 
 
 def together(name: str) -> bool:

@@ -130,10 +130,13 @@ def rulesets() -> Response:
     deals), the roles it deals, how many cards of each
     a game may hold ("copies", null: any number), the cards a role adds to
     the centre beyond one per seat ("centre": the thief's two, the engine's
-    deal), and each option's preset value and the values it takes (null: a
-    number of seconds ≥ 0)."""
+    deal), and each option that applies to its games (engine
+    OPTION_CONCERNS [issue 28]: jp-standard has no witch's self-heal and no
+    werewolves' call) with its preset value and the values it takes (null: a
+    number of seconds ≥ 0). POST /api/games still takes every option."""
     from ..engine import OPTION_VALUES, ROLES, RULESETS
     from ..engine.dealing import CENTRE, THIEF
+    from ..engine.rulesets import lobby_options
 
     out = {}
     for name, preset in RULESETS.items():
@@ -144,7 +147,7 @@ def rulesets() -> Response:
             "copies": {r: ROLES[r].copies for r in roles},
             "centre": {THIEF: CENTRE} if THIEF in roles else {},
             "options": {k: {"default": v, "values": _values(OPTION_VALUES[k])}
-                        for k, v in preset["options"].items() if k not in NOT_IN_LOBBY},
+                        for k, v in lobby_options(name).items() if k not in NOT_IN_LOBBY},
         }
     return jsonify(out)
 

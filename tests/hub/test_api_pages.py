@@ -107,6 +107,36 @@ def test_rulesets_list_players_roles_copies_and_options(client) -> None:
     assert jp["options"]["sheriff"]["default"] is False
 
 
+def test_rulesets_offer_only_the_options_that_apply(client) -> None:
+    """[issue 28] "the lobby": a ruleset's lobby shows only the options that
+    apply to it, decided from data (engine.rulesets.OPTION_CONCERNS): there
+    is no witch in jp-standard (no self-heal to allow), its night is one
+    window (no werewolves' call `pack_s`), and The Village's `professions`
+    belong to Millers Hollow. The lobby renders /api/rulesets' "options"."""
+    doc = client.get("/api/rulesets", headers=GM).json
+    jp = doc["jp-standard"]["options"]
+    assert not {"witch_self_heal", "pack_s", "professions"} & set(jp)
+    assert set(jp) == set(RULESETS["jp-standard"]["options"]) - {
+        "witch_self_heal", "pack_s", "professions"}
+    assert jp["night_s"] == {"default": 300, "values": None}  # its one window stays
+    for name in ("millers-hollow", "bga"):  # every option applies to them
+        assert set(doc[name]["options"]) == set(RULESETS[name]["options"])
+
+
+def test_an_option_that_does_not_apply_is_still_taken(client) -> None:
+    """[issue 28] only the lobby's list changes: a game created through the
+    API with an option that does not apply to its ruleset (jp-standard with
+    the witch's self-heal and a werewolves' call) is accepted as before, and
+    a saved setup holding one keeps it."""
+    setup = {**jp9(), "options": {"witch_self_heal": True, "pack_s": 30, "professions": False}}
+    r = client.post("/api/games", json=setup, headers=GM)
+    assert r.status_code == 201, r.json
+    assert client.get("/api/games/1", headers=GM).json["setup"]["options"] == setup["options"]
+    r = client.post("/api/setups", json={"name": "jp", "setup": setup}, headers=GM)
+    assert r.status_code == 201, r.json
+    assert r.json["setups"][0]["setup"]["options"] == setup["options"]
+
+
 def test_roles_gives_the_recommended_deal(client) -> None:
     """[issue 6] GET /api/roles is `werewolf roles`: the README's example."""
     r = client.get("/api/roles?ruleset=millers-hollow&players=12&add=witch&add=thief",

@@ -36,6 +36,23 @@
     }
     return false;
   };
+  // a text cut on purpose [issue 28]: in a box that ends it with "…"
+  // (text-overflow: ellipsis, its overflow hidden) and holds its whole text in
+  // its title; it is seen as far as that box shows it, and is not "cut"
+  const flat = (s) => (s || "").trim().replace(/\s+/g, " ");
+  const ellipsisOf = (e) => {
+    for (let a = e; a && a !== document.body; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.textOverflow !== "ellipsis" || cs.overflowX === "visible") continue;
+      return flat(a.getAttribute("title")) === flat(a.textContent) ? a : null;
+    }
+    return null;
+  };
+  const within = (r, k) => {
+    const left = Math.max(r.left, k.left), right = Math.min(r.right, k.right);
+    const top = Math.max(r.top, k.top), bottom = Math.min(r.bottom, k.bottom);
+    return new DOMRect(left, top, Math.max(0, right - left), Math.max(0, bottom - top));
+  };
   const boxes = [];
   const owners = new Set();
   for (const n of texts) {
@@ -43,7 +60,10 @@
     owners.add(e);
     const range = document.createRange();
     range.selectNodeContents(n);
-    for (const r of range.getClientRects()) {
+    const cutBox = ellipsisOf(e);
+    const shown = cutBox && cutBox.getBoundingClientRect();
+    for (const whole of range.getClientRects()) {
+      const r = shown ? within(whole, shown) : whole;
       if (r.width < 1 || r.height < 1 || scrolledAway(e, r)) continue;
       boxes.push({r, e, n, fixed: fixedOf(e)});
     }
@@ -62,7 +82,8 @@
   for (const e of owners) {
     const cs = getComputedStyle(e);
     const clips = (v) => v !== "visible";
-    if ((clips(cs.overflowX) && e.scrollWidth > e.clientWidth + 1) ||
+    const onPurpose = ellipsisOf(e) === e;
+    if ((clips(cs.overflowX) && !onPurpose && e.scrollWidth > e.clientWidth + 1) ||
         (clips(cs.overflowY) && cs.overflowY !== "auto" && cs.overflowY !== "scroll" && e.scrollHeight > e.clientHeight + 1)) {
       out.push(`cut: ${label(e)} clips its text (${e.scrollWidth}×${e.scrollHeight} in ${e.clientWidth}×${e.clientHeight})`);
     }
@@ -85,11 +106,13 @@
       }
     }
   }
-  // a select whose chosen option does not fit in it
+  // a select whose chosen option does not fit in it (unless it ends in "…":
+  // its open list shows the option whole)
   const canvas = document.createElement("canvas").getContext("2d");
   for (const s of document.querySelectorAll("select")) {
     if (!seen(s) || s.selectedIndex < 0) continue;
     const cs = getComputedStyle(s);
+    if (cs.textOverflow === "ellipsis") continue;
     canvas.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
     const text = s.options[s.selectedIndex].text;
     const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 16;

@@ -10,7 +10,11 @@ one line per problem:
 - "tv-scroll": the TV page scrolls vertically (it is read from 3 m, nobody scrolls it);
 - "cut": a text box clips its text (its content wider or taller than the box
   while it clips), a text sticks out of the window or of a clipping
-  ancestor, or a select's chosen option is wider than the select;
+  ancestor, or a select's chosen option is wider than the select; a text
+  cut on purpose is not: a box that ends it in "…" (`text-overflow:
+  ellipsis`) and holds its whole text in its `title` (a long name on the GM
+  tablet [issue 28]), a select that ends its option in "…" (its open list
+  shows it whole);
 - "broken": a Latin word laid out on two lines (broken inside the word);
 - "overlap": two texts overlap, or (TV) a fixed button covers a text;
 - "small": a TV text under `min_font` px;

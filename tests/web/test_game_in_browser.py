@@ -285,7 +285,7 @@ def _play_mh(hub: Any, new_context: Any, shot: Any) -> None:
     game = _start(hub, new_context, names)
     _set_up(game, "millers-hollow", "en",
             {"sheriff": False, "discussion_s": 0, "night_s": 30},
-            add={"witch": 1, "villager": -1},
+            add={"witch": 1},  # her "+" takes a villager out [issue 28]
             suggested={"werewolf": 2, "seer": 1, "villager": 5}, shot=shot)
     _deal(game, new_context, shot)
     game.screen.goto(hub.base + "/table")

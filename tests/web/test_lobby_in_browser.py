@@ -10,6 +10,7 @@ whole games dealt this way on the merged hub: test_game_in_browser.py."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -38,10 +39,11 @@ def _hold_posts(page: Any, path: str, answer: Any) -> list[dict]:
     return posted
 
 
-def _tablet(hub: Any, new_context: Any, view: dict,
-            reads: dict[str, Any] | None = None) -> tuple[Any, list[dict], list[str]]:
-    """The GM's tablet on `view`, its JSON `reads` answered as given; the
-    POSTs of a new game held: (page, the new games' bodies, page errors)."""
+def _tablet(hub: Any, new_context: Any, view: dict, reads: dict[str, Any] | None = None,
+            lang: str = "en") -> tuple[Any, list[dict], list[str]]:
+    """The GM's tablet on `view`, its page in `lang`, its JSON `reads` answered
+    as given; the POSTs of a new game held: (page, the new games' bodies,
+    page errors)."""
     page = new_context(hub, **TABLET).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
@@ -50,7 +52,7 @@ def _tablet(hub: Any, new_context: Any, view: dict,
     _hold_posts(page, "/api/timer", {})
     for path, doc in (reads or {}).items():
         serve_json(page, path, doc)
-    page.goto(f"{hub.base}/gm?token={hub.token}")
+    page.goto(f"{hub.base}/gm?token={hub.token}&lang={lang}")
     return page, games, errors
 
 
@@ -69,10 +71,10 @@ def test_the_lobby_sends_the_cards_and_only_a_typed_seed(hub, new_context):
                       "cards": {"werewolf": 2, "seer": 1, "villager": 5}}]
 
     # a thief: 8 players' cards (his among them) and the 2 centre cards, 10 in
-    # the box; a typed seed goes as typed
+    # the box (his "+" brings the centre's villagers [issue 28]); a typed seed
+    # goes as typed
     hook(page, "tab-lobby").click()
     hook(page, "plus-thief").click()
-    hook(page, "plus-villager").click()
     hook(page, "seed").fill("42")
     expect(hook(page, "create")).to_be_enabled()
     hook(page, "create").click()
@@ -109,4 +111,93 @@ def test_same_again_sends_the_old_games_cards_and_no_seed(hub, new_context):
     assert games == [{"ruleset": "millers-hollow", "players": NAMES, "language": "ja",
                       "options": {"sheriff": False},
                       "cards": {"werewolf": 2, "seer": 1, "villager": 6, "thief": 1}}]
+    assert not errors, errors
+
+
+EIGHTEEN = [f"P{i}" for i in range(1, 19)]
+
+
+def _deal_is(page: Any, ok: bool, **counts: int) -> None:
+    """The lobby shows these counts, and its total is right (`ok`) or off."""
+    for role, n in counts.items():
+        expect(hook(page, f"count-{role}")).to_have_text(str(n))
+    bad = re.compile(r"\bbad\b")
+    if ok:
+        expect(hook(page, "deal-total")).not_to_have_class(bad)
+        expect(hook(page, "create")).to_be_enabled()
+    else:
+        expect(hook(page, "deal-total")).to_have_class(bad)
+        expect(hook(page, "create")).to_be_disabled()
+
+
+def test_plus_takes_a_villager_out_and_minus_puts_it_back(hub, new_context):
+    """[issue 28] the lobby: "+" on a role takes one villager card out and "−"
+    puts one back, so the count of cards stays the number needed (the
+    players, plus the thief's centre cards: /api/rulesets' "centre"); the
+    thief's "+" adds his two centre cards as villagers and his "−" takes them
+    back out; the villagers' own +/− move one card, as before."""
+    page, games, errors = _tablet(hub, new_context, {"seq": 0, "game": None})
+    expect(hook(page, "lobby")).to_be_visible()
+    hook(page, "ruleset").select_option("bga")
+    hook(page, "names").fill("\n".join(EIGHTEEN))
+    _deal_is(page, True, werewolf=4, seer=1, villager=13)  # the hub's suggestion
+    hook(page, "plus-witch").click()
+    _deal_is(page, True, witch=1, villager=12)
+    hook(page, "plus-thief").click()  # his card for a villager's, and 2 centre cards
+    _deal_is(page, True, thief=1, villager=13)
+    expect(hook(page, "deal-total")).to_have_text("20 cards for 18 players and 2 centre cards")
+    hook(page, "minus-thief").click()
+    _deal_is(page, True, thief=0, villager=12)
+    hook(page, "minus-witch").click()
+    _deal_is(page, True, witch=0, villager=13)
+    hook(page, "plus-villager").click()  # the villagers' own +/−: one card
+    _deal_is(page, False, villager=14)
+    hook(page, "minus-villager").click()
+    _deal_is(page, True, villager=13)
+    hook(page, "create").click()
+    expect(hook(page, "dealing")).to_be_visible()
+    assert games[0]["cards"] == {"werewolf": 4, "seer": 1, "villager": 13}
+    assert not errors, errors
+
+
+def test_plus_with_no_villager_left_still_adds(hub, new_context):
+    """[issue 28] the lobby: when no villager is left to take out, "+" still
+    adds the card and the total says the deal is off; its "−" makes it right."""
+    page, games, errors = _tablet(hub, new_context, {"seq": 0, "game": None})
+    expect(hook(page, "lobby")).to_be_visible()
+    hook(page, "ruleset").select_option("millers-hollow")
+    hook(page, "names").fill("\n".join(NAMES))
+    _deal_is(page, True, werewolf=2, seer=1, villager=5)
+    for role in ("witch", "hunter", "cupid", "little-girl", "defender"):
+        hook(page, f"plus-{role}").click()
+    _deal_is(page, True, villager=0, defender=1)
+    hook(page, "plus-elder").click()
+    _deal_is(page, False, elder=1, villager=0)
+    expect(hook(page, "deal-total")).to_have_text("9 cards for 8 players")
+    hook(page, "minus-elder").click()
+    _deal_is(page, True, elder=0, villager=0)
+    assert not errors, errors
+
+
+def test_the_game_is_dealt_in_the_tablets_language(hub, new_context):
+    """[issue 28] the lobby: the game's language is the tablet page's own (a
+    tablet showing the page in Traditional Chinese deals a Chinese game),
+    unless the GM chose one: a remembered lobby keeps his choice."""
+    page, games, errors = _tablet(hub, new_context, {"seq": 0, "game": None}, lang="zh_Hant")
+    expect(hook(page, "lobby")).to_be_visible()
+    expect(hook(page, "language")).to_have_value("zh_Hant")
+    hook(page, "names").fill("\n".join(NAMES))
+    expect(hook(page, "create")).to_be_enabled()
+    hook(page, "create").click()
+    expect(hook(page, "dealing")).to_be_visible()
+    assert games[0]["language"] == "zh_Hant"
+    # the lobby is remembered without a language: the page's own again
+    page.goto(f"{hub.base}/gm?lang=ja")
+    expect(hook(page, "names")).to_have_value("\n".join(NAMES))
+    expect(hook(page, "language")).to_have_value("ja")
+    # the GM's choice is kept, whatever the page's language
+    hook(page, "language").select_option("en")
+    page.goto(f"{hub.base}/gm?lang=zh_Hant")
+    expect(hook(page, "names")).to_have_value("\n".join(NAMES))
+    expect(hook(page, "language")).to_have_value("en")
     assert not errors, errors

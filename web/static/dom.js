@@ -41,3 +41,29 @@ function scrollHint(list, text) {
   new MutationObserver(update).observe(list, {childList: true, subtree: true, characterData: true});
   update();
 }
+
+// A panel the window must show whole, whatever the page holds above it
+// [issue 28]: fitToWindow(panel, keep) gives it at most the room between its
+// top and the window's bottom, less what follows it down to the last of the
+// `keep` elements (a button that must stay in sight) and a line for its
+// scroll hint, so what does not fit scrolls inside it (scrollHint says so), never
+// only with the whole page. It returns the fit: call it again after a render
+// (the page above may have grown); the window's resizing calls it too.
+function fitToWindow(panel, keep) {
+  if (!panel) return () => {};
+  const fit = () => {
+    if (!panel.checkVisibility()) return;
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const box = panel.getBoundingClientRect();
+    const last = (keep || []).at(-1);  // what follows the panel down to it, margins in
+    const below = last ? last.getBoundingClientRect().bottom
+      + parseFloat(getComputedStyle(last).marginBottom) - box.bottom : 0;
+    const hint = panel.nextElementSibling;  // scrollHint's line, room kept while hidden
+    const shown = hint && hint.classList.contains("scroll-hint") && !hint.hidden;
+    const room = innerHeight - (box.top + scrollY) - below - (shown ? 0 : 2.2 * rem) - 0.5 * rem;
+    panel.style.maxHeight = Math.max(8 * rem, Math.floor(room)) + "px";
+  };
+  addEventListener("resize", fit);
+  fit();
+  return fit;
+}

@@ -62,7 +62,7 @@
 
   function targetButton(c, seat, prefix, selected, onclick) {
     return el("button", { type: "button", class: "target" + (selected ? " on" : ""),
-      test: prefix + "-" + seat, text: nameOf(seat), onclick });
+      test: prefix + "-" + seat, text: nameOf(seat), title: nameOf(seat), onclick });
   }
 
   function choiceWidget(player, c) {
@@ -70,7 +70,8 @@
     const form = mine ? S.form : {};
     const verb = pick(N.verbs, c.do);
     const box = el("div", { class: "choice" + (mine ? " on" : ""), test: "choice-" + c.do },
-      el("p", { class: "choice-title", text: player.name + " · " + verb }));
+      el("p", { class: "choice-title" },
+        el("span", { class: "cut", text: player.name, title: player.name }), " · " + verb));
     if (c.do === "potion") {
       if (c.heal) {
         box.append(el("label", { class: "check" },

@@ -56,28 +56,37 @@
     renderOver(v);
     renderUndo();
     tick();
+    fitPlayers();  // the line, the waiting and the end above may have grown
   }
+  // the table's seats in the window's height, else scrolling in their panel
+  // (gm.js's hint), never only with the whole page [issue 28]
+  const fitPlayers = fitToWindow($("players"));  // dom.js
 
   function renderPlayers(v) {
     const votes = v.votes || {};
     const voting = v.vote || null;
+    // a seat in two lines (the name; its card, death and ballot), three with
+    // The Village's profession: 18 seats fit the tablet; what does not fit
+    // its box ends in "…", its whole text in the title [issue 28]
+    const cut = (cls, text, test) => el("span", { class: cls, text, title: text, test });
     $("players").replaceChildren(...v.players.map((p) => {
-      const mark = [];
-      if (p.sheriff) mark.push(el("span", { class: "badge", text: "★ " + t("sheriff") }));
-      if (!p.alive) mark.push(el("span", { class: "badge dead-badge", text: t("dead") }));
-      const role = S.secrets || v.phase === "over"
-        ? el("span", { class: "role", text: roleName(p.role) }) : null;
-      let ballot = null;
+      const info = [];
+      if (S.secrets || v.phase === "over") info.push(cut("role", roleName(p.role)));
+      if (!p.alive) info.push(cut("badge dead-badge", t("dead")));
       if (voting && Object.prototype.hasOwnProperty.call(votes, String(p.seat))) {
         const target = votes[String(p.seat)];
-        ballot = el("span", { class: "ballot", text: "→ " + (target === null ? t("abstain") : nameOf(target)) });
+        info.push(cut("ballot", "→ " + (target === null ? t("abstain") : nameOf(target))));
       }
       const acts = p.actions && p.actions.length && (S.secrets || !isNight(v));
       return el("li", { class: "player" + (p.alive ? "" : " dead") + (acts ? " acts" : "")
-        + (S.actSeat === p.seat ? " selected" : ""),
+        + (S.actSeat === p.seat ? " selected" : ""), test: "player-" + p.seat,
         onclick: () => GM.act.select(p.seat) },
         el("span", { class: "seatno", text: String(p.seat + 1) }),
-        el("span", { class: "pname", text: p.name }), role, professionBadge(v, p.seat), ...mark, ballot);
+        cut("pname", p.name),
+        p.sheriff ? el("span", { class: "star", text: "★", title: t("sheriff"),
+          "aria-label": t("sheriff") }) : null,
+        info.length ? el("span", { class: "pinfo" }, info) : null,
+        professionBadge(v, p.seat));
     }));
   }
 
@@ -91,7 +100,7 @@
     if (prof !== "drifter" && prof !== "house") text += " · " + pick(N.buildings, prof);
     if (state) text += " (" + pick(N.prof_states, state) + ")";
     if ((vil.silenced || []).includes(seat)) text += " · " + t("silenced");
-    return el("span", { class: "prof", test: "prof-" + seat, text });
+    return el("span", { class: "prof", test: "prof-" + seat, text, title: text });
   }
 
   function renderSecretBox(v) {
@@ -208,7 +217,7 @@
     const winners = new Set(v.winners || []);
     $("reveal").replaceChildren(...v.players.map((p) => el("li", {
       class: "card" + (winners.has(p.seat) ? " won" : "") + (p.alive ? "" : " dead") },
-      el("span", { class: "pname", text: p.name }),
+      el("span", { class: "pname", text: p.name, title: p.name }),
       el("span", { class: "role", text: roleName(p.role) }))));
   }
 
@@ -308,6 +317,7 @@
   }));
 
   GM.screen("running", {
+    shown: fitPlayers,
     view: () => { renderRunning(); refreshRecord(); },
     secrets: () => { if (S.gm) renderRunning(); renderRecord(); },
   });

@@ -61,9 +61,10 @@
     $("replay-players").replaceChildren(...v.players.map((p) => el("li", {
       class: "player" + (p.alive ? "" : " dead") },
       el("span", { class: "seatno", text: String(p.seat + 1) }),
-      el("span", { class: "pname", text: p.name }),
-      show ? el("span", { class: "role", text: roleName(p.role) }) : null,
-      p.sheriff ? el("span", { class: "badge", text: "★" }) : null)));
+      el("span", { class: "pname", text: p.name, title: p.name }),  // the game's seats (gm.css)
+      p.sheriff ? el("span", { class: "star", text: "★", title: t("sheriff") }) : null,
+      show ? el("span", { class: "pinfo" },
+        el("span", { class: "role", text: roleName(p.role), title: roleName(p.role) })) : null)));
     $("replay-news").replaceChildren(...v.announcements.map((a) => el("li", {}, newsText(a, seatName))).reverse());
   }
   $("step-back").addEventListener("click", guard(() => {

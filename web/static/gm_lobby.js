@@ -6,7 +6,15 @@
   "use strict";
   const { N, t, pick, api, showError, guard, S, show, hasGame } = GM;  // gm_state.js
   const LOBBY_KEY = "gm-lobby";
+  const VILLAGER = "villager";
   const roleName = GM.roleName;
+  // the game's language: the tablet page's own (the option gm.html marks
+  // selected), unless the GM chose one — a remembered lobby keeps its choice [issue 28]
+  let languageChosen = false;
+  function pageLanguage() {
+    const own = [...$("language").options].find((o) => o.defaultSelected);
+    return own ? own.value : "en";
+  }
 
   function names() {
     return $("names").value.split("\n").map((s) => s.trim()).filter((s) => s);
@@ -43,19 +51,29 @@
       box.append(el("div", { class: "role-row" + (n ? " used" : ""), test: "role-" + role },
         el("span", { class: "role-name", text: roleName(role) }),
         el("button", { type: "button", class: "pm", test: "minus-" + role, text: "−",
-          disabled: n <= 0, "aria-label": "−", onclick: () => setCount(role, n - 1) }),
+          disabled: n <= 0, "aria-label": "−", onclick: () => step(role, -1) }),
         el("span", { class: "count", test: "count-" + role, text: String(n) }),
         el("button", { type: "button", class: "pm", test: "plus-" + role, text: "+",
           disabled: limit !== null && n >= limit, "aria-label": "+",
-          onclick: () => setCount(role, n + 1) })));
+          onclick: () => step(role, 1) })));
     }
     renderTotal();
   }
 
-  function setCount(role, n) {
-    const limit = currentRuleset().copies[role];
-    if (n < 0 || (limit !== null && n > limit)) return;
+  // "+" on a card takes a villager out and "−" puts one back, so a deal that
+  // held the cards it needs still does: the thief's "+" adds his centre cards
+  // as villagers, his "−" takes them back (/api/rulesets' "centre"). With no
+  // villager left, "+" still adds (the total says it is off); the villagers'
+  // own +/−, and any tap on a deal already off, move one card [issue 28].
+  function step(role, by) {
+    const rs = currentRuleset();
+    const n = (S.counts[role] || 0) + by;
+    if (n < 0 || (rs.copies[role] !== null && n > rs.copies[role])) return;
+    const held = cardCount() === cardsNeeded();
     S.counts[role] = n;
+    if (role !== VILLAGER && held && VILLAGER in rs.copies) {
+      S.counts[VILLAGER] = Math.max(0, (S.counts[VILLAGER] || 0) + cardsNeeded() - cardCount());
+    }
     renderRoles();
     remember();
   }
@@ -179,7 +197,8 @@
   function applySetup(setup, keepSeed) {
     $("names").value = (setup.players || []).join("\n");
     if (setup.ruleset && S.rulesets[setup.ruleset]) $("ruleset").value = setup.ruleset;
-    $("language").value = setup.language || "en";
+    languageChosen = Boolean(setup.language);
+    $("language").value = setup.language || pageLanguage();
     $("buttons").value = setup.buttons || "phones";
     $("narrated").value = setup.narrated ? "1" : "";
     $("seed").value = keepSeed && setup.seed !== undefined && setup.seed !== null ? setup.seed : "";
@@ -191,7 +210,8 @@
   function remember() {
     renderTotal();
     if (!S.rulesets) return;
-    const doc = { players: names(), ruleset: $("ruleset").value, language: $("language").value,
+    const doc = { players: names(), ruleset: $("ruleset").value,
+      language: languageChosen ? $("language").value : undefined,  // (left out: the page's)
       buttons: $("buttons").value, counts: S.counts, options: readOptions(),
       narrated: Boolean($("narrated").value) };
     if ($("seed").value.trim() !== "") doc.seed = parseInt($("seed").value, 10);
@@ -212,7 +232,7 @@
     S.counts = {};
     await suggest();
   }));
-  $("language").addEventListener("change", remember);
+  $("language").addEventListener("change", () => { languageChosen = true; remember(); });
   $("buttons").addEventListener("change", remember);
   $("narrated").addEventListener("change", remember);
   $("seed").addEventListener("change", remember);

@@ -19,7 +19,10 @@
     }
     S.seat = Math.min(Math.max(S.seat, 0), list.length - 1);
     const seat = list[S.seat];
-    $("pass-to").textContent = t("Pass the tablet to {name}", { name: seat.name });
+    // the name on a line of its own when long, cut to the width ("…") [issue 28]
+    const [lead, tail] = t("Pass the tablet to {name}").split("{name}");
+    $("pass-to").replaceChildren(lead,
+      el("span", { class: "cut", text: seat.name, title: seat.name }), tail || "");
     const src = "/api/seats/" + seat.seat + "/qr.svg?v=" + encodeURIComponent(seat.url.slice(-8));
     if ($("seat-qr").getAttribute("src") !== src) $("seat-qr").setAttribute("src", src);
     $("seat-qr").classList.toggle("claimed", seat.claimed);
@@ -28,7 +31,7 @@
     const box = $("seat-list");
     box.replaceChildren(...list.map((s) => el("li", {
       class: "seat-row" + (s.claimed ? " claimed" : "") + (s.seat === S.seat ? " current" : "") },
-      el("button", { type: "button", class: "seat-name", text: s.name,
+      el("button", { type: "button", class: "seat-name", text: s.name, title: s.name,
         onclick: () => { S.seat = s.seat; renderDealing(); } }),
       el("span", { class: "opened", test: "opened-" + s.seat,
         text: s.claimed ? t("opened") : t("not opened") }),
@@ -40,7 +43,10 @@
       el("button", { type: "button", class: "small secondary", test: "release-" + s.seat,
         text: t("Free the seat"), disabled: !s.claimed,
         onclick: guard(() => api("POST", "/api/seats/" + s.seat + "/release")) }))));
+    fitSeats();
   }
+  // the seats scroll in their list (gm.js's hint), "start" stays in sight [issue 28]
+  const fitSeats = fitToWindow($("seat-list"), [$("start")]);  // dom.js
   $("next-seat").addEventListener("click", () => { S.seat += 1; renderDealing(); });
   $("prev-seat").addEventListener("click", () => { S.seat -= 1; renderDealing(); });
   $("start").addEventListener("click", guard(async () => {
