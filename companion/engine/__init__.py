@@ -37,6 +37,7 @@ from .steps import night_calls, pending
 from .views import (
     announcements,
     public_view,
+    seat_actions,
     shared_announcements,
     shared_public_view,
     view_for,
@@ -47,6 +48,6 @@ __all__ = [
     "act", "legal_actions", "new_game", "step_label", "undo", "waiting_for", "OPTION_VALUES",
     "RULESETS", "recommended_deal", "resolve_options", "State", "apply", "rebuild",
     "public_view", "shared_public_view", "view_for", "StaleAction", "night_calls", "pending",
-    "announcements", "shared_announcements",
+    "announcements", "shared_announcements", "seat_actions",
     "PUBLIC_CAUSES", "fresh_memo", "mixed_lovers", "migrate_overrides",
 ]

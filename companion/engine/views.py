@@ -198,6 +198,16 @@ def view_for(state: State, seat: int | None, shared: bool = False) -> dict:
     return view
 
 
+def seat_actions(state: State, seat: int) -> list[dict]:
+    """A seat's choices as its view gives them (`view_for(state, seat,
+    shared=True)["actions"]`, read-only), without building the rest of the
+    view: the hub shows a seat its choices now beside what it knew when the
+    night's call opened [issue 28]."""
+    if type(seat) is not int or not 0 <= seat < state.size:
+        raise IllegalAction(f"no player at seat {seat!r}")
+    return _own_cached(state, seat).parts["actions"]  # type: ignore[no-any-return]
+
+
 class _Own:
     """One seat's own parts of its view: its top-level keys (`parts`) and
     the other seats' cards it was shown (`known`: (seat, card)), with the

@@ -75,7 +75,8 @@ def undo() -> Response:
 def timer() -> Response:
     doc = body()
     if not isinstance(doc, dict) or not isinstance(doc.get("do"), str):
-        raise BadInput('send {"do": "pause" | "resume" | "extend" | "skip", "seconds": N}')
+        raise BadInput('send {"do": "start" | "pause" | "resume" | "extend" | "skip", '
+                       '"seconds": N}')
     seconds = doc.get("seconds", 0)
     if type(seconds) not in (int, float) or not 0 <= seconds <= 3600:
         raise BadInput("'seconds' is a number from 0 to 3600")

@@ -17,7 +17,6 @@ from flask import (
     request,
 )
 
-from ..table import BadInput
 from ..words import LANGUAGES
 from .common import PRIVATE, Forbidden, answer, body, stream, table
 from .i18n import keep_language
@@ -98,17 +97,10 @@ def seat_stream(token: str) -> Response:
 
 @bp.post("/<token>/suspect")
 def suspect(token: str) -> Response:
-    """The decoy pick of the night [issue 6]: every living phone has something
-    to tap while the village sleeps, so a phone whose step is open looks like
-    any other. It checks the seat's claim and the name, stores nothing and
-    changes no view: the table, the GM and every other seat see nothing. It
-    answers like a real action, with the seat's (unchanged) view."""
-    seat = _seat(token)
-    doc = body()
-    if not isinstance(doc, dict) or set(doc) != {"target"}:
-        raise BadInput('send {"target": name}')
-    names = [s["name"] for s in table().seats()]  # under the table's lock
-    if not isinstance(doc["target"], str) or doc["target"] not in names:
-        raise BadInput(f"unknown player {doc['target']!r}")
-    # the pick is dropped here; the answer has a real action's shape (the seat's view)
-    return _private(answer(table().seat_view(seat)))
+    """The decoy tap of the night [issue 6, issue 28]: every living phone has
+    the same night screen, and a tap that means nothing for its card is
+    posted here as a real one is to /action. It stores nothing and changes
+    no view (Table.suspect); it answers like a real action, with the seat's
+    (unchanged) view, and refuses what a real action would refuse for its
+    form: an unknown name, a stale `seq`."""
+    return _private(answer(table().suspect(_seat(token), body())))

@@ -5,7 +5,7 @@ a narrated game's secrets from every page, the host's included.
     GET  /api/speech?after=N          anyone: the utterances after N (text, ready, url), volume
     GET  /api/speech/<game>/<n>.wav   anyone: utterance n as audio/wav (404 unknown, 503 no voice)
     POST /api/speech/volume           GM/host: {"volume": 0..1}
-    POST /api/host/timer              GM/host: pause | resume | extend | skip, answered
+    POST /api/host/timer              GM/host: start | pause | resume | extend | skip, answered
                                       with the public view
     GET  /host                        GM/host: the host's page (no secrets)
 
@@ -123,11 +123,13 @@ def volume() -> Response:
 @bp.post("/api/host/timer")
 @gm_only
 def host_timer() -> Response:
-    """The host's clock: {"do": "pause" | "resume" | "extend" | "skip", "seconds": N},
+    """The host's clock: {"do": "start" | "pause" | "resume" | "extend" | "skip",
+    "seconds": N},
     as POST /api/timer, answered with the public view (no card)."""
     doc = body()
     if not isinstance(doc, dict) or not isinstance(doc.get("do"), str):
-        raise BadInput('send {"do": "pause" | "resume" | "extend" | "skip", "seconds": N}')
+        raise BadInput('send {"do": "start" | "pause" | "resume" | "extend" | "skip", '
+                       '"seconds": N}')
     seconds = doc.get("seconds", 0)
     if not isinstance(seconds, int | float) or isinstance(seconds, bool) \
             or not 0 <= seconds <= 3600:

@@ -25,6 +25,7 @@ from ..engine import (
     fresh_memo,
     pending,
     rebuild,
+    seat_actions,
     shared_announcements,
     shared_public_view,
     view_for,
@@ -35,9 +36,6 @@ from .errors import TooManyStreams
 from .pacing import Pace
 
 VERSION_BASE = 1_000_000  # seat/public versions restart at boot × this, so they only grow
-#: private results a seat is shown when the engine enters its step, kept back
-#: until the hub calls that step (the engine may run ahead of the calls)
-EARLY_NOTES = {"victim": "witch", "centre": "thief"}
 #: the public view before any game
 LOBBY: dict = {"phase": "lobby", "game": None, "seq": 0, "players": [], "language": "en"}
 
@@ -189,7 +187,9 @@ class Audiences:
         self._audiences: dict[str, _Audience] = {}
         self._stale: set[str] = set()
         self._listeners: dict[str, list[Listener]] = {}
-        self._held: tuple[int, State] | None = None
+        #: states rebuilt from the log's first N events, by N: the table's
+        #: `hold` and the seats' news cut (pacing.news_cut), at most two alive
+        self._held: dict[int, State] = {}
         #: during one publish: the parts every view of it shares, encoded once
         #: (id of the value -> (value, its '"key": <JSON>')) and pacing's word
         self._texts: dict[int, tuple[object, str]] | None = None
@@ -200,14 +200,14 @@ class Audiences:
         """A game was loaded: versions start again from `boot`; a seat's
         streams end (their links are of another game)."""
         self.boot = boot
-        self._audiences, self._stale, self._held = {}, set(), None
+        self._audiences, self._stale, self._held = {}, set(), {}
         for listener in self.all():
             if listener.token is not None:
                 listener.close()
 
     def forget_held(self) -> None:
         """The log was rewritten (undo): a held state built from it is void."""
-        self._held = None
+        self._held = {}
 
     # --- views ------------------------------------------------------------------
 
@@ -228,12 +228,21 @@ class Audiences:
 
     def _shown(self, live: Live) -> State:
         """The state the table (and every seat not acting now) is shown."""
-        state, hold = live.state, live.pace.hold
-        if hold is None or hold >= len(state.log):
+        return self._upto(live.state, live.pace.hold)
+
+    def _upto(self, state: State, cut: int | None) -> State:
+        """The game as its log's first `cut` events made it (None, or past
+        the end: as it is), rebuilt once while the cut stays."""
+        if cut is None or cut >= len(state.log):
             return state
-        if self._held is None or self._held[0] != hold or len(self._held[1].log) != hold:
-            self._held = (hold, rebuild(state.log[:hold]))
-        return self._held[1]
+        held = self._held
+        got = held.pop(cut, None)  # put back last: the least recently used goes first
+        if got is None or len(got.log) != cut:
+            got = rebuild(state.log[:cut])
+            if len(held) >= 2:
+                del held[next(iter(held))]
+        held[cut] = got
+        return got
 
     def _pacing(self, live: Live) -> tuple[dict, dict | None]:
         """`pacing.public` and the roll-call's view, made once per publish
@@ -253,9 +262,11 @@ class Audiences:
         view["buttons"] = live.buttons
         if rollcall is not None:
             view["rollcall"] = rollcall
-        if pc.mode in ("calls", "last-words", "discussion", "verdict"):
+        if pc.mode in ("deal", "calls", "last-words", "discussion", "verdict"):
             view.pop("vote", None)
-        if pc.mode == "calls":
+        if pc.mode == "deal":  # every phone opens its card; nothing is called yet
+            view["step"] = "deal"
+        elif pc.mode == "calls":
             view["phase"], view["n"], view["step"] = "night", pc.night, f"night {pc.night}"
         elif pc.mode == "last-words":
             view["step"] = "last words"
@@ -275,6 +286,8 @@ class Audiences:
 
     def _seat(self, live: Live, seat: int) -> dict:
         state, pc, buttons = live.state, live.pace, live.buttons
+        if pc.mode in ("calls", "deal"):
+            return self._seat_at_night(live, seat)
         acting = pacing.may_act(pc, seat)
         src = state if (acting or pc.hold is None) else self._shown(live)
         view = view_for(src, seat, shared=True)
@@ -285,20 +298,29 @@ class Audiences:
         if pc.mode == "ballot" and buttons != "phones" and view["actions"]:
             if buttons == "roll-call" or seat in state.votes:  # by button, or locked
                 view["actions"] = [c for c in view["actions"] if c.get("do") != "vote"]
-            if buttons == "lock-in":
+            if buttons == "lock-in":  # only a locked pick counts; "unlocked": what the
+                # clock makes of one that is not (the vote's timeout) [issue 28]
                 view["lockin"] = {"pick": pc.picks.get(str(seat)),
-                                  "locked": seat in state.votes}
-        if pc.mode == "calls" and not view["actions"]:
-            # the engine may be ahead of the calls: keep back what it showed early
-            picks = pacing.pack_picks(state, pc, seat)  # the whole pack's call [issue 16]
-            if picks is None:
-                view.pop("pack_picks", None)
-            else:
-                view["pack_picks"] = picks
-            later = set(pc.calls[pc.cursor + 1:])  # the current call's own notes show
-            tonight = f"night {pc.night}"
-            view["results"] = [r for r in view["results"] if not (
-                r.get("time") == tonight and EARLY_NOTES.get(r["kind"]) in later)]
+                                  "locked": seat in state.votes,
+                                  "unlocked": state.opts["vote_timeout"]}
+        view["game"], view["language"] = live.game, live.language
+        return view
+
+    def _seat_at_night(self, live: Live, seat: int) -> dict:
+        """A seat's view during the deal and the night's calls: what it knew
+        when the current call opened (pacing.news_cut: private news waits
+        for the call's end [issue 28]), its choices if the call is its own,
+        and, for a wolf, the pack's picks all through the pack's call."""
+        state, pc = live.state, live.pace
+        view = view_for(self._upto(state, pacing.news_cut(pc, len(state.log))), seat,
+                        shared=True)
+        view["actions"] = seat_actions(state, seat) if pacing.may_act(pc, seat) else []
+        picks = pacing.pack_picks(state, pc, seat)  # the whole pack's call [issue 16]
+        if picks is None:
+            view.pop("pack_picks", None)
+        else:
+            view["pack_picks"] = picks
+        self._overlay(live, view)
         view["game"], view["language"] = live.game, live.language
         return view
 

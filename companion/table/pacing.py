@@ -16,7 +16,9 @@ The engine moves as fast as actions arrive; the table does not. The hub
   - gives ballots and prompts a deadline, after which the engine's `timeout`
     applies its defaults.
 The game master's one "Next" (`timer(..., "skip")`) ends whatever is open at
-once.
+once. A game dealt with `wait_for_start` waits in the mode *deal* (every
+phone opens its card; nothing is accepted, nothing is called) until the
+game master's "start" [issue 28].
 
 `Pace` is a plain record. Its times are on the table's monotonic clock while
 the hub runs, and are saved as *time left* (`to_record`) with every commit, so
@@ -36,8 +38,11 @@ from dataclasses import dataclass, field
 
 from ..engine import ROLES, State, night_calls, pending, rebuild
 
-#: what the GM's Next ends (everything but the lobby and the game's end)
+#: what the GM's Next ends (everything but the lobby, the deal and the game's end)
 SKIPPABLE = frozenset({"calls", "discussion", "ballot", "prompt", "last-words", "verdict"})
+#: every refusal before the game master's "start" [issue 28]
+NOT_STARTED = ("the game has not started yet: the game master starts it once every phone "
+               "has its card")
 #: The Village's day powers (RULES.md §8): usable while the hub holds the discussion.
 DAY_POWERS = frozenset({"confess", "shave", "silence", "restore", "assign"})
 NIGHT_KINDS = ("night", "wolves")
@@ -75,7 +80,8 @@ class Rules:
 @dataclass
 class Pace:
     """Where the table is in time. Modes:
-    lobby | calls | discussion | ballot | prompt | last-words | verdict | over."""
+    deal | lobby | calls | discussion | ballot | prompt | last-words | verdict | over.
+    (deal: the game waits for the GM's "start"; lobby: it starts at once.)"""
 
     mode: str = "lobby"
     step_id: int = -1  # the engine step (pending id) this record was made for
@@ -83,6 +89,10 @@ class Pace:
     calls: list[str] = field(default_factory=list)
     cursor: int = 0  # calls: index of the current call
     live: bool = False  # calls: the current call's step is open in the engine
+    #: calls: the log's length when the current call opened; a seat is shown
+    #: its private news up to there until the call ends [issue 28] (None: a
+    #: record saved before it was kept)
+    since: int | None = None
     started: float = 0.0
     deadline: float | None = None
     paused: float | None = None  # seconds left when paused
@@ -171,6 +181,8 @@ class Pace:
 
 def may_act(pace: Pace, seat: int) -> bool:
     """Whether pacing lets this seat act now (the engine decides the rest)."""
+    if pace.mode == "deal":
+        return False
     if pace.mode == "calls":
         return pace.live
     if pace.mode in ("ballot", "prompt"):
@@ -188,6 +200,8 @@ def day_power(pace: Pace, do: str) -> bool:
 def why_waiting(pace: Pace) -> str:
     """A seat's refusal while pacing holds the table, in its words."""
     mode = pace.mode
+    if mode == "deal":
+        return NOT_STARTED
     if mode == "calls":
         return "not your turn: wait to be called"
     if mode == "discussion":
@@ -274,6 +288,8 @@ def clear_way(state: State, pace: Pace, now: float, rules: Rules) -> Pace:
     action is never held, nor is an undo); pacing already at that step is
     left alone."""
     pc = pace.copy()
+    if pc.mode == "deal":
+        return pc  # the deal waits for "start" (the table refuses the action)
     p = pending(state)
     if (pc.mode == "calls" and pc.live and pc.night == state.n
             and pc.cursor < len(pc.calls) and pc.calls[pc.cursor] == p["step"]):
@@ -300,12 +316,21 @@ def clear_way(state: State, pace: Pace, now: float, rules: Rules) -> Pace:
 
 
 def timer(pace: Pace, do: str, seconds: float, now: float) -> Pace:
-    """The game master's clock: pause | resume | extend (by `seconds`) | skip
-    (the one "Next": end whatever is open at once, always — a call, the
-    night's window, the discussion, a ballot's or a prompt's wait, last
-    words, the verdict; a live call's step then times out). ValueError for
-    any other `do`."""
+    """The game master's clock: start | pause | resume | extend (by `seconds`)
+    | skip (the one "Next": end whatever is open at once, always — a call,
+    the night's window, the discussion, a ballot's or a prompt's wait, last
+    words, the verdict; a live call's step then times out). "start" (or
+    "resume") ends the deal's wait; "start" at any other time changes
+    nothing. ValueError for any other `do`."""
     pc = pace.copy()
+    if pc.mode == "deal":
+        if do in ("start", "resume"):
+            pc.mode, pc.paused, pc.deadline = "lobby", None, None  # advance calls night 1
+        elif do not in ("pause", "extend", "skip"):
+            raise ValueError("timer 'do' is one of start, pause, resume, extend, skip")
+        return pc
+    if do == "start":
+        return pc
     if do == "pause":
         if pc.paused is None and pc.deadline is not None:
             pc.paused = max(0.0, pc.deadline - now)
@@ -321,7 +346,7 @@ def timer(pace: Pace, do: str, seconds: float, now: float) -> Pace:
         if pc.mode in SKIPPABLE:
             pc.paused, pc.deadline = None, now
     else:
-        raise ValueError("timer 'do' is one of pause, resume, extend, skip")
+        raise ValueError("timer 'do' is one of start, pause, resume, extend, skip")
     if pc.mode == "discussion" and pc.deadline is not None and pc.paused is None:
         pc.talk_until = pc.deadline  # a vote the barber reopens keeps the GM's timing
     return pc
@@ -335,6 +360,28 @@ def resumed(pace: Pace, now: float, settings: Settings) -> Pace:
     if pc.deadline is not None and pc.paused is None:
         pc.deadline = max(pc.deadline, now) + settings.restart_grace_s
     return pc
+
+
+def dealt(state: State, wait_for_start: bool) -> Pace:
+    """A new game's pace: waiting in the deal for the GM's "start" (each
+    seat shown nothing of the night yet: not the thief's centre cards
+    before his call), or starting at once."""
+    if not wait_for_start:
+        return Pace()
+    return Pace(mode="deal", since=_night_index(state, 1) + 1)
+
+
+def news_cut(pace: Pace, log_length: int) -> int | None:
+    """How much of the log a seat's private news is read from (None: all of
+    it). During the night's calls, up to where the current call opened: what
+    a phone learns at night (a result, the lovers, the charmed, the pack) it
+    learns when the call that caused it ends, never while its neighbour may
+    still be choosing; in the deal, up to the night's start [issue 28]. Never
+    past the table's `hold` (the dawn the calls have not reached)."""
+    if pace.mode not in ("calls", "deal") or pace.since is None:
+        return None
+    cut = pace.since if pace.hold is None else min(pace.since, pace.hold)
+    return cut if cut < log_length else None
 
 
 def pick(pace: Pace, seat: int, target: int) -> Pace:
@@ -351,6 +398,8 @@ def _advance(state: State, pc: Pace, now: float, rules: Rules) -> bool:
     for _ in range(1000):
         p = pending(state)
         mode = pc.mode
+        if mode == "deal":
+            return False  # nothing moves before the GM's "start"
         if mode == "calls":
             if pc.cursor >= len(pc.calls):
                 pc.nights_called, pc.hold, pc.live = pc.night, None, False
@@ -511,7 +560,7 @@ def _next_call(state: State, pc: Pace, now: float, rules: Rules) -> None:
 
 
 def _open_call(state: State, pc: Pace, start: float, rules: Rules) -> None:
-    pc.started = start
+    pc.started, pc.since = start, len(state.log)
     if pc.cursor < len(pc.calls):
         window = call_window(state.opts, pc.calls[pc.cursor], rules.settings)
         pc.deadline = None if window is None else start + window

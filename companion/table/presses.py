@@ -1,12 +1,27 @@
 """Seat-box presses as votes [issue 7]: which vote a press makes, or why it
-makes none. Pure: the table applies the vote and commits."""
+makes none, and the lock-in pick a phone makes for its box to lock. Pure:
+the table applies the vote and commits."""
 
 from __future__ import annotations
 
-from ..engine import Action, IllegalAction, State, act, pending
+from ..engine import Action, IllegalAction, State, act, legal_actions, pending
+from . import pacing
+from .errors import NotNow
 from .pacing import Pace
 
 VOTE_KINDS = ("vote", "runoff", "election")
+
+
+def lockin_pick(state: State, pace: Pace, seat: int, action: Action) -> Pace:
+    """Lock-in voting: a phone's vote is the seat's pick, kept (durably,
+    with the pace) until its button locks it [issue 7]; NotNow if the seat's
+    vote is locked already or the pick is not a ballot it may cast."""
+    if seat in state.votes:
+        raise NotNow("your vote is locked")
+    if not any(c.allows(action) for c in legal_actions(state, seat)):
+        raise NotNow("you cannot vote for that player now")
+    assert action.target is not None  # a vote names one player
+    return pacing.pick(pace, seat, action.target)
 
 
 def press_vote(state: State, pace: Pace, buttons: str, seat: object, when: float,

@@ -4,7 +4,9 @@ the same things with the same words.
 
 A setup is the replay format's setup fields (docs/replay.md) plus the hub's
 own: `language` (the pages' language), `buttons` (how votes are cast),
-`narrated` (the hub narrates and nobody runs the game, companion/table/narrated.py) and
+`narrated` (the hub narrates and nobody runs the game, companion/table/narrated.py),
+`wait_for_start` (the game waits for the game master's "start": every phone
+opens its card first, and nothing is accepted before [issue 28]) and
 `cards` (the whole box as role counts: the hub deals it from the seed,
 contract C2) instead of `deal`/`center`.
 """
@@ -27,7 +29,7 @@ from .player_names import clean_name, clean_names
 BUTTONS = ("phones", "roll-call", "lock-in")
 #: the replay format's setup fields (the engine's)
 ENGINE_FIELDS = ("ruleset", "options", "players", "deal", "center", "professions", "seed")
-SETUP_FIELDS = (*ENGINE_FIELDS, "cards", "language", "buttons", "narrated")
+SETUP_FIELDS = (*ENGINE_FIELDS, "cards", "language", "buttons", "narrated", "wait_for_start")
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class GameSetup:
     state: State  # the new game at its first step
     language: str
     buttons: str
+    wait_for_start: bool = False
 
 
 def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None,
@@ -63,6 +66,10 @@ def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None,
         raise BadInput(f"'buttons' is one of {', '.join(BUTTONS)}, not {buttons!r}")
     if type(doc.get("narrated", False)) is not bool:  # [issue 20]: the hub narrates
         raise BadInput("'narrated' is true (the hub narrates, everyone plays) or false")
+    wait = doc.get("wait_for_start", False)
+    if type(wait) is not bool:
+        raise BadInput("'wait_for_start' is true (night 1 waits for the game master's start) "
+                       "or false")
     doc = _named(doc)
     record = {k: doc[k] for k in SETUP_FIELDS if k in doc}
     engine_doc = {k: v for k, v in doc.items() if k in ENGINE_FIELDS}
@@ -90,7 +97,8 @@ def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None,
             seat_check(state.size)
         except ValueError as err:
             raise BadInput(f"{err}; or vote on the phones") from None
-    return GameSetup(record=record, state=state, language=str(language), buttons=str(buttons))
+    return GameSetup(record=record, state=state, language=str(language), buttons=str(buttons),
+                     wait_for_start=wait)
 
 
 def _named(doc: dict) -> dict:

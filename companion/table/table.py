@@ -38,7 +38,7 @@ from .audiences import LOBBY, Audiences, Listener, Live, Sent, StreamCaps, step_
 from .batch import Queue, Ticket
 from .errors import BadInput, NotFound, NotNow, Stale, TableError
 from .pacing import Pace, Settings
-from .presses import vote_presses
+from .presses import lockin_pick, vote_presses
 from .seats import Seats
 from .setup import parse_setup
 from .timing import commit, settle
@@ -103,7 +103,8 @@ class Table:
         state = parsed.state
         tokens = [secrets.token_urlsafe(16) for _ in state.names]  # 128 bits each
         with self.lock:
-            game = self.store.create_game(parsed.record, state.log, tokens, Pace().to_record(0))
+            pace = pacing.dealt(state, parsed.wait_for_start)
+            game = self.store.create_game(parsed.record, state.log, tokens, pace.to_record(0))
             self._load(game, restarted=False)
             return self.seats_info()
 
@@ -147,6 +148,8 @@ class Table:
                 action = parse_action(state, body)
             except IllegalAction as err:
                 raise BadInput(str(err)) from None
+            if self.pace.mode == "deal":  # not even the GM's, before "start" [issue 28]
+                raise NotNow(pacing.NOT_STARTED)
             if seq is not None:
                 p = pending(state)
                 opened = state.log[p["id"]]["a"] if p["id"] >= 0 else 0
@@ -225,21 +228,17 @@ class Table:
         if refusal is not None:
             raise NotNow(refusal)
         if action.do == "vote" and self.buttons == "lock-in":
-            self._pick(seat, action)
+            self.pace = lockin_pick(state, self.pace, seat, action)
         else:
             self._apply(action)
         self._settle(now)
 
-    def _pick(self, seat: int, action: Action) -> None:
-        """Lock-in voting: a phone's vote is the seat's pick, kept (durably,
-        with the pace) until its button locks it [issue 7]."""
-        state = self._need_game()
-        if seat in state.votes:
-            raise NotNow("your vote is locked")
-        if not any(c.allows(action) for c in legal_actions(state, seat)):
-            raise NotNow("you cannot vote for that player now")
-        assert action.target is not None  # a vote names one player
-        self.pace = pacing.pick(self.pace, seat, action.target)
+    def suspect(self, seat: int, raw: object) -> Sent:
+        """The night's decoy tap [issue 28], checked as a phone's action's form
+        is (`_check_decoy`), then dropped. Answers the seat's view."""
+        with self.lock:
+            _check_decoy(self.audiences, self._need_game(), seat, raw)
+            return self.seat_view(seat)
 
     def act_presses(self, presses: list[tuple[int, float]]) -> list[str]:
         """Seat-box presses [issue 7]: (seat, when) pairs, `when` on the
@@ -320,9 +319,11 @@ class Table:
     # --- the game master's controls -------------------------------------------
 
     def timer(self, do: str, seconds: float = 0) -> Sent:
-        """pause | resume | extend (by `seconds`) | skip (end the current pause or call)."""
+        """start (ends the deal) | pause | resume | extend (by `seconds`) | skip."""
         with self.lock:
             state = self._need_game()
+            if do == "start" and self.pace.mode != "deal":
+                raise NotNow("the game has already started")
             now = self.clock()
             try:
                 self.pace = pacing.timer(self.pace, do, seconds, now)
@@ -453,6 +454,18 @@ def _check_seat_seq(audiences: Audiences, state: State, seat: int, seq: int | No
     step = audiences.step_of(f"seat:{seat}", seq)
     if step is None or step != step_id(state):
         raise Stale("the game has moved on since that view: here is the new one")
+
+
+def _check_decoy(audiences: Audiences, state: State, seat: int, raw: object) -> None:
+    """A decoy tap is `{"target": name or null, "seq": N}`: a name of this
+    game, and a `seq` still of the open step (else Stale, as an action's)."""
+    if not isinstance(raw, dict) or not set(raw) <= {"target", "seq"} or "target" not in raw:
+        raise BadInput('send {"target": name or null, "seq": N}')
+    seq, body = _split_seq(raw)
+    target = body["target"]
+    if target is not None and (not isinstance(target, str) or target not in state.names):
+        raise BadInput(f"unknown player {target!r}")
+    _check_seat_seq(audiences, state, seat, seq)
 
 
 def _undone(state: State, expect: object, to: int | None) -> State:

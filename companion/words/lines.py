@@ -291,6 +291,12 @@ def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[str]:
         return [str(T.gettext("Deal the cards: each player looks at his own card in secret and "
                               "keeps it hidden.") if gm else
                     T.gettext("Waiting for the game master to start a game."))]
+    if mode == "deal":  # the game waits for "start" [issue 28]
+        return [str(T.gettext("Deal the cards: each player looks at his own card in secret and "
+                              "keeps it hidden.")),
+                str(T.gettext("Press Start the game once every phone has opened its card."))] \
+            if gm else [str(T.gettext("Everyone, look at your card in secret and keep it "
+                                      "hidden: the night falls soon."))]
     if mode == "calls":
         night = int(pace.get("night") or view.get("n") or 1)
         call = pace.get("call")

@@ -150,6 +150,7 @@ STEPS: dict[str, Msg] = {
     # the table's pacing modes and the engine's other pending kinds (the GM's tablet)
     "over": N_("game over"), "last-words": N_("last words"), "ballot": N_("ballots"),
     "prompt": N_("waiting for a choice"), "calls": N_("night calls"), "lobby": N_("lobby"),
+    "deal": N_("Look at your card"),
 }
 
 #: a step as a title: night steps (engine roles.NIGHT_STEPS), day steps,
@@ -168,6 +169,7 @@ STEP_TITLES: dict[str, Msg] = {
     "last-words": P_("step", "Last words"), "calls": P_("step", "Night"),
     "ballot": P_("step", "Vote"), "prompt": P_("step", "Waiting for a choice"),
     "lobby": P_("step", "Setting up"), "over": P_("step", "Game over"),
+    "deal": P_("step", "Look at your card"),
 }
 
 #: one line per role for the phone's card (its power)

@@ -668,17 +668,19 @@ def test_unknown_routes_and_methods_are_json_errors(client):
 def test_phone_acts_for_its_own_seat_when_called(app, client, table, clock):
     """[issue 5] POST /p/<token>/action: a phone sends an action without "actor"
     and acts for its own seat once its night step is called; it answers the
-    seat's view."""
+    seat's view. [issue 28] The seer's result waits for her call's end."""
     url = new_game(client)["seats"][2]["url"]
     seer = phone(app, url)
     call(table, clock, "seer")
     assert seer.get(url + "/state").json["actions"]
     r = seer.post(url + "/action", json={"do": "inspect", "target": "A"})
     assert r.status_code == 200, r.json
-    assert r.json["name"] == "C" and r.json["results"][-1]["result"] == "werewolf"
+    assert r.json["name"] == "C" and r.json["results"] == [] and r.json["actions"] == []
     for key, value in PRIVATE.items():
         assert r.headers[key] == value
     assert last_act(client)["do"] == "inspect"
+    call(table, clock, "wolves")
+    assert seer.get(url + "/state").json["results"][-1]["result"] == "werewolf"
 
 
 def test_phone_action_naming_an_actor_is_400(app, client, table, clock):

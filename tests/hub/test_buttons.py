@@ -274,12 +274,12 @@ def test_lockin_a_phone_pick_is_not_a_vote_until_the_press(table, clock):
     The pick alone is no vote; the press votes for the pick."""
     lockin9(table, clock)
     view = table.act_seat(0, {"do": "vote", "target": "E"})
-    assert view["lockin"] == {"pick": 4, "locked": False}
+    assert view["lockin"] == {"pick": 4, "locked": False, "unlocked": "abstain"}
     assert table.state is not None and table.state.votes == {}
     assert 0 not in table.public()["vote"]["voted"]
     assert table.act_presses([(0, clock.t)]) == ["recorded"]
     assert table.state.votes == {0: 4}
-    assert table.seat_view(0)["lockin"] == {"pick": 4, "locked": True}
+    assert table.seat_view(0)["lockin"] == {"pick": 4, "locked": True, "unlocked": "abstain"}
     assert 0 in table.public()["vote"]["voted"]
 
 

@@ -91,13 +91,14 @@ def test_an_early_answer_does_not_end_the_call(table, clock):
     table.create(mh8())
     start = clock.t
     view = table.act_seat(2, {"do": "inspect", "target": "A"})
-    assert view["results"][-1]["result"] == "werewolf"
+    assert view["results"] == []  # told when her call ends [issue 28]
     assert table.pace.calls[table.pace.cursor] == "seer"
     assert table.pace.deadline == pytest.approx(start + ROLE_S)
     while table.pace.calls[table.pace.cursor] == "seer":
         clock.advance(0.25)
         table.tick()
     assert clock.t - start == pytest.approx(ROLE_S)
+    assert table.seat_view(2)["results"][-1]["result"] == "werewolf"
 
 
 def test_the_gms_next_ends_a_live_call_at_once(table, clock):

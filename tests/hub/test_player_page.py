@@ -12,8 +12,8 @@ import pytest
 
 from .conftest import GM, GM_TOKEN, jp9, mh8
 
-PHONE_HOOKS = ("card", "role", "team", "power", "lang", "night-screen", "results", "knows",
-               "dead", "error", "confirm")
+PHONE_HOOKS = ("card", "role", "team", "power", "lang", "night-screen", "night-call", "results",
+               "knows-held", "tonight", "deal-screen", "dead", "error", "confirm")
 TABLE_HOOKS = ("phase", "timer", "line", "deaths", "tally", "sheriff", "winner", "reveal",
                "sound")
 
@@ -64,7 +64,8 @@ def test_phone_page_has_the_dom_hooks_in_english(app, client):
     assert set(PHONE_HOOKS) <= hooks(html)
     assert '<html lang="en">' in html
     strings = i18n_of(html)
-    assert strings["Who do you suspect?"] == "Who do you suspect?"
+    assert strings["Not taken: hold your card to see why."] == \
+        "Not taken: hold your card to see why."
     names = json.loads(re.search(r'id="names">(.*?)</script>', html, re.S).group(1))
     assert names["roles"]["seer"] == "Seer" and names["teams"]["village"] == "Village"
     assert "/static/stream.js" in html and "/static/player.js" in html
@@ -150,13 +151,28 @@ def test_suspect_is_refused_for_another_device(app, client):
 
 
 @pytest.mark.parametrize("doc", [{"target": "Nobody"}, {"target": 3}, {}, [],
-                                 {"target": "A", "extra": 1}])
+                                 {"target": "A", "extra": 1}, {"target": "A", "seq": "1"}])
 def test_suspect_refuses_a_malformed_pick(app, client, doc):
     """[issue 6] a name of this game, nothing else (400)."""
     seat = new_game(client)["seats"][0]
     device = phone(app, seat["url"])
     r = device.post(seat["url"] + "/suspect", json=doc)
     assert r.status_code == 400 and "error" in r.json
+
+
+def test_suspect_takes_a_sign_and_refuses_a_stale_seq_as_an_action_would(app, client, table):
+    """[issue 28] the night's one screen posts a tap that means nothing for
+    the card here, as a real one goes to /action: a sign or Pass (no name)
+    is taken; a `seq` of a view whose step has moved on is refused (409) as
+    a real action's would be, so a late tap reads the same on every phone."""
+    game = new_game(client, mh8())
+    device = phone(app, game["seats"][5]["url"])
+    url = game["seats"][5]["url"]
+    seq = device.get(url + "/state").json["seq"]
+    assert device.post(url + "/suspect", json={"target": None, "seq": seq}).status_code == 200
+    table.act_gm({"actor": "C", "do": "inspect", "target": "A"})  # the seer's step ends
+    r = device.post(url + "/suspect", json={"target": "A", "seq": seq})
+    assert r.status_code == 409 and "moved on" in r.json["error"]
 
 
 def test_suspect_on_an_unknown_link_is_404(client):

@@ -67,8 +67,11 @@ def test_the_lobby_sends_the_cards_and_only_a_typed_seed(hub, new_context):
     expect(hook(page, "create")).to_be_enabled()
     hook(page, "create").click()
     expect(hook(page, "dealing")).to_be_visible()
+    # the night waits for the dealing screen's "Start the game": nothing is
+    # taken before it [issue 28]
     assert games == [{"ruleset": "millers-hollow", "players": NAMES, "language": "en",
-                      "cards": {"werewolf": 2, "seer": 1, "villager": 5}}]
+                      "cards": {"werewolf": 2, "seer": 1, "villager": 5},
+                      "wait_for_start": True}]
 
     # a thief: 8 players' cards (his among them) and the 2 centre cards, 10 in
     # the box (his "+" brings the centre's villagers [issue 28]); a typed seed
@@ -81,14 +84,15 @@ def test_the_lobby_sends_the_cards_and_only_a_typed_seed(hub, new_context):
     expect(hook(page, "dealing")).to_be_visible()
     assert games[1] == {"ruleset": "millers-hollow", "players": NAMES, "language": "en",
                         "cards": {"werewolf": 2, "seer": 1, "villager": 6, "thief": 1},
-                        "seed": 42}
+                        "seed": 42, "wait_for_start": True}
 
     # a saved setup is the same body: counts, no deal
     hook(page, "tab-lobby").click()
     hook(page, "setup-name").fill("eight")
     hook(page, "save-setup").click()
     expect(hook(page, "setups")).to_contain_text("No saved setups.")
-    assert setups == [{"name": "eight", "setup": games[1]}]
+    saved = {k: v for k, v in games[1].items() if k != "wait_for_start"}  # the deal's own
+    assert setups == [{"name": "eight", "setup": saved}]
     assert not errors, errors
 
 
@@ -110,7 +114,8 @@ def test_same_again_sends_the_old_games_cards_and_no_seed(hub, new_context):
     expect(hook(page, "dealing")).to_be_visible()
     assert games == [{"ruleset": "millers-hollow", "players": NAMES, "language": "ja",
                       "options": {"sheriff": False},
-                      "cards": {"werewolf": 2, "seer": 1, "villager": 6, "thief": 1}}]
+                      "cards": {"werewolf": 2, "seer": 1, "villager": 6, "thief": 1},
+                      "wait_for_start": True}]
     assert not errors, errors
 
 

@@ -141,7 +141,9 @@ def test_a_narrated_game_speaks_on_the_table_screen_with_no_gm_action(
         expect(hook(screen, "voice")).to_be_visible()
         expect(hook(screen, "voice")).to_have_attribute("aria-pressed", "true")
         shot(screen, "table-narrated")
-        night = texts[:texts.index(next(t for t in texts if t.startswith("Morning has come")))]
+        # the deal is said before Start, night 1 from Start on [issue 28]
+        assert texts[0].startswith("Everyone, look at your card in secret")
+        night = texts[1:texts.index(next(t for t in texts if t.startswith("Morning has come")))]
         assert night[0].startswith("Night falls")
         options = hub.table.state.opts
         said = [text for i, call in enumerate(calls) for text in
@@ -150,7 +152,7 @@ def test_a_narrated_game_speaks_on_the_table_screen_with_no_gm_action(
         assert calls and night == said  # every call of the night, each in its turn
         assert night.index("The seer goes back to sleep.") > night.index(
             next(t for t in night if t.startswith("Seer, wake up")))
-        dawn = texts[len(night):len(night) + 2]
+        dawn = texts[1 + len(night):len(night) + 3]
         assert dawn[1].startswith("Last night's victim: ")  # the dawn's announcement
         ns = [int(li.get_attribute("data-n")) for li in spoken.all()]
         assert ns == sorted(ns)  # in order

@@ -239,14 +239,10 @@
   $("suggest").addEventListener("click", guard(suggest));
 
   async function createGame(setup) {
-    await api("POST", "/api/games", setup);
-    // hold the night until every phone has its seat: "start" resumes the clock
-    if (setup.narrated) {  // the host's page: the hub runs the game, its clock held until "start"
-      await api("POST", "/api/host/timer", { do: "pause" });
-      location.assign("/host");
-      return;
-    }
-    await api("POST", "/api/timer", { do: "pause" });
+    // the night waits until every phone has its card: nothing is accepted before
+    // "start" (the dealing screen's, or the host page's in a narrated game) [issue 28]
+    await api("POST", "/api/games", Object.assign({}, setup, { wait_for_start: true }));
+    if (setup.narrated) { location.assign("/host"); return; }
     if (!S.gm) { location.assign("/gm"); return; }  // opened from a narrated game: no GM stream yet
     S.seat = 0;
     show("dealing", true);

@@ -50,7 +50,7 @@
   $("next-seat").addEventListener("click", () => { S.seat += 1; renderDealing(); });
   $("prev-seat").addEventListener("click", () => { S.seat -= 1; renderDealing(); });
   $("start").addEventListener("click", guard(async () => {
-    if (S.gm && S.gm.pace && S.gm.pace.paused !== null) await api("POST", "/api/timer", { do: "resume" });
+    if (S.gm && S.gm.pace && S.gm.pace.mode === "deal") await api("POST", "/api/timer", { do: "start" });
     show("running", true);
   }));
 

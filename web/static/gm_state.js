@@ -96,9 +96,7 @@ const GM = (function () {
     if (S.chosen) return;
     if (!hasGame()) return show("lobby");
     const v = S.gm;
-    if (v.seq === 0 && v.pace && v.pace.paused !== null && v.pace.paused !== undefined) {
-      return show("dealing");
-    }
+    if (v.pace && v.pace.mode === "deal") return show("dealing");  // until "start" [issue 28]
     show("running");
   }
 

@@ -27,7 +27,7 @@
     $("line").textContent = v.line || "";
     const pace = v.pace || {};
     const paused = pace.paused !== null && pace.paused !== undefined;
-    $("start").hidden = !(paused && v.phase === "night" && v.n === 1);
+    $("start").hidden = pace.mode !== "deal";  // the night waits for it [issue 28]
     $("pause").disabled = paused || v.phase === "over";
     $("resume").disabled = !paused;
     tick();
@@ -58,7 +58,7 @@
       el("div", {class: "quiet", text: s.claimed ? t("opened") : t("not opened")}))));
   }
 
-  $("start").addEventListener("click", () => clock("resume"));
+  $("start").addEventListener("click", () => clock("start"));
   $("pause").addEventListener("click", () => clock("pause"));
   $("resume").addEventListener("click", () => clock("resume"));
   $("extend").addEventListener("click", () => clock("extend", 30));
