@@ -42,6 +42,42 @@ def confirm(page: Any) -> None:
     expect(hook(page, "confirm")).to_be_hidden()
 
 
+def night_tap(page: Any, seat: int | None = None, mark: int | None = None,
+              pass_: bool = False) -> None:
+    """On the night's one screen [issue 28]: tap a name (`seat`), a sign
+    (① `mark=1`, ② `mark=2`) or Pass, then Confirm; nothing refused it."""
+    from playwright.sync_api import expect
+
+    if seat is not None:
+        hook(page, f"name-{seat}").click()
+    if mark is not None:
+        hook(page, f"mark-{mark}").click()
+    if pass_:
+        hook(page, "night-pass").click()
+    confirm(page)
+    expect(hook(page, "night-status")).not_to_contain_text("Not taken")
+    expect(hook(page, "error")).to_be_hidden()
+
+
+def caught_up(hub: Any, page: Any) -> None:
+    """Wait until a phone shows its seat's view as the table has it now (or a
+    newer one): at night every phone's screen is the same from call to call,
+    so only its view's version tells that it has the call [issue 28]."""
+    token = page.url.split("?")[0].rstrip("/").rsplit("/", 1)[1]
+    seq = hub.table.seat_view(hub.table.seat_of(token))["seq"]
+    page.wait_for_function("(s) => +document.body.dataset.seq >= s", arg=seq, timeout=10_000)
+
+
+def held_card(page: Any) -> str:
+    """Hold the phone's card: the whole text of its face (then let go)."""
+    hook(page, "card").hover()
+    page.mouse.down()
+    try:
+        return str(hook(page, "card").inner_text())
+    finally:
+        page.mouse.up()
+
+
 def next_call(hub: Any, call: str) -> None:
     """The GM's Next until the table calls `call` (each night call lasts its
     whole window, RULES.md §4 [issue 16]: the calls before it, whose steps
@@ -60,7 +96,6 @@ def night_to_day(hub: Any, page: Any, step: str, do: str, target: int,
     seat `target` in its `do` widget and confirms, then `after()` runs; at a
     step of `api`, its actions go through the GM's API; every other step
     times out (the GM's API: the test's driver, never the pages' way in)."""
-    from playwright.sync_api import expect
 
     deadline = time.monotonic() + seconds
     acted = False
@@ -70,10 +105,8 @@ def night_to_day(hub: Any, page: Any, step: str, do: str, target: int,
             break
         if pending["step"] == step and not acted:
             next_call(hub, step)  # the engine is there: the GM brings its call forward
-            box = hook(page, f"choice-{do}")
-            expect(box).to_be_visible(timeout=10_000)
-            box.locator(f"[data-test=target-{target}]").click()
-            confirm(page)
+            caught_up(hub, page)  # the phone shows the call (the same screen as before it)
+            night_tap(page, seat=target)
             if after is not None:
                 after()
             acted = True

@@ -16,11 +16,22 @@ werewolf a day.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from browser_kit import PHONE, RECORDER, SCREEN, TABLET, hook, shown_on
+from browser_kit import (
+    PHONE,
+    RECORDER,
+    SCREEN,
+    TABLET,
+    caught_up,
+    held_card,
+    hook,
+    night_tap,
+    shown_on,
+)
 
 from companion.table.pacing import Settings
 
@@ -163,17 +174,14 @@ def _act(game: Game, seat: int, do: str, target: int | None = None,
 
 
 def _seer_result(game: Game, seer: int, seen: int) -> None:
-    """The newest private result, tapped: full screen, it names the wolf as a
-    werewolf (the word on the wolf's own card); a tap hides it."""
+    """The newest private result, on the held card [issue 28] (told when the
+    seer's call ends): it names the wolf as a werewolf (the word on the
+    wolf's own card); let go, the card hides it again."""
     phone = game.phones[seer]
-    result = hook(phone, "result").last
-    expect(result).to_be_visible(timeout=WAIT)
-    result.click()
     name, werewolf = re.escape(game.names[seen]), re.escape(game.shown[seen])
-    text = phone.get_by_text(re.compile(f"{name}.*{werewolf}|{werewolf}.*{name}")).last
-    expect(text).to_be_visible()
-    text.click()
-    expect(text).to_be_hidden()
+    caught_up(game.hub, phone)
+    assert re.search(f"{name}.*{werewolf}|{werewolf}.*{name}", held_card(phone)), held_card(phone)
+    expect(hook(phone, "results")).to_be_hidden()
 
 
 def _next(game: Game) -> None:
@@ -184,33 +192,52 @@ def _next(game: Game) -> None:
 
 def _night(game: Game, seer_looks_at: int, victim: int | None, guard: int | None = None,
            shot: Any = None) -> None:
-    """One night, in the calling order: seer, knight, wolves, witch; the GM
-    ends each call once its roles have acted (jp-standard: its one window,
-    once all have acted)."""
+    """One night, in the calling order: seer, knight, wolves, witch, each on
+    the night's one screen [issue 28]; the GM ends each call once its roles
+    have acted (jp-standard: its one window, once all have acted). The
+    seer's result shows on her held card when her call ends."""
     together = "knight" in game.roles  # jp-standard: one window [004]
     for seat in sorted(game.alive):  # every living phone shows the sleeping village
         expect(hook(game.phones[seat], "night-screen")).to_be_visible(timeout=WAIT)
-    for seat in game.holders("seer"):
-        if seat in game.alive:
-            _act(game, seat, "inspect", seer_looks_at)
-            _seer_result(game, seat, seer_looks_at)
+    seers = [seat for seat in game.holders("seer") if seat in game.alive]
+    for seat in seers:
+        _tap_when_called(game, seat, name=seer_looks_at)
     if not together:
         _next(game)
+        for seat in seers:
+            _seer_result(game, seat, seer_looks_at)
     for seat in game.holders("knight"):
         if seat in game.alive and guard is not None:
-            _act(game, seat, "guard", guard)
+            _tap_when_called(game, seat, name=guard)
     if victim is not None:
         wolves = [s for s in game.holders("werewolf") if s in game.alive]
         for seat in wolves:
-            _act(game, seat, "attack", victim)
+            _tap_when_called(game, seat, name=victim)
         if shot is not None:
             shot(game.phones[wolves[-1]], "phone-wolf-night")
     if not together:
         _next(game)
     for seat in game.holders("witch"):
         if seat in game.alive:
-            _act(game, seat, "pass", button="do-pass")
+            _tap_when_called(game, seat, pass_=True)
     _next(game)
+    if together:
+        for seat in seers:
+            _seer_result(game, seat, seer_looks_at)
+
+
+def _tap_when_called(game: Game, seat: int, name: int | None = None, pass_: bool = False) -> None:
+    """The seat's call is open (its own view has its choices): its phone
+    taps on the night's one screen, and the engine took it."""
+    hub = game.hub
+    deadline = time.monotonic() + WAIT / 1000
+    while not hub.table.seat_view(seat)["actions"]:
+        assert time.monotonic() < deadline, f"seat {seat} was never called"
+        time.sleep(0.05)
+    before = hub.api("GET", "/api/gm")["seq"]
+    caught_up(hub, game.phones[seat])
+    night_tap(game.phones[seat], seat=name, pass_=pass_)
+    assert hub.api("GET", "/api/gm")["seq"] > before, "the tap was not taken as an action"
 
 
 def _day(game: Game, victim: int | None, executed: int, shot: Any, label: str) -> None:

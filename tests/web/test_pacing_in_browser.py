@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from browser_kit import hook, open_pages
+from browser_kit import caught_up, hook, night_tap, open_pages
 
 from companion.table.pacing import Settings
 
@@ -67,11 +67,13 @@ def test_a_base_night_calls_the_deck_and_the_gms_next_ends_a_live_call(
 
         hook(gm, "tab-running").click()  # the GM's game view, with its Next
         hub.api("POST", "/api/timer", {"do": "resume"})
-        # the seer answers at once: her phone says done, her call goes on
-        expect(hook(seer, "choice-inspect")).to_be_visible(timeout=5_000)
-        hook(seer, "choice-inspect").locator("[data-test=target-0]").click()
-        hook(seer, "confirm").click()
-        expect(seer.get_by_text("Done: wait for the call to end.")).to_be_visible()
+        # the seer answers at once: her phone says noted, her call goes on
+        while not hub.table.seat_view(2)["actions"]:
+            time.sleep(0.05)
+        caught_up(hub, seer)
+        night_tap(seer, seat=0)
+        expect(hook(seer, "night-status")).to_have_text(
+            "Noted: you may change it until the call ends.")
         watch()
         assert _call(hub) == "seer"
         _keep(shot(seer, "phone-seer-done"))

@@ -62,11 +62,10 @@ def _phone_on(hub: Any, new_context: Any, view: dict[str, Any]) -> Any:
 def test_a_card_the_seer_saw_stays_behind_the_hold(hub, new_context, shot):
     """Issue 18 item 4: "Ann Werewolf" was readable under "The table" at a
     glance. The table lists only what the table knows; the seen card shows
-    while the card is held, and "What you know" says so."""
+    while the card is held."""
     phone = _phone_on(hub, new_context, _seat_view())
     expect(phone.locator("#players")).to_contain_text("Bob")
     expect(phone.locator("#players")).not_to_contain_text("Werewolf")
-    expect(hook(phone, "knows")).to_have_text("Hold your card to see what you know.")
     expect(hook(phone, "known-cards")).to_be_hidden()
     hook(phone, "card").hover()
     phone.mouse.down()
@@ -79,20 +78,23 @@ def test_a_card_the_seer_saw_stays_behind_the_hold(hub, new_context, shot):
 def test_what_a_wolf_knows_and_a_seers_results_say_nothing_at_a_glance(hub, new_context, shot):
     """Issue 18 item 4: private results belong behind the same hold as the card.
     "Your pack: Bob" under "What you know" named a wolf to a neighbour's
-    glance, and a result titled "Seer's look" named a seer: the open page
-    says the same line for every role, the pack shows while the card is held,
-    and a result says what it is only once tapped."""
+    glance, and a result titled "Seer's look" named a seer. [issue 28]: the
+    open page has neither (a list of results, however titled, was itself
+    longer on a seer's phone): both are on the held card only."""
     view = _seat_view(role="werewolf", team="wolves", knows={"pack": [0, 1]})
     phone = _phone_on(hub, new_context, view)
-    expect(hook(phone, "knows")).to_have_text("Hold your card to see what you know.")
+    expect(phone.locator("#players")).to_contain_text("Bob")
     expect(phone.locator("body")).not_to_contain_text("Your pack")
-    expect(hook(phone, "results")).not_to_contain_text("look")
+    expect(phone.locator("body")).not_to_contain_text("Night 1")
+    expect(hook(phone, "results")).to_be_hidden()
     hook(phone, "card").hover()
     phone.mouse.down()
-    expect(hook(phone, "knows-held")).to_have_text("Your pack: Bob")
+    expect(hook(phone, "knows-held")).to_contain_text("Your pack: Bob")
+    expect(hook(phone, "results")).to_contain_text("Night 1 · Seer — Bob's card: Werewolf.")
     shot(phone, "pack-held")
     phone.mouse.up()
     expect(hook(phone, "knows-held")).to_have_text("")
+    expect(hook(phone, "results")).to_be_hidden()
 
 
 def test_a_public_card_stays_on_the_table(hub, new_context):
@@ -233,6 +235,43 @@ def test_a_tap_while_offline_is_sent_again_once_back(tmp_path, new_context, shot
         context2.set_offline(False)
         expect(hook(phone2, "error")).to_contain_text("Not recorded", timeout=10_000)
         assert other not in hub.table.state.votes or hub.table.state.phase != "day"
+        new_context.close_all()
+
+
+@pytest.mark.parametrize("ruleset", ["millers-hollow", "bga"])
+def test_a_lockin_pick_never_shows_as_a_vote_until_its_box_locks_it(tmp_path, new_context,
+                                                                   shot, ruleset):
+    """[issue 28] "A vote shows what counts": in lock-in mode a phone's pick
+    that the seat's box has not locked showed a green "✓ Vote for: Hana", and
+    counted as no vote at the timeout without a word. Now it shows no ✓ and
+    says it is not counted, and what the time-out makes of it (RULES.md §1
+    `vote_timeout`: an abstention in Millers Hollow, the right-hand
+    neighbour on Board Game Arena); once the box is pressed, the phone says
+    the vote is locked and counts, in the same commit that lights its LED
+    (firmware/bridge.py `lights`: solid once the vote is in the log)."""
+    clock = FakeClock()
+    with running_hub(tmp_path / "hub", clock=clock, tick_s=None) as hub:
+        hub.table.create({"ruleset": ruleset, "seed": 5, "players": EIGHT, "buttons": "lock-in",
+                          "options": {"sheriff": False}})
+        seat = _to_the_vote(hub, clock)
+        phone = new_context(hub, **PHONE).new_page()
+        phone.goto(hub.base + hub.table.seats()[seat]["url"])
+        box = hook(phone, "choice-vote")
+        target = hub.table.seat_view(seat)["actions"][0]["targets"][0]
+        box.locator(f"[data-test=target-{target}]").click()
+        hook(phone, "confirm").click()
+        expect(hook(phone, "confirm")).to_be_hidden()
+        note = hook(phone, "lockin")
+        expect(note).to_contain_text(f"Your pick: {EIGHT[target]}. Not counted until you press")
+        expect(note).to_contain_text("it counts as no vote" if ruleset == "millers-hollow"
+                                     else "your vote goes to your right-hand neighbour")
+        expect(phone.locator("body")).not_to_contain_text("✓")
+        shot(phone, f"lockin-unlocked-{ruleset}")
+        assert seat not in hub.table.state.votes
+        assert hub.table.act_presses([(seat, clock())]) == ["recorded"]
+        expect(note).to_have_text(f"Your vote for {EIGHT[target]} is locked: it counts.")
+        assert hub.table.state.votes[seat] == target
+        assert hub.table.public()["vote"]["voted"].count(seat) == 1  # what the LED reads
         new_context.close_all()
 
 

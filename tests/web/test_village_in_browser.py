@@ -14,7 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_kit import confirm, held_profession_shows, hook, night_to_day, open_pages
+from browser_kit import (
+    caught_up,
+    confirm,
+    held_card,
+    held_profession_shows,
+    hook,
+    night_to_day,
+    open_pages,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -54,12 +62,9 @@ def _play(hub: Any, new_context: Any) -> None:
     assert hub.api("GET", "/api/gm")["pace"]["mode"] == "discussion"
     box.locator("[data-test=target-2]").click()
     confirm(phone)
-    result = hook(phone, "result").last
-    expect(result).to_be_visible()
-    result.click()
-    expect(hook(phone, "result-sheet")).to_contain_text("Cid's card: Seer.")
-    hook(phone, "result-sheet").click()
-    expect(hook(phone, "result-sheet")).to_be_hidden()
+    caught_up(hub, phone)  # her result: on the held card only [issue 28]
+    assert "Cid's card: Seer." in held_card(phone)
+    expect(hook(phone, "results")).to_be_hidden()
     # the GM tablet, secrets shown: every seat's profession and building
     hook(gm, "secrets").check()
     expect(hook(gm, f"prof-{CONFESSOR}")).to_contain_text("Confessor · Church (used)")

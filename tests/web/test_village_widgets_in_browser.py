@@ -17,7 +17,16 @@ import time
 from typing import Any
 
 import pytest
-from browser_kit import confirm, held_profession_shows, hook, night_to_day, open_pages
+from browser_kit import (
+    caught_up,
+    confirm,
+    held_card,
+    held_profession_shows,
+    hook,
+    next_call,
+    night_to_day,
+    open_pages,
+)
 
 from companion.table.pacing import Settings
 
@@ -67,18 +76,15 @@ def _play(hub: Any, new_context: Any) -> None:
     expect(hook(screen, "village")).to_contain_text("A rumour accuses Ann.", timeout=15_000)
 
     # the baker's dawn (RULES.md §8 baker [000]): the seed's roll found Ann;
-    # his result opens full screen and a tap hides it; what kind of result it
-    # is shows only in the sheet ("Baker" on the open page would name him,
-    # issue 18 item 4)
+    # his result is on his held card only: nothing on the open page says a
+    # result is there ("Baker" would name him, issue 18 item 4; a list of
+    # results would too, [issue 28])
     baker = phones[BAKER]
-    result = hook(baker, "result").last
-    expect(result).not_to_contain_text("Baker")
-    result.click()
-    expect(hook(baker, "result-sheet")).to_be_visible()
-    expect(hook(baker, "result-sheet")).to_contain_text("Baker")
-    expect(hook(baker, "result-sheet")).to_contain_text("The bakery found a werewolf: Ann.")
-    hook(baker, "result-sheet").click()
-    expect(hook(baker, "result-sheet")).to_be_hidden()
+    caught_up(hub, baker)
+    expect(baker.locator("body")).not_to_contain_text("Baker")
+    held = held_card(baker)
+    assert "Baker" in held and "The bakery found a werewolf: Ann." in held, held
+    expect(hook(baker, "results")).to_be_hidden()
 
     # the bonesetter (RULES.md §8 bonesetter [000]): the confessor uses her
     # once-only power (GM's API), the bonesetter makes it usable again
@@ -145,9 +151,7 @@ def _play(hub: Any, new_context: Any) -> None:
             hub.api("POST", "/api/actions", {"do": "timeout"})
         else:
             time.sleep(0.1)
-    result = hook(baker, "result").last
-    expect(result).to_contain_text("Night 2")
-    result.click()
-    expect(hook(baker, "result-sheet")).to_contain_text("The bakery found no werewolf.")
-    hook(baker, "result-sheet").click()
-    expect(hook(baker, "result-sheet")).to_be_hidden()
+    next_call(hub, "")  # the night's last calls, ended by the GM's Next: dawn [issue 28]
+    caught_up(hub, baker)
+    held = held_card(baker)
+    assert "Night 2 · Baker — The bakery found no werewolf." in held, held

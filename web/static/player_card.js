@@ -1,0 +1,137 @@
+// A seat's card [issue 6, issue 28]: its back until held; held, it fills the
+// screen with all that only its holder may read — the card and its side, its
+// profession (The Village), what a tap does in the call now (`tonight`, given
+// by the night screen), what the role knows (the pack and its picks, the
+// lover, the other freemason, the charmed), the cards it was shown and its
+// private results. The open page never shows any of it: a glance at a
+// neighbour's phone sees the same back on every phone.
+//
+//   const card = phoneCard(words, () => view, () => tonightLines);
+//   card.refresh();  // the view or the night changed: a card held shows it
+//   card.names(v)    // the helpers the page shares (a seat's name...)
+function phoneCard(words, getView, getTonight) {
+  "use strict";
+  const {N, t, stepText} = words;
+  const roleName = (id) => N.roles[id] || id;
+  const teamName = (id) => N.teams[id] || id;
+  const name = (v, seat) => (v.players[seat] ? v.players[seat].name : String(seat));
+  const names = (v, seats) => seats.map((s) => name(v, s)).join(", ") || t("Nobody");
+
+  // A card the table knows (shown to all: the game is over, a dead player's
+  // card with "reveal on death", the idiot voted out and revealed)
+  function publicRole(v, p) {
+    if (!p.role) return false;
+    if (v.phase === "over") return true;
+    if (!p.alive) return !!(v.options && v.options.reveal_on_death);
+    return p.role === "village-idiot" && !p.can_vote && !((v.village && v.village.silenced) || []).includes(p.seat);
+  }
+  // the cards this seat was shown and the table was not (his pack, the other
+  // freemason, the seer's looks) [issue 18 item 4]
+  const knownCards = (v) => v.players.filter((p) => p.seat !== v.seat && p.role && !publicRole(v, p))
+    .map((p) => p.name + " — " + roleName(p.role));
+
+  // The Village (RULES.md §8): his profession, building, power and its state
+  function professionText(p) {
+    if (!p) return "";
+    const parts = [N.professions[p.id] || p.id];
+    parts.push(p.building ? t("Your building: {building}", {building: N.buildings[p.building] || p.building})
+      : t("You have no building."));
+    if (N.prof_powers[p.id]) parts.push(N.prof_powers[p.id]);
+    if (p.power) parts.push(t("Power: {state}", {state: N.prof_states[p.power] || p.power}));
+    return parts.join(" · ");
+  }
+
+  // what the role knows (his pack and its picks, lover, fellow freemason, the charmed)
+  function knowsLines(v) {
+    const k = v.knows || {};
+    const rows = [];
+    const others = (seats) => seats.filter((s) => s !== v.seat);
+    if (k.pack) rows.push(t("Your pack") + ": " + names(v, others(k.pack)));
+    if (v.pack_picks && Object.keys(v.pack_picks).length) {
+      rows.push(t("The pack's picks") + ": " + Object.entries(v.pack_picks)
+        .map(([w, target]) => name(v, +w) + " → " + name(v, target)).join(", "));
+    }
+    if (k.lover) rows.push(t("Your lover") + ": " + names(v, k.lover));
+    if (k.freemasons) rows.push(t("The other freemason") + ": " + names(v, others(k.freemasons)));
+    if (k.charmed) rows.push(t("Charmed") + ": " + names(v, k.charmed));
+    return rows;
+  }
+
+  function resultText(v, r) {
+    if (r.kind === "inspect" || r.kind === "medium") {
+      if (r.result === "wolf" || r.result === "human") {  // the seer_sees "team" option
+        return t(r.result === "wolf" ? "{name} is a werewolf." : "{name} is not a werewolf.",
+          {name: name(v, r.target)});
+      }
+      return t("{name}'s card: {role}.", {name: name(v, r.target), role: roleName(r.result)});
+    }
+    if (r.kind === "spy") {
+      if (r.outcome === "wolf") return t("You saw a werewolf: {name}.", {name: name(v, r.wolf)});
+      if (r.outcome === "caught") return t("You were caught!");
+      return t("You saw nothing.");
+    }
+    if (r.kind === "lover") return t("You are in love with {name}.", {name: name(v, r.partner)});
+    if (r.kind === "victim") {
+      return r.victim === null || r.victim === undefined ? t("Nobody was attacked tonight.")
+        : t("Tonight's victim: {name}.", {name: name(v, r.victim)});
+    }
+    if (r.kind === "confess") return t("{name}'s card: {role}.", {name: name(v, r.target), role: roleName(r.result)});
+    if (r.kind === "baker") {  // a roll each night: a werewolf, or nobody (wolf null)
+      return r.wolf === null || r.wolf === undefined ? t("The bakery found no werewolf.")
+        : t("The bakery found a werewolf: {name}.", {name: name(v, r.wolf)});
+    }
+    if (r.kind === "centre") return t("The centre cards: {cards}.", {cards: r.cards.map(roleName).join(", ")});
+    return r.kind;
+  }
+  // whose result it is: the role or profession the template names for its kind
+  const resultTitle = (r) => (N.results && N.results[r.kind]) || r.kind;
+
+  const card = $("card");
+  const PARTS = ["role", "team", "power", "profession", "tonight", "knows-held", "cards", "results"];
+  let timer = 0;
+
+  function fill() {
+    const v = getView();
+    if (!v) return;
+    $("role").textContent = roleName(v.role);
+    $("team").textContent = teamName(v.team);
+    $("power").textContent = N.powers[v.role] || "";
+    $("profession").textContent = professionText(v.profession);
+    $("tonight").replaceChildren(...getTonight().map((line) => el("span", {class: "line"}, line)));
+    const knows = knowsLines(v);
+    $("knows-held").replaceChildren(...(knows.length ? [el("b", {}, t("What you know")), ...knows.map(
+      (line) => el("span", {class: "line"}, line))] : []));
+    const known = knownCards(v);
+    $("cards").textContent = known.length ? t("Cards you know: {cards}", {cards: known.join(", ")}) : "";
+    const results = v.results.slice().reverse();  // the newest first
+    $("results").replaceChildren(...(results.length ? [el("b", {}, t("Your results")), ...results.map(
+      (r) => el("span", {class: "line", test: "result"}, stepText(r.time) + " · " + resultTitle(r) + " — " + resultText(v, r)))] : []));
+  }
+  function show(ev) {
+    if (ev && ev.cancelable && ev.type !== "touchstart") ev.preventDefault();
+    if (!getView()) return;
+    fill();
+    card.classList.add("shown");
+    clearTimeout(timer);
+    timer = setTimeout(hide, 5000);
+  }
+  function hide() {
+    clearTimeout(timer);
+    card.classList.remove("shown");
+    for (const id of PARTS) $(id).replaceChildren();
+  }
+  card.addEventListener("pointerdown", show);
+  card.addEventListener("touchstart", show, {passive: true});
+  for (const ev of ["pointerup", "pointercancel", "pointerleave", "touchend", "touchcancel", "blur"]) {
+    card.addEventListener(ev, hide);
+  }
+  card.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") show(e); });
+  card.addEventListener("keyup", hide);
+  card.addEventListener("contextmenu", (e) => e.preventDefault());
+  document.addEventListener("visibilitychange", hide);
+
+  return {
+    refresh() { if (card.classList.contains("shown")) fill(); },
+    publicRole, roleName, teamName, name, names,
+  };
+}
