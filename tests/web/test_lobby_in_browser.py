@@ -90,6 +90,10 @@ def test_the_lobby_sends_the_cards_and_only_a_typed_seed(hub, new_context):
     hook(page, "tab-lobby").click()
     hook(page, "setup-name").fill("eight")
     hook(page, "save-setup").click()
+    for _ in range(100):  # (the list said "No saved setups." before the save too)
+        if setups:
+            break
+        page.wait_for_timeout(50)
     expect(hook(page, "setups")).to_contain_text("No saved setups.")
     saved = {k: v for k, v in games[1].items() if k != "wait_for_start"}  # the deal's own
     assert setups == [{"name": "eight", "setup": saved}]
