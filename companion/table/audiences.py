@@ -315,11 +315,12 @@ class Audiences:
         view = view_for(self._upto(state, pacing.news_cut(pc, len(state.log))), seat,
                         shared=True)
         view["actions"] = seat_actions(state, seat) if pacing.may_act(pc, seat) else []
-        picks = pacing.pack_picks(state, pc, seat)  # the whole pack's call [issue 16]
-        if picks is None:
-            view.pop("pack_picks", None)
-        else:
-            view["pack_picks"] = picks
+        pack = pacing.pack_call(state, pc, seat)  # the whole pack's call [issue 16]
+        view.pop("pack_picks", None)
+        if pack is not None and pack["attack"]:
+            view["pack_picks"] = pack["picks"]
+        elif pack is not None:
+            view["no_attack"] = True  # said on his held card [issue 28]
         self._overlay(live, view)
         view["game"], view["language"] = live.game, live.language
         return view

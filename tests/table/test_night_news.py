@@ -245,3 +245,24 @@ def test_the_deal_survives_a_restart_and_next_does_not_start_it(table, clock, db
     assert again.pace.mode == "deal"
     again.timer("resume")
     assert again.pace.mode == "calls"
+
+
+def test_a_wolfs_card_says_there_is_no_attack_on_jp_standards_first_night(table, clock):
+    """[issue 28] item 2, RULES.md §4 jp-standard: "on night 1 wolves only
+    meet" [004]; a wolf's phone had only the decoy, with nothing saying
+    there was no attack that night. His view says so (`no_attack`), for his
+    held card only: nobody else's view has it, and night 2's has picks."""
+    table.create(_setup("jp-standard", ["seer", "werewolf", "werewolf", "madman", "medium",
+                                        "knight", "villager", "villager", "villager"]))
+    assert [s for s in range(9) if table.seat_view(s).get("no_attack")] == [1, 2]
+    assert "pack_picks" not in table.seat_view(1)
+    while table.pace.mode == "calls" and table.pace.night == 1:
+        clock.advance(5)
+        table.tick()
+    for _ in range(400):
+        if table.pace.mode == "calls" and table.pace.night == 2:
+            break
+        clock.advance(5)
+        table.tick()
+    assert table.pace.night == 2 and not table.seat_view(1).get("no_attack")
+    assert table.seat_view(1)["pack_picks"] == {}

@@ -1,0 +1,114 @@
+"""`Pace`: where the table is in time, as a plain record (pacing.py's
+functions take one and answer a new one). Its times are on the table's
+monotonic clock while the hub runs and are stored as *time left*
+(`to_record`, `from_record`) [issue 16]."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+#: Pace's times on the table's clock (stored as seconds from the commit)
+CLOCK_FIELDS = ("deadline", "started", "talk_until")
+#: a pre-[issue 16] record's wall-clock deadline is trusted this far at most
+LEGACY_MAX_S = 900.0
+
+
+@dataclass
+class Pace:
+    """Where the table is in time. Modes:
+    deal | lobby | calls | discussion | ballot | prompt | last-words | verdict | over.
+    (deal: the game waits for the GM's "start"; lobby: it starts at once.)"""
+
+    mode: str = "lobby"
+    step_id: int = -1  # the engine step (pending id) this record was made for
+    night: int = 0  # calls: the night being called
+    calls: list[str] = field(default_factory=list)
+    cursor: int = 0  # calls: index of the current call
+    live: bool = False  # calls: the current call's step is open in the engine
+    #: calls: the log's length when the current call opened; a seat is shown
+    #: its private news up to there until the call ends [issue 28] (None: a
+    #: record saved before it was kept)
+    since: int | None = None
+    started: float = 0.0
+    deadline: float | None = None
+    paused: float | None = None  # seconds left when paused
+    hold: int | None = None  # public views are built from the log up to this index
+    words: list[int] = field(default_factory=list)  # seats still owed last words
+    seat: int | None = None  # last words: whose
+    deaths_seen: int = 0  # deaths already given last words (or not owed any)
+    nights_called: int = 0  # nights whose calls are over
+    verdict_night: int = 0  # the night before which the day's verdict was shown
+    order: list[int] = field(default_factory=list)  # roll-call: candidates, in calling order
+    picks: dict[str, int] = field(default_factory=dict)  # lock-in: seat -> target picked
+    talk_until: float = 0.0  # the day's discussion ends then, even if the vote reopens
+    talk_day: int = 0  # the day that discussion is for (The Village's barber, RULES.md §8)
+
+    def rollcall(self, at: float, window: float) -> int | None:
+        """Roll-call: the index in `order` of the candidate whose window holds
+        the moment `at` (None before the first or after the last). The windows
+        end back to back at the deadline, so pausing or extending the ballot
+        moves them all."""
+        n = len(self.order)
+        if not n or self.mode != "ballot":
+            return None
+        left = self.paused if self.paused is not None else (
+            None if self.deadline is None else self.deadline - at)
+        if left is None or left <= 0 or left > n * window:
+            return None
+        return max(0, n - math.ceil(left / window))
+
+    def to_dict(self) -> dict:
+        """The record as JSON-ready data (its own copies of the lists); by
+        hand, as `dataclasses.asdict` is ten times slower and this runs at
+        every commit."""
+        out = dict(self.__dict__)
+        out["calls"], out["words"], out["order"] = list(self.calls), list(self.words), \
+            list(self.order)
+        out["picks"] = dict(self.picks)
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Pace:
+        known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+    def to_record(self, now: float) -> dict:
+        """The record as the store keeps it: its times as seconds from `now`
+        (time left, or ago), so that it means the same after a restart on
+        a monotonic clock that starts again anywhere [issue 16]."""
+        out = self.to_dict()
+        for key in CLOCK_FIELDS:
+            if out[key] is not None:
+                out[key] = out[key] - now
+        out["clock"] = "left"
+        return out
+
+    @classmethod
+    def from_record(cls, d: dict, now: float, wall: float) -> Pace:
+        """A stored record on the clock reading `now`. A record saved before
+        times were kept as time left holds wall-clock times: read once with
+        the wall clock `wall`, its deadline no further off than LEGACY_MAX_S."""
+        pc = cls.from_dict(d)
+        if d.get("clock") == "left":
+            for key in CLOCK_FIELDS:
+                value = getattr(pc, key)
+                if value is not None:
+                    setattr(pc, key, value + now)
+            return pc
+        for key in CLOCK_FIELDS:
+            value = getattr(pc, key)
+            if value is not None:
+                ago = min(max(value - wall, -LEGACY_MAX_S), LEGACY_MAX_S)
+                setattr(pc, key, now + ago)
+        return pc
+
+    def copy(self) -> Pace:
+        return Pace(**self.to_dict())
+
+    def remaining(self, now: float) -> float | None:
+        if self.paused is not None:
+            return self.paused
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - now)
