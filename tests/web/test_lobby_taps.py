@@ -98,7 +98,11 @@ def _deal(gm: Hands) -> None:
     raise AssertionError(f"the deal never came right: {gm.done}")
 
 
-def _night_one(hub: Any, seconds: float = 10) -> None:
+def _night_one(hub: Any, page: Any, seconds: float = 10) -> None:
+    """Wait for night 1's calls. The wait yields to Playwright (not
+    time.sleep): the test's contexts route every request through this
+    process (conftest.new_context), so a page's request waits until the
+    test calls into Playwright again."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         view = hub.api("GET", "/api/gm")
@@ -106,7 +110,7 @@ def _night_one(hub: Any, seconds: float = 10) -> None:
         if view.get("phase") == "night" and view.get("n") == 1 and pace.get("mode") == "calls" \
                 and pace.get("paused") is None:
             return
-        time.sleep(0.05)
+        page.wait_for_timeout(50)
     raise AssertionError(f"night 1 did not begin: {hub.api('GET', '/api/gm').get('pace')}")
 
 
@@ -134,7 +138,7 @@ def test_an_18_player_deal_with_ten_roles_costs_few_taps(hub_factory, new_contex
             gm.tap("create")
             expect(hook(page, "dealing")).to_be_visible()
             gm.tap("start")
-            _night_one(hub)
+            _night_one(hub, page)
             assert hub.api("GET", "/api/games/1")["setup"]["cards"] == WANTED
             pasted = sum(a.startswith("paste") for a in gm.done)
             assert gm.received() + pasted == len(gm.done), (gm.received(), gm.done)

@@ -43,3 +43,22 @@ def test_every_page_loads_from_the_hub_alone(hub, new_context, shot, requests_se
     asked = [url for _, url in requests_seen.seen]
     assert any(url.endswith("/stream") for url in asked), asked  # the pages did run
     assert all(hub.origin in url for url in asked if url.startswith("http")), asked
+
+
+def test_a_request_to_another_host_is_stopped_and_seen(hub, new_context, requests_seen):
+    """The check above can fail: a page's request to another host (here, a
+    fetch the test makes it send) is aborted before it leaves, and recorded
+    for the autouse check; the hub's own are not routed at all."""
+    page = new_context(hub, viewport={"width": 390, "height": 844}).new_page()
+    page.goto(hub.base + "/table")
+    why: list[str] = []
+    page.on("requestfailed", lambda r: why.append(str(r.failure)))
+    failed = page.evaluate("""() => fetch("http://example.invalid/x").then(() => "answered",
+                                                                          () => "refused")""")
+    assert failed == "refused"
+    page.wait_for_timeout(50)
+    assert why == ["net::ERR_FAILED"], why  # aborted by the route (a lookup would say NAME)
+    assert requests_seen.foreign() == ["http://example.invalid/x"]
+    assert page.evaluate("fetch('/api/public').then((r) => r.status)") == 200
+    with requests_seen.lock:  # seen: this test's own, not a page's
+        requests_seen.seen.clear()

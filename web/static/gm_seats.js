@@ -50,7 +50,9 @@
   $("next-seat").addEventListener("click", () => { S.seat += 1; renderDealing(); });
   $("prev-seat").addEventListener("click", () => { S.seat -= 1; renderDealing(); });
   $("start").addEventListener("click", guard(async () => {
-    if (S.gm && S.gm.pace && S.gm.pace.mode === "deal") await api("POST", "/api/timer", { do: "start" });
+    // the deal waits for it [issue 28]; asked whatever this tablet's view says
+    // (a tap before the new game's view came); 409: it had begun already
+    await api("POST", "/api/timer", { do: "start" }).catch((err) => { if (err.status !== 409) throw err; });
     show("running", true);
   }));
 
