@@ -13,6 +13,7 @@ import random
 
 import pytest
 from hub.conftest import FakeClock
+from hub.test_api import call
 
 from companion.engine import legal_actions, pending
 from companion.engine.actions import sample_uniform
@@ -121,24 +122,13 @@ def test_no_phone_changes_within_a_night_call(table, clock, name, seed):
     assert counted["calls"] >= 3 and counted["acted"] >= 5, counted
 
 
-def _watch_call(table: Table, clock: FakeClock, call: str) -> None:
-    """Let time pass until the table calls `call` (its step open)."""
-    for _ in range(400):
-        pc = table.pace
-        if pc.mode == "calls" and pc.calls[pc.cursor] == call and pc.live:
-            return
-        clock.advance(0.5)
-        table.tick()
-    raise AssertionError(f"{call} was never called")
-
-
 def test_the_lovers_learn_it_when_cupids_call_ends(table, clock):
     """RULES.md §4 night 1: cupid, then the lovers wake and see each other;
     [issue 28]: the lovers' phones learn it when cupid's call ends, not the
     moment he links them (a phone lighting up mid-call names a lover)."""
     table.create(_setup("millers-hollow", ["cupid", "seer", "werewolf", "werewolf",
                                             "villager", "villager", "villager", "witch"]))
-    _watch_call(table, clock, "cupid")
+    call(table, clock, "cupid")
     table.act_seat(0, {"do": "link", "targets": ["P4", "P5"]})
     assert table.seat_view(4)["results"] == [] and "lover" not in table.seat_view(4)["knows"]
     while table.pace.calls[table.pace.cursor] == "cupid":
@@ -153,7 +143,7 @@ def test_the_charmed_learn_it_when_the_pipers_call_ends(table, clock):
     charmed player's phone changes at the end of the piper's call."""
     table.create(_setup("millers-hollow", ["piper", "seer", "werewolf", "werewolf",
                                             "villager", "villager", "villager", "witch"]))
-    _watch_call(table, clock, "piper")
+    call(table, clock, "piper")
     table.act_seat(0, {"do": "charm", "targets": ["P4", "P5"]})
     assert "charmed" not in table.seat_view(4)["knows"]
     while table.pace.mode == "calls" and table.pace.cursor < len(table.pace.calls):
@@ -169,7 +159,7 @@ def test_the_thief_holds_his_new_card_when_his_call_ends(table, clock):
                                       "villager", "villager", "witch"],
                    center=["werewolf", "villager"])
     table.create(setup)
-    _watch_call(table, clock, "thief")
+    call(table, clock, "thief")
     assert table.seat_view(0)["results"][-1] == {"kind": "centre", "time": "night 1",
                                                   "cards": ["werewolf", "villager"]}
     table.act_seat(0, {"do": "swap", "card": 0})
