@@ -9,7 +9,10 @@ holds an invisible or direction-changing character ("A\\u200bnn",
 refused together when they are the same after that, or look alike across
 scripts or cases (Latin "Ann" and Cyrillic "Аnn", "Bob" and "B0b"): the
 `confusables` package (Unicode's confusables table, TR39) decides that, not
-a table of our own. Japanese, Chinese and accented names pass.
+a table of our own. Two names that differ only by combining marks NFC did not
+merge into a letter are refused together too [issue 30 item 5]: "Ann" with
+U+0320 under its n is "Ann" (see DIACRITICS). Japanese, Chinese, Korean and
+accented names pass.
 """
 
 from __future__ import annotations
@@ -31,6 +34,17 @@ REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 #: Default_Ignorable_Code_Point letters and marks, the blank braille cell)
 INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f"
                       "\u2800\u3164\uffa0") | frozenset(chr(c) for c in range(0xFE00, 0xFE10))
+
+#: combining marks of no script of their own: the Combining Diacritical
+#: Marks blocks (with their Extended and Supplement), the marks for symbols,
+#: the half marks and kana's voicing marks. Names are kept NFKC, which
+#: composes a mark with its letter wherever Unicode has the letter ("e" and
+#: U+0308 are "ë", "か" and U+3099 are "が"); one still apart changes no
+#: letter ("Ann" with U+0320 under its n shows as "Ann"), so names are
+#: compared without them [issue 30 item 5]. A script's own signs (Thai,
+#: Devanagari, Arabic vowels) are its spelling and count, as a letter does.
+DIACRITICS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF),
+              (0xFE20, 0xFE2F), (0x3099, 0x309A))
 
 _SPACES = re.compile(r"\s+")
 
@@ -59,17 +73,34 @@ def clean_names(raw: list[str]) -> list[str]:
             if a == b:
                 raise BadInput(f"two players are called {a!r} (after tidying spaces and "
                                "character forms): give one another name")
-            if confusables.is_confusable(a, b):
+            if (bare_a := bare(a)) == (bare_b := bare(b)) or confusables.is_confusable(
+                    bare_a, bare_b):
                 raise BadInput(f"player names {a!r} and {b!r} look alike{_why(a, b)}: "
                                "tell them apart (an initial, a nickname)")
     return names
 
 
+def stray(ch: str) -> bool:
+    """A combining mark of DIACRITICS (in a clean name: one NFKC did not merge)."""
+    return unicodedata.category(ch) in ("Mn", "Me") and any(
+        lo <= ord(ch) <= hi for lo, hi in DIACRITICS)
+
+
+def bare(name: str) -> str:
+    """A clean name as it is compared: without its stray marks."""
+    return "".join(ch for ch in name if not stray(ch))
+
+
 def _why(a: str, b: str) -> str:
-    """The first character of `b` (or `a`) not in the other, named, when it is
-    not plain ASCII: the Cyrillic "А" that looks Latin."""
-    for x, y in ((b, a), (a, b)):
+    """The first letter of `b` (or `a`) not in the other, named, when it is
+    not plain ASCII: the Cyrillic "А" that looks Latin; else the stray mark
+    that makes the only difference."""
+    for x, y in ((bare(b), bare(a)), (bare(a), bare(b))):
         for ch in x:
             if ch not in y and not ch.isascii():
                 return f" ({ch!r} is {unicodedata.name(ch, f'U+{ord(ch):04X}')})"
+    for ch in b + a:
+        if stray(ch):
+            return (f" (U+{ord(ch):04X} {unicodedata.name(ch, 'a combining mark')} "
+                    "changes no letter)")
     return ""

@@ -10,6 +10,8 @@ Source: issue 17 ("5,000-character names are accepted ... 'Ann', 'Ann ',
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from companion.table import BadInput
@@ -68,3 +70,56 @@ def test_a_cross_script_look_alike_names_its_foreign_letter():
 def test_different_names_in_every_script_pass():
     names = ["Ann", "Anne", "太郎", "花子", "陳大文", "Zoë", "Léa", "カイ"]
     assert _names(_setup(names[0], names[1:])) == names
+
+
+# --- [issue 30 item 5] near look-alikes: a mark that changes no letter -------------------
+#: combining marks NFKC leaves apart from an "n" (no "n" with them exists):
+#: the issue's list, each shown under or over or around "Ann"'s last letter
+STRAY_MARKS = ["\u0320", "\u0358", "\u0315", "\u035c", "\u0325", "\u0347", "\u0359",
+               "\u3099", "\u20dd"]
+
+
+@pytest.mark.parametrize("mark", STRAY_MARKS)
+def test_a_mark_that_changes_no_letter_is_a_look_alike(mark):
+    """[issue 30 item 5] "'Ann' plus a combining mark that NFKC does not merge
+    (U+0320 … U+20DD) is accepted beside 'Ann'": refused now, as any look-alike,
+    naming both names and the mark."""
+    twin = "Ann" + mark
+    with pytest.raises(BadInput) as err:
+        _names(_setup("Ann", [twin, *OTHERS[1:]]))
+    assert str(err.value) == (
+        f"player names 'Ann' and {twin!r} look alike (U+{ord(mark):04X} "
+        f"{unicodedata.name(mark)} changes no letter): tell them apart (an initial, "
+        "a nickname)")
+
+
+@pytest.mark.parametrize("twin", ["An\u0320n", "A\u0358nn", "Ann\u0320\u0358", "ANN\u0325",
+                                  "\u0410nn\u0347", "Ａｎｎ\u0315"])
+def test_stray_marks_anywhere_with_case_script_and_width_look_alikes(twin):
+    """[issue 30 item 5]: inside the name, stacked, or on top of the other
+    look-alikes (case, a Cyrillic А, full width)."""
+    with pytest.raises(BadInput, match="look alike"):
+        _names(_setup("Ann", [twin, *OTHERS[1:]]))
+
+
+@pytest.mark.parametrize("pair", [
+    ("が", "か"), ("ガイ", "カイ"), ("か\u3099", "か"),  # kana's voicing mark makes a new kana
+    ("Zoë", "Zoey"), ("José", "Joël"), ("Ștefan", "Łukasz"),  # accents NFC composes
+    ("陳大文", "陳大衛"), ("한지민", "한지만"), ("민준", "민주"),  # Chinese, Hangul
+    ("นิน", "นัน"), ("सुनील", "सनील"),  # a script's own vowel signs are its spelling
+])
+def test_names_whose_marks_make_other_letters_pass_together(pair):
+    """[issue 30 item 5] legitimate names still pass: a mark that NFC composes
+    with its letter (が, ë, é) makes another letter, and Thai and Devanagari
+    vowel signs are spelling; two such names are two players."""
+    first, second = (unicodedata.normalize("NFKC", n) for n in pair)
+    assert _names(_setup(pair[0], [pair[1], *OTHERS[1:]]))[:2] == [first, second]
+
+
+def test_a_name_with_a_mark_no_letter_holds_passes_alone():
+    """[issue 30 item 5]: the rule is about two players, not about a name:
+    Yoruba's "ọ̀" (ọ and a grave accent Unicode has no one letter for) is a
+    name's own spelling; it is refused only beside the same name without it."""
+    assert _names(_setup("Adébáyọ̀"))[0] == "Adébáyọ̀"
+    with pytest.raises(BadInput, match="U\\+0300 COMBINING GRAVE ACCENT changes no letter"):
+        _names(_setup("Adébáyọ̀", ["Adébáyọ", *OTHERS[1:]]))
