@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from ..table import BadInput, NotFound, NotNow
-from .common import answer, body, gm_only, gm_seat, history, stream, table
+from .common import answer, body, clock_press, gm_only, gm_seat, history, stream, table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -73,14 +73,7 @@ def undo() -> Response:
 @bp.post("/timer")
 @gm_only
 def timer() -> Response:
-    doc = body()
-    if not isinstance(doc, dict) or not isinstance(doc.get("do"), str):
-        raise BadInput('send {"do": "start" | "pause" | "resume" | "extend" | "skip", '
-                       '"seconds": N}')
-    seconds = doc.get("seconds", 0)
-    if type(seconds) not in (int, float) or not 0 <= seconds <= 3600:
-        raise BadInput("'seconds' is a number from 0 to 3600")
-    return answer(table().timer(doc["do"], float(seconds)))
+    return answer(table().timer(*clock_press(body())))
 
 
 @bp.get("/seats")

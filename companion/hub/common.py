@@ -59,6 +59,23 @@ def body(default: object = None) -> Any:
         raise BadInput(f"malformed JSON: {str(err)[:120]}") from None
 
 
+def clock_press(doc: object) -> tuple[str, float, int | None]:
+    """A press of the game's clock (POST /api/timer, /api/host/timer):
+    {"do": "start" | "pause" | "resume" | "extend" | "skip", "seconds": N,
+    "stage": S} — `stage` the pace's stage the press was made on (the view's
+    pace.stage): one made on another stage is refused [issue 30 item 2]."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("do"), str):
+        raise BadInput('send {"do": "start" | "pause" | "resume" | "extend" | "skip", '
+                       '"seconds": N, "stage": S}')
+    seconds = doc.get("seconds", 0)
+    if type(seconds) not in (int, float) or not 0 <= seconds <= 3600:
+        raise BadInput("'seconds' is a number from 0 to 3600")
+    stage = doc.get("stage")
+    if stage is not None and type(stage) is not int:
+        raise BadInput("'stage' is the view's pace.stage (an integer), or left out")
+    return doc["do"], float(seconds), stage
+
+
 def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 

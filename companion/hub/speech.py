@@ -33,7 +33,7 @@ from flask import (
 from ..speech import Cache, SpeechError
 from ..table import BadInput, NotFound
 from ..table.narrated import Narration, aplay, cache_folder
-from .common import PRIVATE, Forbidden, body, gm_only, is_gm, table
+from .common import PRIVATE, Forbidden, body, clock_press, gm_only, is_gm, table
 
 bp = Blueprint("speech", __name__)
 
@@ -123,18 +123,9 @@ def volume() -> Response:
 @bp.post("/api/host/timer")
 @gm_only
 def host_timer() -> Response:
-    """The host's clock: {"do": "start" | "pause" | "resume" | "extend" | "skip",
-    "seconds": N},
-    as POST /api/timer, answered with the public view (no card)."""
-    doc = body()
-    if not isinstance(doc, dict) or not isinstance(doc.get("do"), str):
-        raise BadInput('send {"do": "start" | "pause" | "resume" | "extend" | "skip", '
-                       '"seconds": N}')
-    seconds = doc.get("seconds", 0)
-    if not isinstance(seconds, int | float) or isinstance(seconds, bool) \
-            or not 0 <= seconds <= 3600:
-        raise BadInput("'seconds' is a number from 0 to 3600")
-    table().timer(doc["do"], float(seconds))
+    """The host's clock, as POST /api/timer (`common.clock_press`),
+    answered with the public view (no card)."""
+    table().timer(*clock_press(body()))
     response = jsonify(table().public())
     response.headers["Cache-Control"] = "no-store"
     return response

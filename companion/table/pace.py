@@ -43,6 +43,11 @@ class Pace:
     picks: dict[str, int] = field(default_factory=dict)  # lock-in: seat -> target picked
     talk_until: float = 0.0  # the day's discussion ends then, even if the vote reopens
     talk_day: int = 0  # the day that discussion is for (The Village's barber, RULES.md §8)
+    #: how many times what is open changed (a call, a ballot, last words...):
+    #: a GM's Next, pause or +30 s names the stage it was pressed on, and one
+    #: pressed on another stage changes nothing [issue 30 item 2]. Public: it
+    #: counts pacing's own steps, never the engine's events
+    stage: int = 0
 
     def rollcall(self, at: float, window: float) -> int | None:
         """Roll-call: the index in `order` of the candidate whose window holds

@@ -131,7 +131,7 @@ def public(pace: Pace) -> dict:
     message's `now` (the hub's monotonic clock). A night call's deadline is
     public too: every call lasts exactly its window (RULES.md §4), so it
     tells nothing but the deck and the GM's Next."""
-    out: dict = {"mode": pace.mode, "paused": pace.paused}
+    out: dict = {"mode": pace.mode, "paused": pace.paused, "stage": pace.stage}
     if pace.mode == "calls":
         out["call"] = pace.calls[pace.cursor] if pace.cursor < len(pace.calls) else None
         out["night"] = pace.night
@@ -177,7 +177,17 @@ def advance(state: State, pace: Pace, now: float, rules: Rules) -> tuple[Pace, b
     engine's current step has run out of time, apply its `timeout` (then ask
     again)."""
     pc = pace.copy()
-    return pc, _advance(state, pc, now, rules)
+    was = _opened(pc)
+    timeout = _advance(state, pc, now, rules)
+    if _opened(pc) != was:
+        pc.stage += 1
+    return pc, timeout
+
+
+def _opened(pc: Pace) -> tuple:
+    """What is open, as far as the GM's clock buttons are concerned: a new
+    value is a new stage (`Pace.stage`)."""
+    return (pc.mode, pc.night, pc.cursor, pc.step_id, pc.seat, pc.verdict_night)
 
 
 def clear_way(state: State, pace: Pace, now: float, rules: Rules) -> Pace:
@@ -187,12 +197,20 @@ def clear_way(state: State, pace: Pace, now: float, rules: Rules) -> Pace:
     pc = pace.copy()
     if pc.mode == "deal":
         return pc  # the deal waits for "start" (the table refuses the action)
+    was = _opened(pc)
+    _clear_way(state, pc, now, rules)
+    if _opened(pc) != was:
+        pc.stage += 1
+    return pc
+
+
+def _clear_way(state: State, pc: Pace, now: float, rules: Rules) -> None:
     p = pending(state)
     if (pc.mode == "calls" and pc.live and pc.night == state.n
             and pc.cursor < len(pc.calls) and pc.calls[pc.cursor] == p["step"]):
-        return pc  # (an undo to the same step of an earlier night is not "already there")
+        return  # (an undo to the same step of an earlier night is not "already there")
     if pc.mode in ("ballot", "prompt", "over") and pc.step_id == p["id"]:
-        return pc
+        return
     pc.words, pc.seat, pc.hold, pc.paused = [], None, None, None
     pc.deaths_seen = len(state.deaths)
     pc.verdict_night = _last_night(state)
@@ -200,7 +218,7 @@ def clear_way(state: State, pace: Pace, now: float, rules: Rules) -> Pace:
         pc.nights_called = state.n - 1
         _start_calls(state, pc, state.n, now, rules, at=p["step"])
         pc.live = True
-        return pc
+        return
     pc.nights_called = _last_night(state)
     pc.step_id, pc.started = p["id"], now
     if p["kind"] == "over":
@@ -209,7 +227,6 @@ def clear_way(state: State, pace: Pace, now: float, rules: Rules) -> Pace:
         pc.mode, pc.deadline = "prompt", now + rules.settings.prompt_s
     else:
         _open_ballot(state, pc, p, now, rules)
-    return pc
 
 
 def timer(pace: Pace, do: str, seconds: float, now: float) -> Pace:

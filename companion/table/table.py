@@ -23,7 +23,6 @@ each phone is answered after that commit.
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 import threading
@@ -31,20 +30,21 @@ import time
 from collections.abc import Callable
 
 from ..engine import Action, IllegalAction, State, act, legal_actions, pending, rebuild, undo
-from ..replay import parse_action, result_of
+from ..replay import parse_action
 from ..store import Store
 from . import pacing
-from .audiences import LOBBY, Audiences, Listener, Live, Sent, StreamCaps, step_id
+from .audiences import Audiences, Sent, step_id
 from .batch import Queue, Ticket
 from .errors import BadInput, NotFound, NotNow, Stale, TableError
 from .pacing import Pace, Settings
 from .presses import lockin_pick, vote_presses
 from .seats import Seats
 from .setup import parse_setup
+from .showing import Showing
 from .timing import commit, settle
 
 
-class Table:
+class Table(Showing):
     def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic,
                  rng: random.Random | None = None, settings: Settings | None = None,
                  wall: Callable[[], float] = time.time) -> None:
@@ -107,32 +107,6 @@ class Table:
             game = self.store.create_game(parsed.record, state.log, tokens, pace.to_record(0))
             self._load(game, restarted=False)
             return self.seats_info()
-
-    @property
-    def language(self) -> str:
-        """The game's language (the pages default to it)."""
-        return str(self.setup.get("language", "en"))
-
-    @property
-    def buttons(self) -> str:
-        """How this game's votes are cast: phones | roll-call | lock-in [issue 7]."""
-        return str(self.setup.get("buttons", "phones"))
-
-    def seats_info(self) -> dict:
-        """The game's id and its `seats` (404 before a game)."""
-        with self.lock:
-            self._need_game()
-            return {"id": self.game, "seats": self.seats()}
-
-    def seats(self) -> list[dict]:
-        """Every seat's name, link and whether a phone holds it ([] before a game)."""
-        with self.lock:
-            return self.seating.info(self.state.names if self.state is not None else [])
-
-    def _need_game(self) -> State:
-        if self.state is None:
-            raise NotFound("no game yet: create one with POST /api/games")
-        return self.state
 
     def _rules(self) -> pacing.Rules:
         return pacing.Rules(self.settings, self.buttons)
@@ -318,12 +292,16 @@ class Table:
 
     # --- the game master's controls -------------------------------------------
 
-    def timer(self, do: str, seconds: float = 0) -> Sent:
-        """start (ends the deal) | pause | resume | extend (by `seconds`) | skip."""
+    def timer(self, do: str, seconds: float = 0, stage: int | None = None) -> Sent:
+        """start (ends the deal) | pause | resume | extend (by `seconds`) |
+        skip; `stage`: the Pace.stage it was pressed on (Stale if another)."""
         with self.lock:
             state = self._need_game()
             if do == "start" and self.pace.mode != "deal":
                 raise NotNow("the game has already started")
+            if stage is not None and stage != self.pace.stage:
+                raise Stale("the clock has moved on since that press (it ended or began "
+                            "something else): look at the table, then press again")
             now = self.clock()
             try:
                 self.pace = pacing.timer(self.pace, do, seconds, now)
@@ -385,65 +363,6 @@ class Table:
                 self._publish()
             return self.seating.claims[seat] == device
 
-    # --- views ----------------------------------------------------------------
-
-    def _live(self) -> Live:
-        state = self._need_game()
-        assert self.game is not None
-        return Live(self.game, state, self.pace, self.language, self.buttons,
-                    self._rollcall_shown, self.settings.rollcall_s, self.seats())
-
-    def public(self) -> dict:
-        """The table's view (the display, the table screen, the LEDs)."""
-        with self.lock:
-            if self.state is None:
-                return dict(LOBBY)
-            return self.audiences.view(self._live(), "public", self.clock())
-
-    def seat_view(self, seat: int) -> Sent:
-        with self.lock:
-            return self.audiences.view(self._live(), f"seat:{seat}", self.clock())
-
-    def gm_view(self) -> Sent:
-        with self.lock:
-            return self.audiences.view(self._live(), "gm", self.clock())
-
-    def result(self) -> dict:
-        """The replay output object of the current game, with its id and timers."""
-        with self.lock:
-            state = self._need_game()
-            out = result_of(state)
-            out["id"], out["pace"] = self.game, {**self.pace.to_dict(), **pacing.public(self.pace)}
-            return out
-
-    # --- listeners --------------------------------------------------------------
-
-    def listen(self, audience: str, token: str | None = None, address: str = "",
-               caps: StreamCaps | None = None) -> tuple[Listener, str]:
-        """Subscribe (within `caps`): the listener and the full view to send first."""
-        with self.lock:
-            if self.state is None:
-                first = json.dumps(self.public())
-            else:  # built before it listens: a stale view's new version is not sent it twice
-                first = self.audiences.message(self._live(), audience, self.clock())
-            return self.audiences.listen(audience, token, address, caps), first
-
-    def unlisten(self, listener: Listener) -> None:
-        with self.lock:
-            self.audiences.unlisten(listener)
-
-    def close_listeners(self, audience: str | None = None) -> None:
-        """End every stream (the hub is stopping), or every stream of one
-        `audience` (each page reads its view anew, if it still may)."""
-        with self.lock:
-            if audience is None:
-                self.audiences.close_all()
-            else:
-                self.audiences.close_audience(audience)
-
-    def listeners(self) -> int:
-        with self.lock:
-            return len(self.audiences.all())
 
 
 def _check_seat_seq(audiences: Audiences, state: State, seat: int, seq: int | None) -> None:

@@ -90,6 +90,25 @@ def test_the_host_runs_the_clock_and_sees_only_the_public_view(app, clock) -> No
     assert b"Show secrets" not in host.data
 
 
+def test_the_hosts_next_names_its_stage_as_the_gms_does(app, clock) -> None:  # type: ignore[no-untyped-def]
+    """[issue 30 item 2] "The same holds for the host page's clock": a press
+    carries the public view's pace.stage; one pressed on a stage the clock
+    has left is 409 and changes nothing, on /api/host/timer as on /api/timer
+    (which a narrated game's host may not use); a stage that is not an
+    integer is 400."""
+    client = app.test_client()
+    _game(client)
+    stage = client.get("/api/public").get_json()["pace"]["stage"]
+    first = client.post("/api/host/timer", json={"do": "skip", "stage": stage}, headers=AUTH)
+    assert first.status_code == 200
+    moved = first.get_json()["pace"]
+    again = client.post("/api/host/timer", json={"do": "skip", "stage": stage}, headers=AUTH)
+    assert again.status_code == 409 and "moved on" in again.get_json()["error"]
+    assert client.get("/api/public").get_json()["pace"] == moved
+    bad = client.post("/api/host/timer", json={"do": "skip", "stage": "1"}, headers=AUTH)
+    assert bad.status_code == 400
+
+
 def test_the_narration_is_public_and_spoken(app, clock) -> None:  # type: ignore[no-untyped-def]
     """The table screen reads the timeline and fetches each utterance's audio."""
     from companion.speech.engines import find

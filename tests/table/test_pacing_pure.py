@@ -222,11 +222,11 @@ def test_the_public_pace_says_no_time_left():
     night: a call lasts exactly its window (RULES.md §4), so its deadline
     tells only the deck and the GM's Next."""
     calls = Pace(mode="calls", calls=["wolves", "seer"], cursor=1, night=2,
-                 deadline=T0 + 3, live=True)
+                 deadline=T0 + 3, live=True, stage=7)
     assert pacing.public(calls) == {"mode": "calls", "paused": None, "call": "seer",
-                                    "night": 2, "deadline": T0 + 3}
+                                    "night": 2, "deadline": T0 + 3, "stage": 7}
     assert pacing.public(Pace(mode="ballot", deadline=T0)) == {
-        "mode": "ballot", "paused": None, "deadline": T0}
+        "mode": "ballot", "paused": None, "deadline": T0, "stage": 0}
 
 
 def test_the_record_round_trips_as_data():

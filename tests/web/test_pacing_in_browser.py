@@ -98,3 +98,46 @@ def test_a_base_night_calls_the_deck_and_the_gms_next_ends_a_live_call(
         expect(hook(screen, "phase")).to_contain_text("Day 1", timeout=5_000)
         expect(skip).to_have_text("Next")
         _keep(shot(screen, "table-day-1"))
+
+
+def test_two_tablets_pressing_next_together_end_one_call(
+        hub_factory: Any, new_context: Any, shot: Any) -> None:
+    """[issue 30 item 2]: two GM tablets press Next in the seer's call; the
+    second press reaches the hub after the first has opened the wolves'
+    call (its request held back until then). It names the seer's call's
+    stage, so the hub refuses it (409) and the wolves' call runs on; that
+    tablet says the clock moved on. Before, both were taken and the game went
+    to day 1 with no attack."""
+    from browser_kit import TABLET
+    from playwright.sync_api import expect
+
+    with hub_factory("two-nexts", settings=Settings(call_s=(30.0, 30.0))) as hub:
+        hub.api("POST", "/api/games", {
+            "ruleset": "millers-hollow", "players": PLAYERS, "seed": 3,
+            "deal": dict(zip(PLAYERS, DEAL)), "options": {"sheriff": False}})
+        tablets = []
+        for _ in range(2):
+            page = new_context(hub, **TABLET).new_page()
+            page.goto(f"{hub.base}/gm?token={hub.token}")
+            hook(page, "tab-running").click()
+            tablets.append(page)
+        first, second = tablets
+        for page in tablets:
+            expect(hook(page, "skip")).to_be_visible()
+        assert _call(hub) == "seer"
+        held: list[Any] = []
+        second.route("**/api/timer", lambda route: held.append(route))
+        hook(second, "skip").click()  # pressed on the seer's call; held on the way
+        deadline = time.monotonic() + 5
+        while not held and time.monotonic() < deadline:
+            second.wait_for_timeout(20)
+        assert held, "the second tablet's press was never sent"
+        sent = held[0].request.post_data_json
+        assert sent["do"] == "skip" and sent["stage"] == hub.api("GET", "/api/gm")["pace"]["stage"]
+        hook(first, "skip").click()
+        first.wait_for_timeout(300)
+        assert _call(hub) == "wolves"
+        held[0].continue_()  # now it arrives: too late for the call it meant
+        expect(second.locator("#error")).to_contain_text("moved on", timeout=5_000)
+        assert _call(hub) == "wolves"
+        shot(second, "gm-next-refused")

@@ -203,9 +203,12 @@
     } else box.textContent = t("no timer");
   }
   setInterval(tick, 250);
+  // each press names the stage it was made on: a second tablet's Next, or one
+  // pressed just as the clock moved on, changes nothing (409) [issue 30 item 2]
   for (const [id, body] of [["pause", { do: "pause" }], ["resume", { do: "resume" }],
     ["extend", { do: "extend", seconds: 30 }], ["skip", { do: "skip" }]]) {
-    $(id).addEventListener("click", guard(() => api("POST", "/api/timer", body)));
+    $(id).addEventListener("click", guard(() => api("POST", "/api/timer",
+      Object.assign({ stage: S.gm && S.gm.pace ? S.gm.pace.stage : undefined }, body))));
   }
 
   // --- the end

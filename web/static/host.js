@@ -17,7 +17,9 @@
     if (!r.ok) { $("error").textContent = doc.error || r.statusText; return null; }
     return doc;
   }
-  const clock = (action, seconds) => post("/api/host/timer", {do: action, seconds: seconds || 0})
+  // a press names the stage it was made on (not "start": it only ever ends the deal) [issue 30 item 2]
+  const clock = (action, seconds) => post("/api/host/timer", {do: action, seconds: seconds || 0,
+    stage: action === "start" || !view || !view.pace ? undefined : view.pace.stage})
     .then((v) => v && render(v));
 
   function render(v) {

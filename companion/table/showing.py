@@ -1,0 +1,121 @@
+"""The table's read side: what it shows and to whom — each audience's view,
+the seats' list, the game's language and button mode — and the streams
+that follow them. `Table` (table.py: the lock, the commands, the commit) is
+one; every read takes the same lock as a write, so nothing is shown that is
+not committed."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+
+from ..engine import State
+from ..replay import result_of
+from . import pacing
+from .audiences import LOBBY, Audiences, Listener, Live, Sent, StreamCaps
+from .errors import NotFound
+from .pace import Pace
+from .pacing import Settings
+from .seats import Seats
+
+
+class Showing:
+    """Views and listeners of one live game (mixed into `Table`)."""
+
+    lock: threading.RLock
+    clock: Callable[[], float]
+    settings: Settings
+    game: int | None
+    setup: dict
+    state: State | None
+    pace: Pace
+    seating: Seats
+    audiences: Audiences
+    _rollcall_shown: int | None
+
+    @property
+    def language(self) -> str:
+        """The game's language (the pages default to it)."""
+        return str(self.setup.get("language", "en"))
+
+    @property
+    def buttons(self) -> str:
+        """How this game's votes are cast: phones | roll-call | lock-in [issue 7]."""
+        return str(self.setup.get("buttons", "phones"))
+
+    def seats_info(self) -> dict:
+        """The game's id and its `seats` (404 before a game)."""
+        with self.lock:
+            self._need_game()
+            return {"id": self.game, "seats": self.seats()}
+
+    def seats(self) -> list[dict]:
+        """Every seat's name, link and whether a phone holds it ([] before a game)."""
+        with self.lock:
+            return self.seating.info(self.state.names if self.state is not None else [])
+
+    def _need_game(self) -> State:
+        if self.state is None:
+            raise NotFound("no game yet: create one with POST /api/games")
+        return self.state
+
+    # --- views ----------------------------------------------------------------
+
+    def _live(self) -> Live:
+        state = self._need_game()
+        assert self.game is not None
+        return Live(self.game, state, self.pace, self.language, self.buttons,
+                    self._rollcall_shown, self.settings.rollcall_s, self.seats())
+
+    def public(self) -> dict:
+        """The table's view (the display, the table screen, the LEDs)."""
+        with self.lock:
+            if self.state is None:
+                return dict(LOBBY)
+            return self.audiences.view(self._live(), "public", self.clock())
+
+    def seat_view(self, seat: int) -> Sent:
+        with self.lock:
+            return self.audiences.view(self._live(), f"seat:{seat}", self.clock())
+
+    def gm_view(self) -> Sent:
+        with self.lock:
+            return self.audiences.view(self._live(), "gm", self.clock())
+
+    def result(self) -> dict:
+        """The replay output object of the current game, with its id and timers."""
+        with self.lock:
+            state = self._need_game()
+            out = result_of(state)
+            out["id"], out["pace"] = self.game, {**self.pace.to_dict(), **pacing.public(self.pace)}
+            return out
+
+    # --- listeners --------------------------------------------------------------
+
+    def listen(self, audience: str, token: str | None = None, address: str = "",
+               caps: StreamCaps | None = None) -> tuple[Listener, str]:
+        """Subscribe (within `caps`): the listener and the full view to send first."""
+        with self.lock:
+            if self.state is None:
+                first = json.dumps(self.public())
+            else:  # built before it listens: a stale view's new version is not sent it twice
+                first = self.audiences.message(self._live(), audience, self.clock())
+            return self.audiences.listen(audience, token, address, caps), first
+
+    def unlisten(self, listener: Listener) -> None:
+        with self.lock:
+            self.audiences.unlisten(listener)
+
+    def close_listeners(self, audience: str | None = None) -> None:
+        """End every stream (the hub is stopping), or every stream of one
+        `audience` (each page reads its view anew, if it still may)."""
+        with self.lock:
+            if audience is None:
+                self.audiences.close_all()
+            else:
+                self.audiences.close_audience(audience)
+
+    def listeners(self) -> int:
+        with self.lock:
+            return len(self.audiences.all())
