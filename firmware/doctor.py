@@ -10,7 +10,9 @@ FreeType (a pillow built without it still imports, then fails in the display
 thread) and GNU Unifont for Japanese and Chinese. On a Pi the pins are opened
 with the library serve will use (pins.find_pin_factory, named with its
 version); pins that do not open are a failure with the reason, never a
-simulation.
+simulation. Which board this is comes first ("note  board: …"), found as
+serve finds it: the device tree's model or /proc/cpuinfo's Raspberry Pi line
+(pins.find_board) [issue 30 item 7].
 
 On a laptop (gpiozero finds no pin library, or GPIOZERO_PIN_FACTORY=mock) it
 says what it simulates — the seat boxes on gpiozero's MockFactory, the display
@@ -30,7 +32,7 @@ from typing import Any
 
 from .expander import IODIRA, IODIRB, OLATA, OLATB, Bus, Expanders
 from .pinmap import ExpanderPin, PinMap, pin_name
-from .pins import HardwareUnavailable, find_pin_factory, pin_library
+from .pins import HardwareUnavailable, describe_board, find_board, find_pin_factory, pin_library
 
 __all__ = ["IODIRA", "IODIRB", "OLATA", "OLATB", "Bus", "Expanders", "run", "check_seats",
            "check_frame", "find_pin_factory"]
@@ -68,8 +70,10 @@ def run(pinmap: PinMap, *, factory: Any = None, simulated: str | None = None,
               f"({len(pinmap.expanders)}), display {d.driver} at {d.i2c_address:#04x} "
               f"on I2C bus {d.i2c_bus}, LED brightness {pinmap.brightness:g}"))
     if factory is None:
+        board = find_board()
+        out(f"note  {describe_board(board)}")
         try:
-            factory, simulated = find_pin_factory()
+            factory, simulated = find_pin_factory(board=lambda: board)
         except HardwareUnavailable as err:  # a Pi whose pins do not open
             report(fail(str(err)))
             report(check_frame())

@@ -4,13 +4,19 @@ gpiozero picks the pin library: lgpio where it works (every Pi, the Pi 5 too),
 else RPi.GPIO (Raspberry Pi OS's rpi-lgpio shim or the original), pigpio, its
 own native driver. Where none loads and the machine is not a Pi (a laptop),
 the table runs on gpiozero's MockFactory and says so: that is the virtual
-table. On a Raspberry Pi (its device tree says so) the same failure is an
-error with the reason in one line — "GPIO: permission denied on
+table. On a Raspberry Pi the same failure is an error with the reason in one
+line — "GPIO: permission denied on
 /dev/gpiochip0 — add pi to the gpio group" — because a table that quietly
 simulates its pins starts with dead buttons. `werewolf serve --simulate` (or
 GPIOZERO_PIN_FACTORY=mock) asks for the virtual table on a Pi as well.
 
-The device-tree path, the gpiochip path and gpiozero's loader are
+A Pi is a Pi whatever says so [issue 30 item 7]: the device tree's model
+(`/proc/device-tree/model`, or the file it links to,
+`/sys/firmware/devicetree/base/model`), or the kernel's `Model : Raspberry
+Pi …` line in /proc/cpuinfo. A container that masks /sys/firmware leaves
+/proc/device-tree dangling, and its pins failing were a quiet simulation.
+
+The model and cpuinfo paths, the gpiochip path and gpiozero's loader are
 parameters so tests run the Pi path on any machine.
 """
 
@@ -20,12 +26,16 @@ import getpass
 import importlib.util
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-MODEL = Path("/proc/device-tree/model")
+#: where the device tree names the board: its /proc link, then the file itself
+MODELS = (Path("/proc/device-tree/model"), Path("/sys/firmware/devicetree/base/model"))
+#: the kernel's CPU description: a Pi's kernel adds "Model : Raspberry Pi …"
+CPUINFO = Path("/proc/cpuinfo")
 GPIOCHIP = Path("/dev/gpiochip0")
 NO_PINS = ("no Raspberry Pi pins here (lgpio, RPi.GPIO, pigpio and gpiozero's native driver "
            "all declined)")
@@ -41,13 +51,58 @@ class HardwareUnavailable(RuntimeError):
     the one line `werewolf serve` prints before exiting 2."""
 
 
-def pi_model(path: Path | None = None) -> str | None:
-    """The board's name if the device tree (MODEL) says Raspberry Pi, else None."""
+@dataclass(frozen=True)
+class Board:
+    """A Raspberry Pi, as one of the files says."""
+
+    model: str  # "Raspberry Pi 4 Model B Rev 1.4"
+    source: Path  # the file that said so
+
+
+def pi_model(path: Path) -> str | None:
+    """The board's name if the device tree's model file `path` says Raspberry
+    Pi, else None (absent, a dangling link, another board)."""
     try:
-        model = (path or MODEL).read_bytes().decode("utf-8", "replace").strip("\x00\n ")
+        model = path.read_bytes().decode("utf-8", "replace").strip("\x00\n ")
     except OSError:
         return None
     return model if model.startswith("Raspberry Pi") else None
+
+
+def cpuinfo_model(path: Path) -> str | None:
+    """The board's name if the `Model` line of cpuinfo file `path` says
+    Raspberry Pi, else None (an x86 laptop's `model : 142` is a CPU's)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        key, colon, value = line.partition(":")
+        if colon and key.strip() == "Model" and value.strip().startswith("Raspberry Pi"):
+            return value.strip()
+    return None
+
+
+def find_board(models: Sequence[Path] | None = None,
+               cpuinfo: Path | None = None) -> Board | None:
+    """The Raspberry Pi this is, from the first of the device tree's model
+    files (MODELS) and cpuinfo (CPUINFO) that says so; None on any other
+    machine. The defaults are looked up at call time (tests replace them)."""
+    for path in MODELS if models is None else models:
+        if (model := pi_model(path)) is not None:
+            return Board(model, path)
+    path = CPUINFO if cpuinfo is None else cpuinfo
+    if (model := cpuinfo_model(path)) is not None:
+        return Board(model, path)
+    return None
+
+
+def describe_board(board: Board | None) -> str:
+    """What `werewolf doctor` says of the board: which file said Pi, or that none did."""
+    if board is not None:
+        return f"board: {board.model} (so says {board.source})"
+    said = ", ".join(str(p) for p in (*MODELS, CPUINFO))
+    return f"board: not a Raspberry Pi (none of {said} says so)"
 
 
 Loader = Callable[[], tuple[Any, list[str]]]
@@ -77,15 +132,15 @@ def mock_factory() -> Any:
     return MockFactory(pin_class=MockPWMPin)
 
 
-def find_pin_factory(*, simulate: bool = False, model: Path | None = None,
+def find_pin_factory(*, simulate: bool = False, board: Callable[[], Board | None] | None = None,
                      load: Loader | None = None) -> tuple[Any, str | None]:
     """The pin factory, and why we simulate (None on real pins).
 
     GPIOZERO_PIN_FACTORY is honoured; a factory named there that fails is an
     error (whoever set it expected real pins). On a Pi no library loading is
-    HardwareUnavailable, naming why; elsewhere it is the simulation. `model`
-    and `load` default to MODEL and gpiozero_choice, looked up at call time
-    (tests replace them)."""
+    HardwareUnavailable, naming why; elsewhere it is the simulation. `board`
+    and `load` default to find_board and gpiozero_choice, looked up at call
+    time (tests replace them)."""
     if simulate:
         return mock_factory(), "--simulate"
     named = os.environ.get("GPIOZERO_PIN_FACTORY")
@@ -93,9 +148,9 @@ def find_pin_factory(*, simulate: bool = False, model: Path | None = None,
         return mock_factory(), "GPIOZERO_PIN_FACTORY=mock"
     factory, fallbacks = (load or gpiozero_choice)()
     if factory is None:
-        board = pi_model(model)
-        if board is not None:
-            raise HardwareUnavailable(why_no_pins(board, fallbacks))
+        pi = (board or find_board)()
+        if pi is not None:
+            raise HardwareUnavailable(why_no_pins(pi.model, fallbacks))
         return mock_factory(), NO_PINS
     if type(factory).__name__ == "MockFactory":
         return factory, "gpiozero's mock pin factory"

@@ -255,21 +255,67 @@ def test_no_unifont_fails_the_frame_check(monkeypatch):
                                     "display")
 
 
-def test_doctor_on_a_pi_whose_pins_do_not_open_fails_with_the_reason(tmp_path, monkeypatch):
-    """[issue 19]: doctor opens the pins as serve will: on a Pi that cannot,
-    the reason is a failure (exit 1), not a simulation."""
+def _sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str | None,
+             model: str = "Raspberry Pi Zero W Rev 1.1") -> Path | None:
+    """The board's sources as files in tmp_path; `where` ("proc", "sys",
+    "cpuinfo", "dangling": /proc/device-tree points nowhere, cpuinfo says Pi;
+    None: a laptop) says Pi. Answers the file that says so."""
     from companion.firmware import pins
 
-    model = tmp_path / "model"
-    model.write_bytes(b"Raspberry Pi Zero W Rev 1.1\x00")
-    monkeypatch.setattr(pins, "MODEL", model)
+    base = tmp_path / "sys" / "firmware" / "devicetree" / "base"
+    (tmp_path / "proc").mkdir()
+    (tmp_path / "proc" / "device-tree").symlink_to(base)
+    models = (tmp_path / "proc" / "device-tree" / "model", base / "model")
+    cpuinfo = tmp_path / "proc" / "cpuinfo"
+    monkeypatch.setattr(pins, "MODELS", models)
+    monkeypatch.setattr(pins, "CPUINFO", cpuinfo)
+    cpuinfo.write_text("processor\t: 0\nmodel\t\t: 142\n")  # a laptop's
+    if where in ("cpuinfo", "dangling"):
+        cpuinfo.write_text(f"processor\t: 0\nRevision\t: 9000c1\nModel\t\t: {model}\n")
+        return cpuinfo
+    if where is None:
+        return None
+    base.mkdir(parents=True)
+    models[1].write_bytes(model.encode() + b"\x00")
+    if where == "sys":
+        (tmp_path / "proc" / "device-tree").unlink()
+        return models[1]
+    return models[0]
+
+
+@pytest.mark.parametrize("where", ["proc", "sys", "cpuinfo", "dangling"])
+def test_doctor_on_a_pi_whose_pins_do_not_open_fails_with_the_reason(tmp_path, monkeypatch,
+                                                                     where):
+    """[issue 19]: doctor opens the pins as serve will: on a Pi that cannot,
+    the reason is a failure (exit 1), not a simulation. [issue 30 item 7]:
+    whichever file says Pi, doctor says which, as serve decides."""
+    from companion.firmware import pins
+
+    said = _sources(tmp_path, monkeypatch, where)
     monkeypatch.setattr(pins, "gpiozero_choice", lambda: (None, []))
     monkeypatch.setattr(pins, "importable", lambda: [])
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     lines: list[str] = []
     status = doctor.run(pinmap.load(ROOT / "hardware" / "pinmap.toml"), out=lines.append)
     assert status == 1
-    assert lines[1].startswith("FAIL  GPIO: no pin library on this Raspberry Pi Zero W Rev 1.1 "
+    assert lines[1] == f"note  board: Raspberry Pi Zero W Rev 1.1 (so says {said})"
+    assert lines[2].startswith("FAIL  GPIO: no pin library on this Raspberry Pi Zero W Rev 1.1 "
                                "(lgpio or RPi.GPIO): run hardware/install.sh")
     assert not any(line.startswith("simulating") for line in lines)
-    assert lines[2].startswith("ok    display frame: ")
+    assert lines[3].startswith("ok    display frame: ")
+
+
+def test_doctor_on_a_laptop_says_no_file_names_a_pi(tmp_path, monkeypatch):
+    """[issue 30 item 7]: where nothing says Pi, doctor says so, naming where
+    it looked, and simulates (exit 0)."""
+    from companion.firmware import pins
+
+    _sources(tmp_path, monkeypatch, None)
+    monkeypatch.setattr(pins, "gpiozero_choice", lambda: (None, []))
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    lines: list[str] = []
+    status = doctor.run(pinmap.load(ROOT / "hardware" / "pinmap.toml"), out=lines.append)
+    assert status == 0
+    where = ", ".join(str(p) for p in (*pins.MODELS, pins.CPUINFO))
+    assert lines[1] == f"note  board: not a Raspberry Pi (none of {where} says so)"
+    assert lines[2].startswith(f"simulating: {pins.NO_PINS}")

@@ -3,7 +3,13 @@
 expanders of the pin map) that cannot be opened are one line and exit 2 from
 `werewolf serve`, unless --simulate asks for the virtual table; elsewhere the
 table simulates and says so. The device-tree file and gpiozero's loader are
-injected, so the Pi path runs here."""
+injected, so the Pi path runs here.
+
+[issue 30 item 7] "A Pi is a Pi": /proc/device-tree/model,
+/sys/firmware/devicetree/base/model or /proc/cpuinfo's "Model : Raspberry Pi
+…" line, whichever says so (a container masking /sys/firmware leaves
+/proc/device-tree dangling), makes pins that fail exit 2; a laptop, where
+none does, simulates and exits 0. Every source is a file in tmp_path here."""
 
 from __future__ import annotations
 
@@ -23,16 +29,67 @@ from .conftest import FakeBus
 ROOT = Path(__file__).resolve().parent.parent.parent
 PI4 = "Raspberry Pi 4 Model B Rev 1.4"
 LGPIO_DENIED = "Falling back from lgpio: can not open gpiochip"
+#: a Pi 4's /proc/cpuinfo (Raspberry Pi OS, 64-bit kernel), one core shown
+PI_CPUINFO = f"""processor\t: 0
+BogoMIPS\t: 108.00
+Features\t: fp asimd evtstrm crc32 cpuid
+CPU implementer\t: 0x41
+CPU part\t: 0xd08
+
+Revision\t: c03114
+Serial\t\t: 100000002b7a6a3f
+Model\t\t: {PI4}
+"""
+#: a laptop's: its "model" is the CPU's
+LAPTOP_CPUINFO = """processor\t: 0
+vendor_id\t: GenuineIntel
+cpu family\t: 6
+model\t\t: 142
+model name\t: Intel(R) Core(TM) i7-8565U CPU @ 1.80GHz
+"""
+
+
+class Sources:
+    """/proc/device-tree (a link to /sys/firmware/devicetree/base, as the
+    kernel makes it) and /proc/cpuinfo, under `root`."""
+
+    def __init__(self, root: Path) -> None:
+        self.base = root / "sys" / "firmware" / "devicetree" / "base"
+        (root / "proc").mkdir()
+        (root / "proc" / "device-tree").symlink_to(self.base)  # dangling until base exists
+        self.proc_model = root / "proc" / "device-tree" / "model"
+        self.sys_model = self.base / "model"
+        self.cpuinfo = root / "proc" / "cpuinfo"
+
+    def say(self, where: str, model: str = PI4) -> Path:
+        """Make one source say `model`: the device tree through /proc ("proc")
+        or only at /sys's own path ("sys": the /proc link is gone), or cpuinfo."""
+        if where == "cpuinfo":
+            self.cpuinfo.write_text(PI_CPUINFO.replace(PI4, model))
+            return self.cpuinfo
+        self.base.mkdir(parents=True, exist_ok=True)
+        self.sys_model.write_bytes(model.encode() + b"\x00")
+        if where == "sys":
+            self.proc_model.parent.unlink()
+            return self.sys_model
+        return self.proc_model
+
+
+@pytest.fixture(autouse=True)
+def sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Sources:
+    """Where the board names itself, as files in tmp_path that do not exist
+    yet (this machine's own never count, a Pi's included)."""
+    where = Sources(tmp_path)
+    monkeypatch.setattr(pins, "MODELS", (where.proc_model, where.sys_model))
+    monkeypatch.setattr(pins, "CPUINFO", where.cpuinfo)
+    return where
 
 
 @pytest.fixture
-def pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def pi(sources: Sources) -> Path:
     """This machine, as a Pi 4: the device tree's model file (NUL-terminated,
     as the kernel writes it)."""
-    model = tmp_path / "model"
-    model.write_bytes(PI4.encode() + b"\x00")
-    monkeypatch.setattr(pins, "MODEL", model)
-    return model
+    return sources.say("proc")
 
 
 def failing(*reasons: str):  # type: ignore[no-untyped-def]
@@ -50,9 +107,10 @@ def test_the_device_tree_says_whether_this_is_a_pi(tmp_path):
     assert pins.pi_model(tmp_path / "absent") is None
 
 
-def test_a_laptop_without_pins_simulates_and_says_why(tmp_path):
+def test_a_laptop_without_pins_simulates_and_says_why(sources):
     """[issue 7][issue 19]: not a Pi and no library loads: the virtual table."""
-    factory, why = pins.find_pin_factory(model=tmp_path / "absent", load=failing(LGPIO_DENIED))
+    sources.cpuinfo.write_text(LAPTOP_CPUINFO)
+    factory, why = pins.find_pin_factory(load=failing(LGPIO_DENIED))
     assert isinstance(factory, MockFactory)
     assert why == pins.NO_PINS
 
@@ -181,3 +239,82 @@ def test_real_pins_with_a_missing_expander_name_it(table):
     finally:
         factory.reset()
         factory.close()
+
+
+# --- [issue 30 item 7] a Pi is a Pi, whatever says so -----------------------------------
+
+@pytest.mark.parametrize("where", ["proc", "sys", "cpuinfo"])
+def test_each_source_alone_says_this_is_a_pi(sources, where):
+    """[issue 30 item 7]: /proc/device-tree/model, /sys/firmware/devicetree/
+    base/model or /proc/cpuinfo's Model line: any one of them is enough."""
+    said = sources.say(where)
+    assert pins.find_board() == pins.Board(PI4, said)
+
+
+def test_a_dangling_device_tree_leaves_cpuinfo_to_say_it(sources):
+    """[issue 30 item 7] the issue's case: a container masks /sys/firmware, so
+    /proc/device-tree points nowhere; the Pi's cpuinfo still names it."""
+    assert sources.proc_model.parent.is_symlink() and not sources.proc_model.parent.exists()
+    assert pins.find_board() is None  # nothing says Pi yet
+    sources.say("cpuinfo")
+    assert pins.find_board() == pins.Board(PI4, sources.cpuinfo)
+
+
+def test_a_laptop_or_another_board_is_not_a_pi(sources):
+    """[issue 30 item 7]: an x86 laptop's cpuinfo ("model : 142" is its CPU's)
+    and another board's device tree say no Pi."""
+    sources.cpuinfo.write_text(LAPTOP_CPUINFO)
+    assert pins.find_board() is None
+    sources.say("proc", "Pine64 RockPro64 v2.1")
+    assert pins.find_board() is None
+    assert pins.cpuinfo_model(sources.cpuinfo) is None
+
+
+def _serve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    """`werewolf serve` in this process, pins failing, its server returning at
+    once (stopped) instead of serving."""
+    from companion.hub.server import HubServer
+
+    monkeypatch.setattr(pins, "gpiozero_choice", failing(LGPIO_DENIED))
+    monkeypatch.setattr(pins, "importable", lambda: ["lgpio"])
+    monkeypatch.setattr(pins, "GPIOCHIP", tmp_path / "absent")
+    monkeypatch.setattr(HubServer, "run", lambda self, on_signal=None: None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    pm = pinmap.load(ROOT / "hardware" / "pinmap.toml")
+    return serve.run("127.0.0.1", 0, tmp_path / "data", "token", pinmap=pm)
+
+
+@pytest.mark.parametrize("where", ["proc", "sys", "cpuinfo", "dangling"])
+def test_serve_on_a_pi_named_by_any_source_exits_2_in_one_line(sources, where, tmp_path,
+                                                              monkeypatch, capsys):
+    """[issue 30 item 7]: whichever source says Pi ("dangling": /proc/device-tree
+    points nowhere, cpuinfo says Pi), pins that fail are one line on stderr
+    and exit 2, never a quiet simulation."""
+    sources.say("cpuinfo" if where == "dangling" else where)
+    status = _serve(tmp_path, monkeypatch)
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert err == (f"werewolf serve: GPIO: no pin library opened the pins on this {PI4}: "
+                   "lgpio: can not open gpiochip\n")
+    assert "simulated" not in out
+
+
+def test_serve_on_a_laptop_simulates_says_so_and_exits_0(sources, tmp_path, monkeypatch,
+                                                        capsys):
+    """[issue 30 item 7]: where nothing says Pi (no device tree, a laptop's
+    cpuinfo) the same failure is the virtual table, said on stdout, exit 0."""
+    sources.cpuinfo.write_text(LAPTOP_CPUINFO)
+    status = _serve(tmp_path, monkeypatch)
+    out, err = capsys.readouterr()
+    assert status == 0 and err == ""
+    assert f"Table: 12 seat boxes simulated ({pins.NO_PINS})" in out
+
+
+def test_only_simulate_simulates_on_a_pi_named_by_cpuinfo(sources):
+    """[issue 30 item 7]: "only --simulate simulates"."""
+    sources.say("cpuinfo")
+    with pytest.raises(pins.HardwareUnavailable):
+        pins.find_pin_factory(load=failing(LGPIO_DENIED))
+    factory, why = pins.find_pin_factory(simulate=True, load=failing(LGPIO_DENIED))
+    assert isinstance(factory, MockFactory) and why == "--simulate"
