@@ -109,7 +109,7 @@ def run(host: str, port: int, data: Path, token: str | None,
         return 2
     if store.notice:  # a damaged file was moved aside: where, and what was recovered
         print(store.notice, file=sys.stderr, flush=True)
-    seat = GmSeat(token, folder=data)  # the token, the paired tablets [issue 17]
+    seat = GmSeat(token, folder=data, clock=table.clock)  # links on the table's clock [issue 30]
     app = create_app(table, seat, config={"SPEAKER": speaker})  # narration on the Pi [issue 20]
     try:
         server = HubServer(app, host, port)

@@ -47,7 +47,7 @@ def create_app(table: Table, gm_token: str | GmSeat, config: dict | None = None,
     """The hub over `table` (the live game) and `history` (past games and
     saved setups; by default over the table's own store). `gm_token`: the
     GM's token, or the `GmSeat` that keeps it and its paired tablets."""
-    seat = gm_token if isinstance(gm_token, GmSeat) else GmSeat(gm_token)
+    seat = gm_token if isinstance(gm_token, GmSeat) else GmSeat(gm_token, clock=table.clock)
     seat.on_unpair = lambda: table.close_listeners("gm")  # an unpaired tablet's stream ends
     app = Flask("companion.hub", template_folder=str(WEB / "templates"),
                 static_folder=str(WEB / "static"), static_url_path="/static")

@@ -13,6 +13,15 @@ shows no more links: a second tablet is paired from the first ("pair
 another tablet" makes a new link and its QR code). Rotating the token
 (`werewolf serve --new-gm-token`, or the GM tablet's button) ends every
 session and every link but the rotating tablet's own.
+
+Clocks [issue 30 item 6]: a pairing link's 10 minutes run on the monotonic
+clock (`clock`, `time.monotonic` unless given: the table's own), so the wall
+clock set at boot or by NTP neither ends a fresh link (a +11 min step did)
+nor lengthens an old one. Links live in memory only: a restart ends them,
+and the display shows a new one. A paired tablet's session has no idle limit
+and reads no clock: it ends with a rotation or when a 17th tablet unpairs
+the oldest, so it survives a restart (the sessions file) whatever either
+clock says.
 """
 
 from __future__ import annotations
@@ -51,15 +60,16 @@ class GmSeat:
     """The GM token, the tablets it paired and the pairing links waiting."""
 
     def __init__(self, token: str, folder: Path | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
-        """`folder`: where `gm-token` and `gm-sessions` are kept (None: in memory)."""
+                 clock: Callable[[], float] | None = None) -> None:
+        """`folder`: where `gm-token` and `gm-sessions` are kept (None: in
+        memory). `clock`: the pairing links' (None: time.monotonic)."""
         self.token = token
         self.folder = folder
-        self.clock = clock
+        self.clock = clock if clock is not None else time.monotonic
         self._lock = threading.Lock()
         #: SHA-256 of each tablet's secret, oldest first (a dict as an ordered set)
         self._sessions: dict[str, None] = dict.fromkeys(self._load())
-        self._codes: dict[str, float] = {}  # pairing code -> when it expires
+        self._codes: dict[str, float] = {}  # pairing code -> when it expires (self.clock)
         self._display: str | None = None  # the code the display shows now
         #: called with the new token after a rotation (the terminal prints it)
         self.on_rotate: Callable[[str], None] | None = None
@@ -92,7 +102,7 @@ class GmSeat:
     # --- pairing ----------------------------------------------------------------
 
     def new_code(self) -> tuple[str, float]:
-        """A pairing code for one tablet, and when it expires."""
+        """A pairing code for one tablet, and when it expires (on `clock`)."""
         with self._lock:
             return self._new_code()
 
