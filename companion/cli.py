@@ -158,11 +158,19 @@ def _doctor(args: argparse.Namespace) -> int:
         print(f"werewolf doctor: {err}", file=sys.stderr)
         return 2
     status = doctor.run(pins, out=lambda line: print(line, flush=True))
+    from pathlib import Path
+
+    from . import serve
     from .speech.narrate import status_lines
+    from .store import storage_report
 
     for line in status_lines():  # never a failure: a narrated game falls back to text
         print(line, flush=True)
-    return status
+    data = Path(args.data) if args.data else serve.default_data_dir()
+    sound, lines = storage_report(data / "games.sqlite3")  # [issue 30 item 1]
+    for line in lines:
+        print(line, flush=True)
+    return status if sound else max(status, 1)
 
 
 def _narrate(args: argparse.Namespace) -> int:
@@ -209,6 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "(on a laptop: the pin map, on simulated hardware)")
     p.add_argument("--pinmap", metavar="FILE", help="the seat boxes' pin map (default: "
                    "hardware/pinmap.toml, 12 seats)")
+    p.add_argument("--data", metavar="DIR", help="the hub's data folder, whose game file is "
+                   "checked (default: per-user data, as serve's)")
     p.set_defaults(run=_doctor)
 
     p = sub.add_parser("narrate", help="render every fixed line the hub speaks to WAV files; "

@@ -8,6 +8,7 @@ error codes.
 
 from __future__ import annotations
 
+import errno
 import shutil
 import sqlite3
 from pathlib import Path
@@ -30,6 +31,19 @@ class StoreFull(StoreError):
         super().__init__(message)
 
 
+READ_ONLY = ("the game file is read-only (the SD card went read-only, or its permissions "
+             "changed): nothing was saved; make it writable again, then retry")
+
+
+class StoreReadOnly(StoreError):
+    """The file (or its folder, or the card) cannot be written [issue 30 item 8]:
+    503, nothing of the write kept; the next write after it is writable again
+    goes through."""
+
+    def __init__(self, message: str = READ_ONLY) -> None:
+        super().__init__(message)
+
+
 class StoreGone(StoreError):
     """The game file was deleted or replaced while the hub had it open."""
 
@@ -39,10 +53,13 @@ LOW_SPACE = 256 * 1024
 
 
 def named(err: sqlite3.Error, path: Path) -> Exception:
-    """`err` as the fault it is: StoreFull for a full disk, else itself."""
+    """`err` as the fault it is: StoreFull for a full disk, StoreReadOnly for
+    a file that cannot be written, else itself."""
     name = getattr(err, "sqlite_errorname", "")
     if name == "SQLITE_FULL":
         return StoreFull()
+    if name.startswith("SQLITE_READONLY") or name == "SQLITE_PERM":
+        return StoreReadOnly()
     if name.startswith("SQLITE_IOERR"):
         try:
             if shutil.disk_usage(path.parent).free < LOW_SPACE:
@@ -50,3 +67,13 @@ def named(err: sqlite3.Error, path: Path) -> Exception:
         except OSError:
             pass
     return err
+
+
+def named_os(err: OSError, path: Path) -> StoreError:
+    """An OS error writing beside the file (the journal) as a named fault."""
+    if err.errno in (errno.ENOSPC, errno.EDQUOT):
+        return StoreFull()
+    if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return StoreReadOnly()
+    return StoreError(f"{path} could not be written ({err.strerror}): nothing was saved; "
+                      "check the SD card, then retry")

@@ -13,20 +13,31 @@ damaged one is moved aside, its readable games copied into a new one
 (`recovery.py`, one line in `notice`); every write first checks that the
 file on disk is still the one open, so a file deleted under the hub is
 written back from the open connection and a replaced one is `StoreGone`.
+
+A second copy [issue 30 item 1]: every acknowledged change is also written,
+fsynced, to an append-only journal beside the file before the SQLite
+commit, over a snapshot of the whole file taken at each start and each new
+game (`journal.py`); at start the file is reconciled with them
+(`reconcile.py`): what a damaged WAL or page lost is put back, and what
+neither copy holds is named, in `notice`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .faults import StoreError, StoreGone, named
+from .faults import StoreError, StoreGone, named, named_os
+from .journal import Journal, expected
+from .reconcile import reconcile
 from .recovery import check_or_move_aside, recover
 
 SCHEMA_VERSION = 3
@@ -108,8 +119,28 @@ class Store:
             if fault is err:
                 raise
             raise fault from err
-        if aside is not None:
-            self.notice = recover(aside, self._db, self.path)
+        except OSError as err:  # a read-only card or file at start [issue 30 item 8]
+            raise named_os(err, self.path) from err
+        lines = [recover(aside, self._db, self.path)] if aside is not None else []
+        try:
+            ack = expected(self.path)
+            if ack is not None:
+                lines += reconcile(self._db, ack)
+            self.journal = Journal(self.path)
+        except (OSError, sqlite3.Error) as err:
+            fault = named(err, self.path) if isinstance(err, sqlite3.Error) else err
+            raise StoreError(f"{self.path}: its journal could not be checked or started "
+                             f"({fault}): free space or fix the card, then start again") from err
+        self._snapshot()  # this start's snapshot; an empty journal
+        if lines:
+            self.notice = "\n".join(f"werewolf: {line}" if not line.startswith("werewolf:")
+                                    else line for line in lines)
+            _keep_notice(self.notices_path, self.notice)
+
+    @property
+    def notices_path(self) -> Path:
+        """Every start's findings, dated, for `werewolf doctor` [issue 30 item 1]."""
+        return self.path.with_name(self.path.name + ".notices")
 
     def _connect(self) -> sqlite3.Connection:
         """Open the file, created owner-only before SQLite touches it (its WAL
@@ -217,27 +248,66 @@ class Store:
 
     def close(self) -> None:
         with self._lock:
+            self._snapshot()  # the hub stops: a snapshot of all of it
+            self.journal.close()
             self._db.close()
+
+    def _snapshot(self) -> None:
+        """A new snapshot and an empty journal; if the card has no room for
+        it, the journal goes on from the last one (it holds everything since)."""
+        try:
+            self.journal.restart(self._db)
+        except (OSError, sqlite3.Error) as err:
+            log.warning("%s: no new snapshot (%s): the journal goes on", self.path, err)
+
+    @contextlib.contextmanager
+    def _journalled(self, record: dict) -> Iterator[sqlite3.Connection]:
+        """One write, journalled first: the record is fsynced to the journal,
+        then the SQLite transaction runs; if it fails, the record is taken
+        back, so the journal holds only what the file was asked to commit."""
+        with self._tx() as db:
+            try:
+                at = self.journal.write(record)
+            except OSError as err:
+                raise named_os(err, self.journal.path) from err
+            try:
+                yield db
+            except BaseException:
+                self.journal.undo(at)
+                raise
 
     # --- writes: each is one committed transaction -----------------------------
 
     def create_game(self, setup: dict, events: list[dict], tokens: list[str],
                     pace: dict) -> int:
-        with self._lock, self._tx() as db:
-            cur = db.execute("INSERT INTO games (created, setup, pace) VALUES (?, ?, ?)",
-                             (time.time(), _dumps(setup), _dumps(pace)))
-            game = int(cur.lastrowid or 0)
-            db.executemany("INSERT INTO events VALUES (?, ?, ?)",
-                           [(game, i, _dumps(e)) for i, e in enumerate(events)])
-            db.execute("UPDATE games SET length = ? WHERE id = ?", (len(events), game))
-            db.executemany("INSERT INTO seats VALUES (?, ?, ?, NULL)",
-                           [(game, i, t) for i, t in enumerate(tokens)])
+        with self._lock:
+            self._snapshot()  # a new game is a quiet moment
+            game = int(self._db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games")
+                       .fetchone()[0])
+            created = time.time()
+            record = {"op": "game", "id": game, "created": created, "setup": setup,
+                      "events": events, "tokens": tokens, "pace": pace}
+            with self._journalled(record) as db:
+                db.execute("INSERT INTO games (id, created, setup, pace) VALUES (?, ?, ?, ?)",
+                           (game, created, _dumps(setup), _dumps(pace)))
+                self._create_rows(db, game, events, tokens)
             return game
+
+    @staticmethod
+    def _create_rows(db: sqlite3.Connection, game: int, events: list[dict],
+                     tokens: list[str]) -> None:
+        db.executemany("INSERT INTO events VALUES (?, ?, ?)",
+                       [(game, i, _dumps(e)) for i, e in enumerate(events)])
+        db.execute("UPDATE games SET length = ? WHERE id = ?", (len(events), game))
+        db.executemany("INSERT INTO seats VALUES (?, ?, ?, NULL)",
+                       [(game, i, t) for i, t in enumerate(tokens)])
 
     def append(self, game: int, start: int, events: list[dict], pace: dict,
                winner: str | None = None) -> None:
         """Add `events` at log index `start` and save the pacing record, together."""
-        with self._lock, self._tx() as db:
+        record = {"op": "append", "game": game, "start": start, "events": events, "pace": pace,
+                  "winner": winner}
+        with self._lock, self._journalled(record) as db:
             db.executemany("INSERT INTO events VALUES (?, ?, ?)",
                            [(game, start + i, _dumps(e)) for i, e in enumerate(events)])
             db.execute("UPDATE games SET pace = ?, winner = ?, length = ? WHERE id = ?",
@@ -245,7 +315,8 @@ class Store:
 
     def truncate(self, game: int, keep: int, pace: dict) -> None:
         """Drop every event from log index `keep` on (undo, rewind)."""
-        with self._lock, self._tx() as db:
+        record = {"op": "truncate", "game": game, "keep": keep, "pace": pace}
+        with self._lock, self._journalled(record) as db:
             db.execute("DELETE FROM events WHERE game = ? AND idx >= ?", (game, keep))
             db.execute("UPDATE games SET pace = ?, winner = NULL, length = ? WHERE id = ?",
                        (_dumps(pace), keep, game))
@@ -255,12 +326,14 @@ class Store:
             db.execute("UPDATE games SET pace = ? WHERE id = ?", (_dumps(pace), game))
 
     def set_token(self, game: int, seat: int, token: str) -> None:
-        with self._lock, self._tx() as db:
+        record = {"op": "token", "game": game, "seat": seat, "token": token}
+        with self._lock, self._journalled(record) as db:
             db.execute("UPDATE seats SET token = ?, claim = NULL WHERE game = ? AND seat = ?",
                        (token, game, seat))
 
     def set_claim(self, game: int, seat: int, claim: str | None) -> None:
-        with self._lock, self._tx() as db:
+        record = {"op": "claim", "game": game, "seat": seat, "claim": claim}
+        with self._lock, self._journalled(record) as db:
             db.execute("UPDATE seats SET claim = ? WHERE game = ? AND seat = ?",
                        (claim, game, seat))
 
@@ -307,9 +380,11 @@ class Store:
     # --- saved setups -----------------------------------------------------------
 
     def save_setup(self, name: str, setup: dict) -> None:
-        with self._lock, self._tx() as db:
+        saved = time.time()
+        record = {"op": "setup", "name": name, "setup": setup, "saved": saved}
+        with self._lock, self._journalled(record) as db:
             db.execute("INSERT OR REPLACE INTO setups VALUES (?, ?, ?)",
-                       (name, _dumps(setup), time.time()))
+                       (name, _dumps(setup), saved))
 
     def setups(self) -> list[dict]:
         """Saved setups, most recent first: [{"name", "setup", "saved"}]."""
@@ -319,8 +394,59 @@ class Store:
         return [{"name": n, "setup": json.loads(s), "saved": t} for n, s, t in rows]
 
     def delete_setup(self, name: str) -> bool:
-        with self._lock, self._tx() as db:
+        with self._lock, self._journalled({"op": "unsetup", "name": name}) as db:
             return db.execute("DELETE FROM setups WHERE name = ?", (name,)).rowcount > 0
+
+
+def _keep_notice(path: Path, notice: str) -> None:
+    """Add a start's findings to the notices file (best effort: the terminal
+    and the GM's tablet have them anyway)."""
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
+            f.writelines(f"{stamp} {line}\n" for line in notice.splitlines())
+    except OSError:
+        pass
+
+
+def storage_report(db_path: Path) -> tuple[bool, list[str]]:
+    """For `werewolf doctor` [issue 30 item 1]: the game file's own check
+    (read only: a running hub is not disturbed), its second copy, and every
+    finding a start kept (`notices`). (sound, lines)."""
+    if not db_path.exists():
+        return True, [f"storage: no game file yet ({db_path})"]
+    try:
+        db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        try:
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error as err:
+        check, games = str(err), 0
+    sound = check == "ok"
+    lines = [f"storage: {db_path}: " + (f"sound, {games} game(s)" if sound
+                                       else f"DAMAGED ({check}): the hub moves it aside and "
+                                            "recovers it at its next start")]
+    copy = [p.name for p in (db_path.with_name(db_path.name + ".snapshot"),
+                             db_path.with_name(db_path.name + ".journal")) if p.exists()]
+    lines.append("storage: second copy: " + (", ".join(copy) if copy else "none yet"))
+    found = notices(db_path)
+    if found:
+        sound = False
+        lines.append("storage: what hub starts found (newest last):")
+        lines += [f"  {line}" for line in found]
+    return sound, lines
+
+
+def notices(db_path: Path, last: int = 20) -> list[str]:
+    """The last findings kept beside the game file (dated lines), oldest first."""
+    try:
+        text = db_path.with_name(db_path.name + ".notices").read_text(encoding="utf-8")
+    except OSError:
+        return []
+    return text.splitlines()[-last:]
 
 
 def _identity(path: Path) -> tuple[int, int]:

@@ -119,6 +119,7 @@ class Live:
     rollcall: int | None  # the roll-call candidate's index at the last commit
     window: float  # roll-call: each candidate's window (Settings.rollcall_s)
     seats: list[dict]  # the seats' names, links and claims (the GM's)
+    storage: str | None = None  # what this start found in the game file (the GM's) [issue 30]
 
 
 @dataclass
@@ -337,6 +338,7 @@ class Audiences:
         view["announcements"] = shared_announcements(state)
         view["script"] = {"line": gm_line(view, live.language, view["announcements"])}
         view["seats"] = live.seats
+        view["storage"] = live.storage
         return view
 
     # --- versions -----------------------------------------------------------------

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from ..engine import State
 from ..replay import result_of
+from ..store import Store
 from . import pacing
 from .audiences import LOBBY, Audiences, Listener, Live, Sent, StreamCaps
 from .errors import NotFound
@@ -32,6 +33,7 @@ class Showing:
     pace: Pace
     seating: Seats
     audiences: Audiences
+    store: Store
     _rollcall_shown: int | None
 
     @property
@@ -66,7 +68,8 @@ class Showing:
         state = self._need_game()
         assert self.game is not None
         return Live(self.game, state, self.pace, self.language, self.buttons,
-                    self._rollcall_shown, self.settings.rollcall_s, self.seats())
+                    self._rollcall_shown, self.settings.rollcall_s, self.seats(),
+                    self.store.notice)
 
     def public(self) -> dict:
         """The table's view (the display, the table screen, the LEDs)."""

@@ -234,3 +234,46 @@ def test_nothing_acknowledged_is_lost_when_the_hub_is_killed(tmp_path: Path) -> 
           f"{acked_in_flight} in-flight actions acknowledged before the kill, "
           f"{in_flight_kept} kept unacknowledged; {elapsed:.1f} s")
     assert kills >= 50
+
+
+def test_a_damaged_wal_loses_no_acknowledged_game_of_a_running_hub(tmp_path: Path) -> None:
+    """[issue 30 item 1], the issue's own case on a real `werewolf serve`:
+    four games driven on (three finished scripts' worth of actions, the
+    fourth still going), 32 bytes of `games.sqlite3-wal` flipped at half its
+    length while the hub runs, one more action (200), SIGKILL, restart: every
+    acknowledged game and event is there, and the terminal said what it put
+    back. (Before: /api/games was [1], games 2-4 gone, nothing said.)"""
+    scripts = [script_of(json.loads(path.read_text(encoding="utf-8")))
+               for path in SCENARIOS[:4]]
+    hub = Hub(tmp_path)
+    acked: dict[int, int] = {}  # game -> its events acknowledged (the log's length)
+    try:
+        hub.start()
+        for setup, actions, _, _ in scripts:
+            status, seats = hub.request("POST", "/api/games", setup)
+            assert status == 201
+            for action in actions[: max(3, len(actions) // 2)]:
+                assert hub.request("POST", "/api/actions", action)[0] == 200
+            acked[seats["id"]] = len(hub.request("GET", "/api/state")[1]["events"])
+        wal = tmp_path / "games.sqlite3-wal"
+        data = bytearray(wal.read_bytes())
+        middle = len(data) // 2
+        data[middle:middle + 32] = bytes(b ^ 0xFF for b in data[middle:middle + 32])
+        wal.write_bytes(bytes(data))
+        last = max(acked)
+        status, _ = hub.request("POST", "/api/actions", scripts[-1][1][max(3, len(
+            scripts[-1][1]) // 2)])
+        assert status == 200
+        acked[last] = len(hub.request("GET", "/api/state")[1]["events"])
+        hub.kill()
+        hub.start()
+        status, games = hub.request("GET", "/api/games")
+        assert status == 200 and sorted(g["id"] for g in games["games"]) == sorted(acked)
+        for game, length in acked.items():
+            status, record = hub.request("GET", f"/api/games/{game}")
+            assert status == 200 and len(record["events"]) == length, (game, length)
+        assert "restored from the journal" in hub.log_tail()
+        status, gm = hub.request("GET", "/api/gm")
+        assert status == 200 and "restored from the journal" in (gm.get("storage") or "")
+    finally:
+        hub.stop()

@@ -552,6 +552,8 @@ def test_a_game_saved_on_the_wall_clock_still_opens(db_path, clock):
                             if k not in ("pack_s", "secret_deck")} | {"night_s": 60}
         db.execute("UPDATE events SET event = ? WHERE game = ? AND idx = 0",
                    (json.dumps(event), table.game))
+    for copy in (".journal", ".snapshot"):  # a file from before its second copy [issue 30]
+        db_path.with_name(db_path.name + copy).unlink()
     again = _jumpy(db_path, FakeClock(50.0), wall)
     again.resume()
     assert again.state.opts["night_s"] == 20 and again.state.opts["pack_s"] == 40

@@ -104,3 +104,27 @@ def test_a_game_file_deleted_under_the_hub_is_written_back(client, table, db_pat
     again = Table(Store(db_path), clock=clock, rng=random.Random(7))
     again.resume()  # the file on disk holds the game and the action acknowledged after
     assert again.state.log == table.state.log  # type: ignore[union-attr]
+
+
+def test_a_read_only_card_answers_503_and_the_hub_works_once_writable(client, table):
+    """[issue 30 item 8]: the card (or the file) gone read-only while the hub
+    runs: every action is 503 naming it, nothing changes, nothing
+    acknowledged is lost; once writable again the same action is taken."""
+    import sqlite3
+
+    assert client.post("/api/games", json=mh8(), headers=GM).status_code == 201
+    before = client.get("/api/state", headers=GM).json
+    store = table.store
+    real = store._db
+    store._db = sqlite3.connect(f"file:{store.path}?mode=ro", uri=True,
+                                check_same_thread=False, isolation_level=None)
+    r = client.post("/api/actions", json=SEER, headers=GM)
+    assert r.status_code == 503 and "read-only" in r.json["error"]
+    assert client.get("/api/state", headers=GM).json == before
+    store._db.close()
+    store._db = real
+    assert client.post("/api/actions", json=SEER, headers=GM).status_code == 200
+    table.store.close()
+    again = Table(Store(store.path))
+    again.resume()
+    assert again.state is not None and again.state.acts == 1

@@ -144,6 +144,25 @@ def test_the_gm_says_who_won_as_the_tv_does(hub, new_context):
     expect(hook(page, "winner")).to_have_text("The village wins")
 
 
+def test_the_gm_tablet_says_what_the_start_found_in_the_game_file(hub, new_context, shot):
+    """[issue 30 item 1]: what a start restored from the journal, or could not
+    recover, is said on the GM's tablet as it is on the terminal."""
+    page = new_context(hub, **TABLET).new_page()
+    said = ("werewolf: game 3: event 6 could not be recovered; it resumes after event 5; "
+            "the SD card may be failing")
+    view = gm_view(phase="night", step="night 1", storage=said)
+    serve_stream(page, "/api/stream", view)
+    page.goto(f"{hub.base}/gm?token={hub.token}")
+    notice = hook(page, "storage-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("The game file was damaged: check the SD card.")
+    expect(notice).to_contain_text("game 3: event 6 could not be recovered")
+    shot(page, "gm-storage-notice")
+    serve_stream(page, "/api/stream", gm_view(phase="night", step="night 1", seq=2))
+    page.reload()
+    expect(notice).to_be_hidden()
+
+
 def test_the_tv_line_keeps_its_breaks_without_the_heading(hub, new_context):
     """Issue 18 item 6: "Night 1 Thief, wake up…" on one line under "Night 1"."""
     page = new_context(hub, **SCREEN).new_page()

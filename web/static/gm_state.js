@@ -118,6 +118,8 @@ const GM = (function () {
     const first = S.gm === null;
     const gameChanged = S.gm && S.gm.game !== v.game;
     S.gm = v;
+    $("storage").hidden = !v.storage;  // the file's findings at start, as the terminal says them
+    $("storage-lines").textContent = v.storage || "";
     if (typeof v.now === "number") S.offset = v.now - Date.now() / 1000;
     if (gameChanged) { S.seat = 0; S.actSeat = null; S.choice = null; S.record = null; S.chosen = false; }
     if (first || gameChanged) autoView();  // a new game (dealt anywhere) opens on its seats [issue 18]
