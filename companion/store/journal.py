@@ -81,13 +81,13 @@ class Journal:
         holds everything the journal did."""
         spare = self.snapshot_path.with_name(self.snapshot_path.name + ".new")
         spare.unlink(missing_ok=True)
+        os.close(os.open(spare, os.O_RDWR | os.O_CREAT, 0o600))  # the owner's from the start
         copy = sqlite3.connect(spare)
         try:
             db.backup(copy)
             copy.execute("PRAGMA journal_mode=DELETE")
         finally:
             copy.close()
-        os.chmod(spare, 0o600)
         fd = os.open(spare, os.O_RDONLY)
         try:
             os.fsync(fd)

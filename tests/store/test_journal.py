@@ -210,3 +210,17 @@ def test_the_gm_view_carries_what_the_start_found(tmp_path):
     assert again.state is not None and again.state.acts == acted
     assert again.gm_view()["storage"] == again.store.notice
     assert "restored from the journal" in again.gm_view()["storage"]
+
+
+def test_the_second_copy_is_the_owners_only(tmp_path):
+    """The journal, the snapshot and the notices hold every card, as the
+    file does: 0600 [issue 17's rule for the file, issue 30]."""
+    import stat
+
+    path = tmp_path / "games.sqlite3"
+    write_games(path, [(1, 3)])
+    flip(Path(f"{path}-wal"), 0.5)
+    Store(path).close()
+    for suffix in (".journal", ".snapshot", ".notices"):
+        mode = stat.S_IMODE(Path(f"{path}{suffix}").stat().st_mode)
+        assert mode == 0o600, (suffix, oct(mode))
