@@ -83,7 +83,7 @@ from .bench_clients import (
     percentile,
     settle,
 )
-from .bench_hostile import flooded
+from .bench_hostile import flooded, seat_flooded
 from .engine import Action, State, act, legal_actions, waiting_for
 from .engine.actions import sample_uniform
 from .replay import setup_game
@@ -305,6 +305,7 @@ def run(quick: bool = False) -> dict:
             burst, phones = _burst(server, stop, 2 if quick else 10)
             streams += phones
             flood = flooded(server, [gm, public, *phones], 8 if quick else 20)
+            flood |= seat_flooded(server, phones, 8 if quick else 40)
         finally:
             server.stop()
             stop.set()
