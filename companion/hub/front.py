@@ -8,11 +8,17 @@ answer. Here:
 
 - a request runs the Flask app on a small thread pool, one hop each way (the
   whole response is collected in the thread: every answer but a stream is
-  one small JSON or page). The table's own requests (the GM's, a seat
-  holder's: `trust.py`) have their pool, guests theirs, and guests are
+  one small JSON or page). Whose it is (`trust.py`) picks the pool: the GM's
+  requests have threads of their own and are never limited; a seat
+  holder's run on the table's pool; guests' on theirs. Guests are
   rate-limited (`GUEST_RATE` per address, `GUESTS_IN_ALL` in all; past it, a
   429 from the loop, before any thread or Flask): a flood of anonymous
   requests can neither queue in front of the table nor take its CPU;
+- a seated phone is limited too, per device (`SEAT_RATE`, from any address:
+  a seat's link is a phone's, never the Pi's own page), and at most
+  `SEAT_AT_ONCE` of its requests run at a time, the rest waiting on the
+  loop behind its own [issue 30]: one phone looping on its link cannot take
+  the table's threads or its CPU from the GM and the other seats;
 - a stream route (`common.stream`) checks who may follow what, as any route
   does, then hands its listener over (`Handoffs`) instead of a body: the
   front answers with the stream's headers and writes its messages from this
@@ -51,7 +57,23 @@ SEND_TIMEOUT_S = 30.0  # a reader this slow to take one message is gone (or host
 #: load in one burst of about 15); all guests together: 200 a second
 GUEST_RATE = (20.0, 60.0)
 GUESTS_IN_ALL = (200.0, 200.0)
-TARPIT_S = 1.0  # how long a refused guest waits for its 429
+#: a seated phone: 10 requests a second, 40 at once. Its page is 2 of them
+#: (the page, its stream: its files carry no seat cookie and count as a
+#: guest's), a reconnect 2, a tap 1, a change of language 3: a phone hurried
+#: by its player stays far below; a loop of requests does not [issue 30]
+SEAT_RATE = (10.0, 40.0)
+SEAT_AT_ONCE = 2  # a seated phone's requests running at a time; the rest wait their turn
+GM_THREADS = 4  # the GM's own: a tablet or two, never behind a seat's or a guest's
+TARPIT_S = 1.0  # how long a refused guest (or seat) waits for its 429
+#: whose request: the GM's (`trust.py`; a seated device's is `seated(device)`,
+#: a guest's None)
+GM = "gm"
+
+
+def seated(device: str) -> str:
+    """Whose request a seated device's is: its own, whichever seat it asks for."""
+    return f"device:{device}"
+
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict]]
@@ -85,7 +107,7 @@ class Front:
     """The ASGI application uvicorn serves: Flask for requests, the loop for streams."""
 
     def __init__(self, app: Wsgi, *, threads: int, max_body: int, heartbeat_s: float,
-                 trusted: Callable[[Scope], bool] = lambda scope: True,
+                 trusted: Callable[[Scope], str | None] = lambda scope: GM,
                  clock: Callable[[], float] = time.monotonic,
                  limit_loopback: bool = False) -> None:
         self.app = app
@@ -93,6 +115,7 @@ class Front:
         self.heartbeat_s = heartbeat_s
         self.trusted = trusted
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="hub-request")
+        self.gm_pool = ThreadPoolExecutor(GM_THREADS, thread_name_prefix="hub-gm")
         self.guests = ThreadPoolExecutor(max(2, threads // 4), thread_name_prefix="hub-guest")
         self.handoffs = Handoffs()
         self._followers: set[_Follower] = set()
@@ -105,6 +128,7 @@ class Front:
         self.limit_loopback = limit_loopback
         self.per_guest: dict[str, Bucket] = {}
         self.all_guests = Bucket(*GUESTS_IN_ALL)
+        self.per_seat: dict[str, _Lane] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -118,15 +142,24 @@ class Front:
         environ = _environ(scope, body if body is not None else b"", self.handoffs)
         if body is None:  # over the cap: Flask answers 413 from the length alone
             environ["CONTENT_LENGTH"] = str(self.max_body + 1)
-        pool = self.pool
-        if not self.trusted(scope):
+        whose = self.trusted(scope)
+        if whose == GM:
+            status, headers, payload = await loop.run_in_executor(self.gm_pool, self._run, environ)
+        elif whose is not None:  # a seated phone's
+            lane = self._lane(whose)
+            if not lane.bucket.take(self.clock()):
+                await _too_many(send)
+                return
+            async with lane:  # behind its own device's requests, not in front of the table's
+                status, headers, payload = await loop.run_in_executor(
+                    self.pool, self._run, environ)
+        else:
             address = str((scope.get("client") or ("",))[0])
             local = address.startswith("127.") or address == "::1"
             if (self.limit_loopback or not local) and not self._guest_may(address):
                 await _too_many(send)
                 return
-            pool = self.guests
-        status, headers, payload = await loop.run_in_executor(pool, self._run, environ)
+            status, headers, payload = await loop.run_in_executor(self.guests, self._run, environ)
         key = next((value for name, value in headers if name == STREAM_HEADER.encode()), None)
         handoff = self.handoffs.take(key.decode()) if key else None
         if handoff is not None:  # its length is open: drop the empty body's
@@ -159,6 +192,16 @@ class Front:
                 self.per_guest = {a: b for a, b in self.per_guest.items() if not b.full(now)}
             bucket = self.per_guest[address] = Bucket(*GUEST_RATE)
         return bucket.take(now) and self.all_guests.take(now)
+
+    def _lane(self, whose: str) -> _Lane:
+        """A seated device's lane (made at its first request)."""
+        lane = self.per_seat.get(whose)
+        if lane is None:
+            if len(self.per_seat) > 1024:  # every game's phones: forget the idle ones
+                now = self.clock()
+                self.per_seat = {k: v for k, v in self.per_seat.items() if not v.idle(now)}
+            lane = self.per_seat[whose] = _Lane()
+        return lane
 
     def _run(self, environ: dict) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """The Flask app on a pool thread: status, headers and the whole body."""
@@ -260,6 +303,7 @@ class Front:
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.gm_pool.shutdown(wait=False, cancel_futures=True)
         self.guests.shutdown(wait=False, cancel_futures=True)
 
 
@@ -312,9 +356,34 @@ class Bucket:
         return self.tokens + (now - self.at) * self.rate >= self.burst
 
 
+class _Lane:
+    """One seated device's requests: its bucket, and the turns of those that
+    run (`SEAT_AT_ONCE` at a time; the others wait here, on the loop)."""
+
+    def __init__(self) -> None:
+        self.bucket = Bucket(*SEAT_RATE)
+        self.turns = asyncio.Semaphore(SEAT_AT_ONCE)
+        self.users = 0  # requests running or waiting their turn
+
+    async def __aenter__(self) -> None:
+        self.users += 1
+        try:
+            await self.turns.acquire()
+        except BaseException:
+            self.users -= 1
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.turns.release()
+        self.users -= 1
+
+    def idle(self, now: float) -> bool:
+        return self.users == 0 and self.bucket.full(now)
+
+
 async def _too_many(send: Send) -> None:
-    """429, after a second: a guest's loop of requests is slowed to one a
-    second per connection, at the cost of a sleeping coroutine."""
+    """429, after a second: a guest's (or a seat's) loop of requests is
+    slowed to one a second per connection, at the cost of a sleeping coroutine."""
     await asyncio.sleep(TARPIT_S)
     body = b'{"error": "too many requests from this device: wait a moment, then retry"}'
     await send({"type": "http.response.start", "status": 429, "headers": [

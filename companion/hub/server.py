@@ -5,6 +5,9 @@ What a hostile Wi-Fi cannot do here [issue 17], and which part sees to it:
 - open unbounded streams: `audiences.StreamCaps`;
 - queue in front of the table with a flood of requests: guests' requests
   run on their own threads (`trust.py`);
+- slow the table from one seated phone: a seat's requests are limited per
+  device, and run a few at a time, behind their own; the GM's have threads
+  of their own (`front.py`) [issue 30];
 - hold connections with half-sent requests (slowloris) or idle keep-alives:
   a connection with no whole request head `IDLE_S` after it opened or after
   its last answer is closed (`_HeadDeadline`), and a request head past

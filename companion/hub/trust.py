@@ -1,7 +1,8 @@
-"""Whose request is this: the table's own (the GM, a phone holding its seat)
-or a guest's? Asked by the front for every request, before any thread runs
-it, so that a flood of anonymous requests waits in the guests' own queue
-and never in front of the GM's or a seat's [issue 17].
+"""Whose request is this: the GM's, a phone's holding its seat, or a guest's?
+Asked by the front for every request, before any thread runs it, so that a
+flood of anonymous requests waits in the guests' own queue and never in
+front of the GM's or a seat's [issue 17], and a seated phone's requests are
+counted per device, so that one phone cannot slow the table [issue 30].
 
 A claim is checked, not believed: the GM's token (bearer or cookie) is
 compared with the hub's, a seat's link and device cookie with the seat's
@@ -20,40 +21,44 @@ from typing import Any
 from flask import Flask
 
 from ..table import TableError
+from .front import GM, seated
 from .player import DEVICE_COOKIE
 
 GM_COOKIE = "gm"
 
 
-def trusted_requests(app: Flask) -> Callable[[dict[str, Any]], bool]:
-    """A test of an ASGI scope: True for the GM's and seat holders' requests."""
+def trusted_requests(app: Flask) -> Callable[[dict[str, Any]], str | None]:
+    """Whose request an ASGI scope is: `front.GM` for the GM's, `front.seated(device)`
+    for a seat holder's (its device's cookie, checked), None for a guest's."""
     table = app.extensions["table"]
 
-    def trusted(scope: dict[str, Any]) -> bool:
+    def whose(scope: dict[str, Any]) -> str | None:
         headers = dict(scope.get("headers") or ())
         cookies: SimpleCookie = SimpleCookie()
         try:
             cookies.load(headers.get(b"cookie", b"").decode("latin-1"))
         except CookieError:
-            return False
+            return None
         auth = headers.get(b"authorization", b"").decode("latin-1")
         seat = app.extensions["gm_seat"]  # the token and the paired tablets (pairing.py)
         if auth.startswith("Bearer ") and seat.is_token(auth[7:].strip()):
-            return True
+            return GM
         if GM_COOKIE in cookies:
             cookie = cookies[GM_COOKIE].value
             if seat.is_session(cookie) or seat.is_token(cookie):
-                return True
+                return GM
         if DEVICE_COOKIE not in cookies:
-            return False
+            return None
         device = cookies[DEVICE_COOKIE].value
         path: str = scope.get("path", "")
-        if not path.startswith("/p/"):
-            return bool(table.seating.holds(device))  # a seated phone's files, its language
+        if not path.startswith("/p/"):  # a seated phone's files, its language
+            return seated(device) if table.seating.holds(device) else None
         try:
             _, holder = table.holder(path.split("/")[2])
         except TableError:
-            return False
-        return holder is not None and hmac.compare_digest(holder.encode(), device.encode())
+            return None
+        if holder is None or not hmac.compare_digest(holder.encode(), device.encode()):
+            return None
+        return seated(device)
 
-    return trusted
+    return whose
