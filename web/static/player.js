@@ -266,9 +266,12 @@
   }
 
   // --- sending ------------------------------------------------------------------
+  // a 429 (this phone asked too often [issue 30]) is waited out and sent
+  // again (stream.js's patientFetch); the player is told only if it goes on
   async function post(path, doc) {
-    const r = await fetch(base + path, {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify(doc), cache: "no-store", credentials: "same-origin"});
+    const r = await patientFetch(base + path, {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify(doc), cache: "no-store", credentials: "same-origin"},
+    (long) => showUnsent(long ? t("The hub asks this phone to wait: your choice is sent in a moment.") : ""));
     let answer = {};
     try { answer = await r.json(); } catch (e) { answer = {error: r.statusText}; }
     return [r, answer];

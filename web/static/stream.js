@@ -13,7 +13,10 @@
 //   the page waits until it is looked at again, so two tabs never take turns.
 //   A state that answers 401/403/404 reloads the page,
 //   which then says why; one that does not answer is a hub restarting: try
-//   again every 2 s.
+//   again every 2 s. A state asked too often answers 429 [issue 30]: it is
+//   read again after the hub's Retry-After (`patientFetch`), and a stream the
+//   hub refused (a 429, or any answer that is not a stream) is opened again
+//   after a pause that doubles while it goes on: a page never hammers.
 // - check: for a view with no state URL (the GM's), a URL asked instead at
 //   those times, the same way (401/403: the tablet was unpaired by a new GM
 //   token), though it has no view to show.
@@ -33,6 +36,7 @@ function follow(url, render, opts = {}) {
   let es = null;
   let waiting = false;
   let replaced = false;
+  let pause = 0; // ms before a stream the hub refused is opened again
 
   let last = null; // the view shown: its game, boot and seq
 
@@ -48,17 +52,24 @@ function follow(url, render, opts = {}) {
   }
   function open() {
     es = new EventSource(url);
+    es.onopen = () => { pause = 0; };
     es.onmessage = (ev) => show(JSON.parse(ev.data));
     // after an error the browser reconnects and the hub sends the full view
-    // first, whatever its seq (a hub restarted on a new data folder starts again)
-    es.onerror = () => { last = null; online(false); };
+    // first, whatever its seq (a hub restarted on a new data folder starts again);
+    // an answer that is not a stream (CLOSED: the browser gives up) is `refused`
+    es.onerror = () => {
+      last = null;
+      if (es.readyState === EventSource.CLOSED) refused();
+      else online(false);
+    };
     es.addEventListener("closed", closed);
     es.addEventListener("replaced", () => { es.close(); replaced = true; online(false); });
   }
   async function refresh() {
     const url = opts.state || opts.check;
     if (!url) return true;
-    const r = await fetch(url, {cache: "no-store", credentials: "same-origin"});
+    const r = await patientFetch(url, {cache: "no-store", credentials: "same-origin"},
+      (long) => { if (long) online(false); });
     if ([401, 403, 404].includes(r.status)) { location.reload(); return false; }
     if (!opts.state) return true; // the check: still allowed, no view to show
     if (!r.ok) throw new Error(r.statusText);
@@ -66,15 +77,25 @@ function follow(url, render, opts = {}) {
     show(await r.json());
     return true;
   }
-  async function closed() {
+  async function closed(quiet) {
     es.close();
     waiting = true;
-    online(false);
+    if (quiet !== true) online(false);
     try {
       if (await refresh()) { waiting = false; open(); }
     } catch (e) {
       setTimeout(closed, 2000);
     }
+  }
+  // The hub answered the stream with no stream (a 429 [issue 30], a 403):
+  // nothing said at once; the state is read (patiently) and the stream
+  // opened again after `pause`, 1 s, then 2, 4 … 30 s while it goes on.
+  function refused() {
+    if (waiting) return;
+    es.close();
+    waiting = true;
+    pause = Math.min(30000, pause ? pause * 2 : 1000);
+    setTimeout(() => closed(true), pause);
   }
   function revive(looked) {
     if (waiting || (replaced && !looked)) return;
@@ -88,6 +109,29 @@ function follow(url, render, opts = {}) {
   setInterval(() => { if (es && es.readyState === EventSource.CLOSED) revive(false); }, 5000);
   open();
   return {refresh: () => refresh().catch(() => online(false)), show};
+}
+
+// fetch(), patient with a hub that says 429 ("too many requests from this
+// device" [issue 30]): it waits the answer's Retry-After, or longer when it
+// is told again (1, 2, 4 … 30 s), and asks again; what it returns is never a
+// 429. `slow(true)`: the waiting has gone on for PATIENT_MS (a page says
+// so only then); `slow(false)`: it is over.
+const PATIENT_MS = 6000;
+async function patientFetch(url, init, slow = () => {}) {
+  let wait = 0;
+  let since = 0;
+  for (;;) {
+    const r = await fetch(url, init);
+    if (r.status !== 429) {
+      if (since) slow(false);
+      return r;
+    }
+    const told = Number(r.headers.get("Retry-After")) || 1;
+    wait = Math.min(30, Math.max(told, wait * 2));
+    if (!since) since = Date.now();
+    if (Date.now() - since >= PATIENT_MS) slow(true);
+    await new Promise((done) => setTimeout(done, wait * 1000));
+  }
 }
 
 // Whether `view` is to be shown after `last` (the one shown; null: none yet):
