@@ -273,10 +273,17 @@ def _tally_rows(view: dict, width: int, font: Font, rows: int) -> list[str]:
     signed by the marks that went there ("Ann 3★  Eve 4⚑": ★ a weighted
     ballot, ⚑ the poster's votes), then the marks: "★Cid×2→Ann  ⚑×2→Eve"
     (who, the weight, whom), shorter when the rows are ("★×2→Ann", then
-    "★×2": the signed count says whom); counts that do not fit are "…"."""
+    "★×2": the signed count says whom); counts that do not fit are "…". A
+    name longer than half a row is cut with "…" so that its count and signs
+    show, and two seats share a row [issue 30]: "WWW… 3★  Eve 2"."""
     ranked, marks = _ranked(view), tally_marks(view)
-    items = [f"{_name(view, s)} {c}" + "".join(_sign(m) for m in marks if m.target == s)
-             for s, c in ranked]
+    half = (width - _width(font, "  ")) // 2
+
+    def item(seat: int, count: int) -> str:  # a long name cut to half a row, never its count
+        tail = f" {count}" + "".join(_sign(m) for m in marks if m.target == seat)
+        return _fit(font, _name(view, seat), half - _width(font, tail)) + tail
+
+    items = [item(s, c) for s, c in ranked]
     shown: list[str] = []
     if marks and rows > 1:
         voters = [_name(view, m.voter) if m.voter is not None else "" for m in marks]
@@ -297,32 +304,38 @@ def _sign(mark: Mark) -> str:
     return SIGNS.get(mark.source, "+")
 
 
-def _death_text(view: dict, d: dict, lang: str) -> str:
-    text = f"†{d.get('name') or _name(view, d.get('seat'))}"
-    if d.get("role"):
-        text += f" {role_name(d['role'], lang)}"
-    return text
-
-
-def announcement_rows(view: dict, lang: str) -> list[str]:
+def announcement_rows(view: dict, lang: str, font: Font | None = None,
+                      width: int = SIZE[0]) -> list[str]:
     """The day's news, one short row each: from the last dawn on (tallies are
-    drawn apart)."""
+    drawn apart). With the `font`, a name too long for its row of `width`
+    pixels is cut with "…" so that what is said of it shows too ("†WWWW…
+    Werewolf"), the name keeping a third of the row at least [issue 30]."""
+
+    def row(sign: str, name: str, tail: str) -> str:
+        if font is None:
+            return f"{sign}{name}{tail}"
+        room = max(width - _width(font, sign + tail), width // 3)
+        return f"{sign}{_fit(font, name, room)}{tail}"
+
+    def death(d: dict) -> str:
+        role = f" {role_name(d['role'], lang)}" if d.get("role") else ""
+        return row("†", str(d.get("name") or _name(view, d.get("seat"))), role)
+
     anns = list(view.get("announcements") or [])
     start = max((i for i, a in enumerate(anns) if a.get("kind") == "dawn"), default=0)
     rows: list[str] = []
     for a in anns[start:]:
         kind = a.get("kind")
         if kind == "dawn":
-            rows += [_death_text(view, d, lang) for d in a.get("deaths") or []] or \
-                [_word("peaceful", lang)]
+            rows += [death(d) for d in a.get("deaths") or []] or [_word("peaceful", lang)]
         elif kind == "death":
-            rows.append(_death_text(view, a, lang))
+            rows.append(death(a))
         elif kind == "no-execution":
             rows.append(_word("no-execution", lang))
         elif kind == "revealed":
-            rows.append(f"{a.get('name')} {role_name('village-idiot', lang)}")
+            rows.append(row("", str(a.get("name")), f" {role_name('village-idiot', lang)}"))
         elif kind == "sheriff" and a.get("seat") is not None:
-            rows.append(f"★{_name(view, a['seat'])} {_word('sheriff', lang)}")
+            rows.append(row("★", _name(view, a["seat"]), f" {_word('sheriff', lang)}"))
     return rows
 
 
@@ -382,7 +395,7 @@ def render(view: dict, lang: str | None = None, size: tuple[int, int] = SIZE) ->
         return c.image
     tally = view.get("last_tally")
     if tally and mode == "verdict":  # the closed vote: tally, ★×2, its outcome
-        news = announcement_rows(view, lang)[-1:]
+        news = announcement_rows(view, lang, c.font, c.w)[-1:]
         closed = _tally_rows(view, c.w, c.font, rows - len(news)) + news
         for i, line in enumerate(closed[:rows]):
             c.text(1 + i, line)
@@ -398,7 +411,7 @@ def render(view: dict, lang: str | None = None, size: tuple[int, int] = SIZE) ->
     if tally and mode == "ballot" and (vote.get("round") or 1) > 1:  # the round before
         body += _tally_rows(view, c.w, c.font, rows - 1)
     elif rows - 1 - len(body) > 0:
-        body += announcement_rows(view, lang)[-(rows - 1 - len(body)):]
+        body += announcement_rows(view, lang, c.font, c.w)[-(rows - 1 - len(body)):]
     for i, line in enumerate(body[:rows - 1]):
         c.text(2 + i, line)
     return c.image

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 from companion.firmware import display
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
+
+from companion.table.player_names import MAX_NAME
+from companion.words import role_name, screen_word
 
 from .conftest import frames, need_unifont
 
@@ -182,3 +185,112 @@ def test_latin_fallback_when_unifont_is_missing(monkeypatch, caplog):
     assert len(warnings) == 1
     assert image.mode == "1" and image.size == (128, 64) and image.getbbox() is not None
     assert display._lang(frames.over("ja"), None) == "en"
+
+
+# --- the widest names [issue 30] item 4 -----------------------------------------
+
+#: seven names of 40 characters (the most, companion.table.player_names.MAX_NAME):
+#: the widest Latin letter, a wide CJK character, words and spaces
+WIDEST = {
+    "W": ["W" * k + "M" + "W" * (39 - k) for k in range(0, 40, 6)],
+    "CJK": ["龘" * k + "靐" + "龘" * (39 - k) for k in range(0, 40, 6)],
+    "spaced": [("WWWWWWW " * 5)[:38] + "M" + x for x in "ABCDEFG"],
+}
+
+
+def _renamed(view: dict, names: list[str]) -> dict:
+    """The view with the players' names replaced, in the news too."""
+    view = copy.deepcopy(view)
+    new = {p["name"]: names[p["seat"]] for p in view["players"]}
+
+    def rename(doc: object) -> None:
+        for item in doc.values() if isinstance(doc, dict) else doc if isinstance(doc, list) else []:
+            rename(item)
+        if isinstance(doc, dict) and doc.get("name") in new:
+            doc["name"] = new[doc["name"]]
+
+    rename(view["players"])
+    rename(view["announcements"])
+    return view
+
+
+def _named_frames(lang: str) -> dict[str, dict]:
+    """The frames that draw a player's name: the roll-call's candidate, last
+    words, the tally of a runoff and of a verdict (the sheriff's ★, the
+    poster's ⚑), the day's news (a death and its card, the sheriff)."""
+    last_words = frames.discussion(lang)
+    last_words["pace"] = {"mode": "last-words", "paused": None, "seat": 0,
+                          "deadline": frames.NOW + 20}
+    views = {"rollcall": frames.rollcall(), "runoff": frames.runoff_ballot(lang),
+             "verdict": frames.verdict(lang), "verdict-posted": frames.verdict_posted(lang),
+             "discussion": frames.discussion(lang), "last-words": last_words}
+    for view in views.values():
+        view["language"] = lang
+    return views
+
+
+class _Roomy(display._Canvas):
+    """A canvas with room past the frame's right and bottom edges: whatever
+    is drawn past them lights pixels there instead of being lost."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        super().__init__(size)
+        self.image = Image.new("1", (size[0] * 2, size[1] * 2), 0)
+        self.draw = ImageDraw.Draw(self.image)
+
+
+def _shows(texts: list[str], name: str, after: str = "") -> bool:
+    """A drawn text holds `name` whole, or its first characters ended by "…",
+    and `after` straight after it."""
+    return any(name + after in t or any(name[:k] + "…" + after in t for k in range(1, len(name)))
+               for t in texts)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("kind", list(WIDEST))
+def test_the_widest_names_are_cut_to_fit_the_frame(kind, lang, monkeypatch):
+    """[issue 30] item 4: a name is drawn in the 128×64 frame shortened to
+    fit, never past its edge: with forty "W", forty "龘" or forty
+    characters of words, no pixel is lit past the frame's right or bottom
+    edge (drawn on a canvas with room beyond it) and no text starts left of
+    or above it; and the name is not lost, nor what goes with it: the
+    candidate and the last words show its first characters and "…", each
+    tally count its name's first characters, "…" and the count, a death its
+    card, the sheriff's row the word "sheriff"."""
+    need_unifont(lang != "en")
+    names = WIDEST[kind]
+    assert {len(n) for n in names} == {MAX_NAME}
+    drawn: list[tuple[tuple[float, float], str]] = []
+    real = ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *args, **kwargs):
+        drawn.append((tuple(xy), str(text)))
+        return real(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    monkeypatch.setattr(display, "_Canvas", _Roomy)
+    w, h = display.SIZE
+    for label, view in _named_frames(lang).items():
+        view = _renamed(view, names)
+        drawn.clear()
+        image = display.render(view, lang)
+        right, below = image.crop((w, 0, *image.size)), image.crop((0, h, *image.size))
+        assert right.getbbox() is None and below.getbbox() is None, \
+            f"{kind} {lang} {label}: lit pixels past the frame's edge"
+        assert all(x >= 0 and y >= 0 for (x, y), _ in drawn), f"{kind} {lang} {label}: {drawn}"
+        texts = [t for _, t in drawn]
+        name = display._name
+        if label == "rollcall":
+            assert _shows(texts, name(view, view["rollcall"]["candidate"])), (label, texts)
+        if label == "last-words":
+            assert _shows(texts, name(view, 0)), (label, texts)
+        if label in ("runoff", "verdict", "verdict-posted"):
+            seat, count = display._ranked(view)[0]
+            assert _shows(texts, name(view, seat), f" {count}"), (label, texts)
+        if label in ("verdict", "verdict-posted", "discussion"):
+            dead = [a for a in view["announcements"] if a.get("kind") == "death"] or \
+                view["announcements"][0]["deaths"]
+            card = role_name(dead[-1]["role"], lang)
+            assert _shows(texts, "†" + dead[-1]["name"], " " + card), (label, texts)
+        if label == "discussion":
+            assert _shows(texts, "★" + name(view, 2), " " + screen_word("sheriff", lang)), texts
