@@ -37,8 +37,9 @@
     return false;
   };
   // a text cut on purpose [issue 28]: in a box that ends it with "…"
-  // (text-overflow: ellipsis, its overflow hidden) and holds its whole text in
-  // its title; it is seen as far as that box shows it, and is not "cut"
+  // (text-overflow: ellipsis, its overflow hidden; on its last line when it
+  // is clamped to a few, -webkit-line-clamp [issue 30]) and holds its whole
+  // text in its title; it is seen as far as that box shows it, and is not "cut"
   const flat = (s) => (s || "").trim().replace(/\s+/g, " ");
   const ellipsisOf = (e) => {
     for (let a = e; a && a !== document.body; a = a.parentElement) {
@@ -53,6 +54,21 @@
     const top = Math.max(r.top, k.top), bottom = Math.min(r.bottom, k.bottom);
     return new DOMRect(left, top, Math.max(0, right - left), Math.max(0, bottom - top));
   };
+  // a player's name wider than the line it is laid in [issue 30]: names run
+  // to 40 characters (forty "W" are 673 px at 17 px), so such a word can only
+  // go on the next line, broken, or be cut with "…"; broken, it is shown
+  // whole and is not "broken" (a word that would fit its line still is)
+  const nameWords = new Set((opts.names || []).flatMap((nm) => nm.split(/\s+/)));
+  const lineOf = (e) => {
+    let a = e;  // the box its lines are laid in: the first that is not inline
+    while (a.parentElement && ["inline", "contents"].includes(getComputedStyle(a).display)) a = a.parentElement;
+    const cs = getComputedStyle(a);
+    return a.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  };
+  const wholeName = (word, rects, e) => [...nameWords].some((w) => w.includes(word) || word.includes(w)) &&
+    rects.reduce((sum, r) => sum + r.width, 0) > lineOf(e) - 1;
+  // a link laid on several lines (the printed sheet's seat links): not words
+  const link = (n) => /^\s*https?:\/\/\S+\s*$/.test(n.textContent);
   const boxes = [];
   const owners = new Set();
   for (const n of texts) {
@@ -74,8 +90,9 @@
       const w = document.createRange();
       w.setStart(n, m.index);
       w.setEnd(n, m.index + m[0].length);
-      const tops = new Set([...w.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-      if (tops.size > 1) out.push(`broken: "${m[0]}" is laid on ${tops.size} lines in ${label(e)}`);
+      const rects = [...w.getClientRects()].filter((r) => r.width > 0);
+      const tops = new Set(rects.map((r) => Math.round(r.top)));
+      if (tops.size > 1 && !link(n) && !wholeName(m[0], rects, e)) out.push(`broken: "${m[0]}" is laid on ${tops.size} lines in ${label(e)}`);
     }
   }
   // cut: clipped by its own box, by a clipping ancestor, or by the window
@@ -83,8 +100,9 @@
     const cs = getComputedStyle(e);
     const clips = (v) => v !== "visible";
     const onPurpose = ellipsisOf(e) === e;
+    const clamped = onPurpose && cs.webkitLineClamp !== "none";  // its last line ends in "…"
     if ((clips(cs.overflowX) && !onPurpose && e.scrollWidth > e.clientWidth + 1) ||
-        (clips(cs.overflowY) && cs.overflowY !== "auto" && cs.overflowY !== "scroll" && e.scrollHeight > e.clientHeight + 1)) {
+        (clips(cs.overflowY) && !clamped && cs.overflowY !== "auto" && cs.overflowY !== "scroll" && e.scrollHeight > e.clientHeight + 1)) {
       out.push(`cut: ${label(e)} clips its text (${e.scrollWidth}×${e.scrollHeight} in ${e.clientWidth}×${e.clientHeight})`);
     }
     if (opts.tv && opts.minFont && parseFloat(cs.fontSize) < opts.minFont) {

@@ -12,10 +12,13 @@ one line per problem:
   while it clips), a text sticks out of the window or of a clipping
   ancestor, or a select's chosen option is wider than the select; a text
   cut on purpose is not: a box that ends it in "…" (`text-overflow:
-  ellipsis`) and holds its whole text in its `title` (a long name on the GM
+  ellipsis`, on its last line if `-webkit-line-clamp` holds it to a few
+  [issue 30]) and holds its whole text in its `title` (a long name on the GM
   tablet [issue 28]), a select that ends its option in "…" (its open list
   shows it whole);
-- "broken": a Latin word laid out on two lines (broken inside the word);
+- "broken": a Latin word laid out on two lines (broken inside the word),
+  unless it is a player's name wider than its line (forty "W": it can only
+  break, or end in "…") or a link [issue 30];
 - "overlap": two texts overlap, or (TV) a fixed button covers a text;
 - "small": a TV text under `min_font` px;
 - "no-hint": a list that scrolls inside its panel shows no hint that it does

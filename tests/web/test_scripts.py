@@ -58,10 +58,11 @@ def test_no_script_is_over_600_lines(path: Path) -> None:
     assert lines <= MAX_LINES, f"{path.name} has {lines} lines (at most {MAX_LINES}): split it"
 
 
-@pytest.mark.parametrize("name", ["el", "stepText", "pageWords", "tallyRows"])
+@pytest.mark.parametrize("name", ["el", "stepText", "pageWords", "tallyRows", "nameTag", "tn"])
 def test_each_shared_helper_is_defined_once(name: str) -> None:
-    """el() (dom.js), stepText (words.js) and the tally's rows (tally.js) are
-    written once for every page; a page's own copy is how they drifted."""
+    """el() and a name's tag (dom.js), stepText and tn (words.js) and the
+    tally's rows (tally.js) are written once for every page; a page's own
+    copy is how they drifted."""
     found = _definitions(name)
     assert len(found) == 1, f"{name} is defined {len(found)} times: {found}"
 

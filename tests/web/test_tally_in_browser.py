@@ -84,7 +84,7 @@ def test_the_gm_tablet_shows_the_closed_tally_as_made(hub, new_context, shot):
     page, errors = _gm(hub, new_context, gm_view(last_tally=TALLY))
     tally = hook(page, "tally")
     expect(tally).to_contain_text("Ann ×2")
-    assert _rows(page, ".tally-row", "span") == [
+    assert _rows(page, ".tally-row", ":scope > span") == [
         ["Cid", "5", "Ann ×2, Bob, rumour ×2"],
         ["Dee", "1", "Cid"],
         ["abstains", "", "Dee, Eve"],
@@ -105,5 +105,6 @@ def test_the_gm_tablet_counts_nothing_while_the_vote_is_open(hub, new_context):
     page, errors = _gm(hub, new_context, view)
     tally = hook(page, "tally")
     expect(tally).to_contain_text("Waiting for: Dee, Eve")
-    assert _rows(page, ".tally-row", "span") == [["Cid", "", "Ann, Bob"], ["abstains", "", "Cid"]]
+    assert _rows(page, ".tally-row", ":scope > span") == [["Cid", "", "Ann, Bob"],
+                                                          ["abstains", "", "Cid"]]
     assert not errors, errors

@@ -28,6 +28,13 @@ function el(tag, attrs, ...kids) {
 
 const $ = (id) => document.getElementById(id);
 
+// A player's name in a box of its own [issue 30]: names run to 40 characters;
+// one wider than its box ends in "…" (hub.css .name-tag), its whole text in
+// the title. nameTag(name, "lines2"): on up to two lines.
+function nameTag(name, more) {
+  return el("span", {class: "name-tag" + (more ? " " + more : ""), title: name}, name);
+}
+
 // A list that may be long scrolls inside its panel and says so: scrollHint(list,
 // text) puts "▼ text" right after it, shown while the list holds more than its
 // panel shows [issue 18].

@@ -46,8 +46,8 @@
     const waiting = (v.pending && v.pending.waiting) || [];
     if (v.phase === "over") $("waiting").textContent = "";
     else if (isNight(v) && !S.secrets) $("waiting").textContent = t("Waiting for: {names}", { names: t("hidden") });
-    else $("waiting").textContent = t("Waiting for: {names}",
-      { names: waiting.length ? waiting.map(nameOf).join(", ") : t("Nobody") });
+    else $("waiting").replaceChildren(...GM.words.tn("Waiting for: {names}",
+      { names: waiting.length ? tags(waiting.map(nameOf)) : t("Nobody") }));
     renderPlayers(v);
     renderSecretBox(v);
     renderTally(v);
@@ -61,6 +61,10 @@
   // the table's seats in the window's height, else scrolling in their panel
   // (gm.js's hint), never only with the whole page [issue 28]
   const fitPlayers = fitToWindow($("players"));  // dom.js
+  // names in a list (who must act, who voted): each on one line, a long one
+  // cut with "…" (dom.js nameTag, gm.css), so 17 names of 40 characters take
+  // a few lines and leave the table its room [issue 30]
+  const tags = (names) => el("span", {}, names.flatMap((n, i) => [i ? ", " : "", nameTag(n)]));
 
   function renderPlayers(v) {
     const votes = v.votes || {};
@@ -115,7 +119,7 @@
       .map((k) => k === "heal" ? "♥" : "☠").join(" "));
     const night = v.night || {};
     if (v.phase === "night") {
-      const picks = Object.entries(night.picks || {}).map(([w, tg]) => nameOf(+w) + "→" + nameOf(tg));
+      const picks = Object.entries(night.picks || {}).map(([w, tg]) => nameOf(+w) + " → " + nameOf(tg));  // (a line may break between two names)
       if (picks.length) facts.push(t("pick") + ": " + picks.join(", "));
       if (night.protected !== null && night.protected !== undefined) facts.push(t("protected") + ": " + nameOf(night.protected));
       if (night.attack !== null && night.attack !== undefined) facts.push(t("attacked") + ": " + nameOf(night.attack));
@@ -141,7 +145,7 @@
     box.replaceChildren();
     const row = (name, n, who) => el("div", { class: "tally-row" },
       el("span", { class: "tally-name", text: name }), el("span", { class: "tally-n", text: n }),
-      el("span", { class: "quiet", text: who.join(", ") }));
+      el("span", { class: "quiet" }, who));
     if (v.vote) {
       const by = new Map();
       for (const [voter, target] of Object.entries(v.votes || {})) {
@@ -149,14 +153,15 @@
         by.set(key, (by.get(key) || []).concat([nameOf(+voter)]));
       }
       for (const [target, who] of by) {
-        box.append(row(target === "abstain" ? t("abstain") : nameOf(target), "", who));
+        box.append(row(target === "abstain" ? t("abstain") : nameOf(target), "", tags(who)));
       }
       const left = (v.vote.waiting || []).map(nameOf);
-      if (left.length) box.append(el("p", { class: "quiet", text: t("Waiting for: {names}", { names: left.join(", ") }) }));
+      if (left.length) box.append(el("p", { class: "quiet" }, GM.words.tn("Waiting for: {names}", { names: tags(left) })));
     } else if (v.last_tally) {
-      const { rows, abstained } = tallyRows(v.last_tally, nameOf, GM.words);  // tally.js
-      for (const r of rows) box.append(row(nameOf(r.seat), String(r.count), r.who));
-      if (abstained.length) box.append(row(t("abstain"), "", abstained));
+      const { rows, abstainedBy } = tallyRows(v.last_tally, nameOf, GM.words);  // tally.js
+      const voters = (by) => by.flatMap(([label, w], i) => [i ? ", " : "", nameTag(label), w]);  // never the ×2 cut
+      for (const r of rows) box.append(row(nameOf(r.seat), String(r.count), voters(r.by)));
+      if (abstainedBy.length) box.append(row(t("abstain"), "", voters(abstainedBy)));
     }
   }
 

@@ -39,7 +39,7 @@
 
   function renderTable(v) {
     $("players").replaceChildren(...v.players.map((p) => el("li", {class: p.alive ? "" : "gone"},
-      p.name, p.seat === v.seat ? " " + t("(you)") : "",
+      nameTag(p.name), p.seat === v.seat ? " " + t("(you)") : "",
       p.sheriff ? el("span", {class: "badge"}, "★ " + t("sheriff")) : null,
       p.seat !== v.seat && publicRole(v, p) ? el("span", {class: "known"}, roleName(p.role)) : null,
       p.alive ? null : el("span", {class: "known"}, t("dead")))));
@@ -68,7 +68,7 @@
     const targetButton = (seat, test, on, chosen) => {
       const sent = lastSent.key === panelKey && lastSent.seats.includes(seat);
       return el("button", {type: "button", test: test, class: "pick" + (chosen ? " chosen" : sent ? " mine" : ""), onclick: on},
-        name(seat));
+        nameTag(name(seat), "lines2"));  // dom.js: a long name ends in "…" [issue 30]
     };
     if (c.do === "restore") {  // the bonesetter: one used power made usable again
       const grid = el("div", {class: "grid two"});

@@ -106,12 +106,24 @@ function phoneCard(words, getView, getTonight) {
     const results = v.results.slice().reverse();  // the newest first
     $("results").replaceChildren(...(results.length ? [el("b", {}, t("Your results")), ...results.map(
       (r) => el("span", {class: "line", test: "result"}, stepText(r.time) + " · " + resultTitle(r) + " — " + resultText(v, r)))] : []));
+    fit();
   }
+  // All of it on the screen [issue 30]: names run to 40 characters, and an
+  // 18-player wolf's card lists his pack twice and those he may not name; its
+  // text shrinks (--k, player.css; never under .6) until the card holds it whole
+  function fit() {
+    if (!card.classList.contains("shown")) return;
+    card.style.setProperty("--k", "1");
+    for (let k = 19; k >= 12 && card.scrollHeight > card.clientHeight + 1; k--) {
+      card.style.setProperty("--k", String(k / 20));
+    }
+  }
+  addEventListener("resize", fit);
   function show(ev) {
     if (ev && ev.cancelable && ev.type !== "touchstart") ev.preventDefault();
     if (!getView()) return;
-    fill();
     card.classList.add("shown");
+    fill();
     clearTimeout(timer);
     timer = setTimeout(hide, 5000);
   }

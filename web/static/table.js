@@ -7,18 +7,33 @@
 (function () {
   "use strict";
   const words = pageWords("names");  // words.js
-  const {N, t, stepText} = words;
+  const {N, t, tn, stepText} = words;
   const roleName = (id) => N.roles[id] || id;
 
   let view = null;
+  let deckOn = false;  // the view shows the cards in the game (fit() may leave them out)
   let offset = 0; // hub clock − this screen's clock
   const name = (seat) => (view && view.players[seat] ? view.players[seat].name : String(seat));
+  // a name on the TV: one line, cut with "…" when long (dom.js nameTag,
+  // table.css) [issue 30]; several, with commas
+  const tag = (seat) => nameTag(name(seat));
+  const tags = (labels) => labels.flatMap((s, i) => (i ? [", ", nameTag(s)] : [nameTag(s)]));
+  // the players' names in a text (the moderator's line) as tags, the longest first
+  function tagNames(text, v) {
+    const all = (v.players || []).map((p) => p.name).sort((a, b) => b.length - a.length);
+    let parts = [text];
+    for (const n of all) {
+      parts = parts.flatMap((p) => (typeof p !== "string" ? [p]
+        : p.split(n).flatMap((s, i) => (i ? [nameTag(n), s] : [s]))));
+    }
+    return parts.filter((p) => p !== "");
+  }
 
   function deathLine(d) {
     const cause = d.cause ? N.causes[d.cause] || d.cause : null;
-    let s = cause ? t("{name} is dead ({cause}).", {name: d.name, cause: cause}) : t("{name} is dead.", {name: d.name});
-    if (d.role) s += " " + t("{name} was the {role}.", {name: d.name, role: roleName(d.role)});
-    return s;
+    const who = nameTag(d.name);
+    const s = cause ? tn("{name} is dead ({cause}).", {name: who, cause: cause}) : tn("{name} is dead.", {name: who});
+    return d.role ? [...s, " ", ...tn("{name} was the {role}.", {name: who, role: roleName(d.role)})] : s;
   }
 
   // the announcements as lines, newest first; the night's deaths come at dawn
@@ -32,10 +47,10 @@
       } else if (a.kind === "death") {
         out.push([stepText(a.time), [deathLine(a)]]);
       } else if (a.kind === "revealed") {
-        out.push([stepText(a.time), [t("{name} is the village idiot: revealed, and stays.", {name: a.name})]]);
+        out.push([stepText(a.time), [tn("{name} is the village idiot: revealed, and stays.", {name: nameTag(a.name)})]]);
       } else if (a.kind === "pardon") {  // The Village (RULES.md §8): the lord's pardon, aloud
-        out.push([stepText(a.time), [t("The lord pardons {name}: nobody is executed today.",
-          {name: name(a.condemned)})]]);
+        out.push([stepText(a.time), [tn("The lord pardons {name}: nobody is executed today.",
+          {name: tag(a.condemned)})]]);
       } else if (a.kind === "no-execution" && !(prev && prev.kind === "pardon" && prev.time === a.time)) {
         out.push([stepText(a.time), [t("No execution.")]]);
       }
@@ -67,19 +82,21 @@
     const ended = (v.announcements || []).find((x) => x.kind === "over");
     const when = over ? (ended ? ended.time : null) : today;
     if (!a || a.time !== when || !(v.phase === "day" || over)) { box.hidden = true; return; }
-    const {rows, abstained} = tallyRows(a, name, words);  // tally.js
+    const {rows, abstained, abstainedBy} = tallyRows(a, name, words);  // tally.js
+    // each voter's name cut when long, never his ×2
+    const voters = (by) => by.flatMap(([label, w], i) => [i ? ", " : "", nameTag(label), w]);
     box.append(el("h2", {}, a.step === "election" ? t("Sheriff election") : t("Votes")));
     const table = el("table", {});
     for (const r of rows) {
-      table.append(el("tr", {class: r.lead ? "lead" : ""}, el("th", {}, name(r.seat)),
-        el("td", {class: "count"}, String(r.count)), el("td", {class: "who"}, r.who.join(", "))));
+      table.append(el("tr", {class: r.lead ? "lead" : ""}, el("th", {}, tag(r.seat)),
+        el("td", {class: "count"}, String(r.count)), el("td", {class: "who"}, voters(r.by))));
     }
     if (abstained.length) {
       table.append(el("tr", {class: "abstain"}, el("th", {}, t("abstained")), el("td", {class: "count"}, ""),
-        el("td", {class: "who"}, abstained.join(", "))));
+        el("td", {class: "who"}, voters(abstainedBy))));
     }
     box.append(table);
-    if (a.tie) box.append(el("p", {class: "tie"}, t("Tie") + ": " + a.tie.map(name).join(", ")));
+    if (a.tie) box.append(el("p", {class: "tie"}, t("Tie") + ": ", tags(a.tie.map(name))));
     box.hidden = false;
   }
 
@@ -90,16 +107,16 @@
     const out = [];
     if (!vil) return out;
     for (const b of vil.burned || []) {
-      out.push(t("Burned: {name}'s {building}", {name: name(b.seat), building: N.buildings[b.building] || b.building}));
+      out.push(tn("Burned: {name}'s {building}", {name: tag(b.seat), building: N.buildings[b.building] || b.building}));
     }
-    if (vil.poster !== null && vil.poster !== undefined) out.push(t("A rumour accuses {name}.", {name: name(vil.poster)}));
+    if (vil.poster !== null && vil.poster !== undefined) out.push(tn("A rumour accuses {name}.", {name: tag(vil.poster)}));
     if ((vil.silenced || []).length) {
-      out.push(t("Silenced today (no vote): {names}", {names: vil.silenced.map(name).join(", ")}));
+      out.push(tn("Silenced today (no vote): {names}", {names: el("span", {}, tags(vil.silenced.map(name)))}));
     }
     if (v.vote && v.vote.first) {
       const f = v.vote.first;
-      out.push(t("The tavern keeper votes first: {name} → {target}",
-        {name: name(f.seat), target: f.target === null ? t("abstained") : name(f.target)}));
+      out.push(tn("The tavern keeper votes first: {name} → {target}",
+        {name: tag(f.seat), target: f.target === null ? t("abstained") : tag(f.target)}));
     }
     return out;
   }
@@ -124,16 +141,17 @@
     // repeats the heading above it [issue 18 item 6]
     const said = line.split("\n").filter((s, i) => !(i === 0 && s.trim() === $("phase").textContent.trim()));
     const shown = lobby ? [t("Open a seat's link to join")] : v.phase === "over" ? [] : said;
-    $("line").replaceChildren(...shown.map((s) => el("span", {class: "said"}, s)));
+    $("line").replaceChildren(...shown.map((s) => el("span", {class: "said"}, tagNames(s, v))));
     $("deaths").replaceChildren(...(lobby || night ? [] : news(v).map(([when, lines], i) =>
       el("li", {class: i === 0 ? "latest" : ""}, el("span", {class: "when"}, when), ...lines.map((s) => el("span", {class: "what"}, s))))));
     if (lobby || night) $("tally").hidden = true; else renderTally(v);
     const sheriffOn = v.options && v.options.sheriff &&
       (v.sheriff !== null || (v.announcements || []).some((a) => a.kind === "sheriff"));
-    $("sheriff").textContent = !lobby && sheriffOn
-      ? (v.sheriff === null || v.sheriff === undefined ? t("No sheriff.") : "★ " + t("{name} is the sheriff.", {name: name(v.sheriff)}))
-      : "";
+    $("sheriff").replaceChildren(...(!lobby && sheriffOn
+      ? (v.sheriff === null || v.sheriff === undefined ? [t("No sheriff.")] : ["★ ", ...tn("{name} is the sheriff.", {name: tag(v.sheriff)})])
+      : []));
     const deck = !lobby && v.phase !== "over" ? v.deck : null;  // public (RULES.md §4) [issue 16]
+    deckOn = !!deck;
     $("deck").hidden = !deck;
     if (deck) {
       const cards = deck.cards.map((c) => c.count + " × " + roleName(c.role)).join(", ");
@@ -142,7 +160,7 @@
         : t("The cards in this game: {cards}.", {cards});
     }
     $("players").replaceChildren(...(v.players || []).map((p) => el("li", {class: p.alive ? "" : "gone"},
-      el("span", {class: "who"}, (p.sheriff ? "★ " : "") + p.name),
+      el("span", {class: "who"}, nameTag((p.sheriff ? "★ " : "") + p.name)),
       p.role && v.phase !== "over" ? el("span", {class: "role"}, roleName(p.role)) : null)));
     $("village").replaceChildren(...(lobby || night ? [] : villageLines(v).map((s) => el("li", {}, s))));
     const over = (v.announcements || []).find((a) => a.kind === "over");
@@ -154,10 +172,10 @@
     if (over) {
       $("winner").replaceChildren(
         el("p", {class: "side"}, N.wins[over.winner] || over.winner),
-        el("p", {class: "names"}, over.winners.map(name).join(", ")));
+        el("p", {class: "names"}, tags(over.winners.map(name))));
       $("reveal").replaceChildren(...over.reveal.map((role, seat) => el("li",
         {class: (over.winners.includes(seat) ? "won" : "") + (v.players[seat] && !v.players[seat].alive ? " gone" : "")},
-        el("span", {class: "who"}, name(seat)), el("span", {class: "role"}, roleName(role)))));
+        el("span", {class: "who"}, tag(seat)), el("span", {class: "role"}, roleName(role)))));
     }
     tick();
     sound.night(night);
@@ -168,7 +186,9 @@
   // column is too tall the oldest news go (the latest stays, unless a tally
   // says it), while the screen is the line's first sentences (its last
   // stays), then every size shrinks (--k, never under .75: 22 px at
-  // 1920×1080) until all that is shown fits.
+  // 1920×1080) until all that is shown fits; if it still does not (18 seats
+  // of long names, half of them dead with their cards shown), the cards in
+  // the game go, and the sizes are tried again [issue 30].
   function fit() {
     const body = document.body;
     const news = [...$("deaths").children];
@@ -190,7 +210,16 @@
     const tally = !$("tally").hidden;  // a tally shown says the latest news itself
     for (let i = news.length - 1; i > (tally ? -1 : 0) && below(main); i--) news[i].hidden = true;
     for (let i = 0; i < said.length - 1 && tall(); i++) said[i].hidden = true;
-    for (let k = 19; k >= 15 && over(); k--) body.style.setProperty("--k", String(k / 20));
+    const shrink = () => {
+      for (let k = 19; k >= 15 && over(); k--) body.style.setProperty("--k", String(k / 20));
+    };
+    $("deck").hidden = !deckOn;
+    shrink();
+    if (deckOn && over()) {
+      $("deck").hidden = true;
+      body.style.setProperty("--k", "1");
+      shrink();
+    }
   }
   window.addEventListener("resize", fit);
 

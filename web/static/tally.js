@@ -5,8 +5,11 @@
 // (the rumormonger's poster, RULES.md §8) — never worked out here.
 //
 //   const {rows, abstained} = tallyRows(tally, name, words);
-//   rows: [{seat, count, lead, who: ["Ann ×2", "Bob", "rumour ×2"]}], most votes first
-//   abstained: ["Eve"]   (ballots with no target)
+//   rows: [{seat, count, lead, who: ["Ann ×2", "Bob", "rumour ×2"],
+//           by: [["Ann", " ×2"], ["Bob", ""], ["rumour", " ×2"]]}], most votes first
+//         (`by`: each of `who` as its name and its weight, for a page that
+//         cuts a long name but never the ×2 [issue 30])
+//   abstained: ["Eve"]   (ballots with no target; abstainedBy: [["Eve", ""]])
 //
 // name(seat) → the player's name; words = pageWords(...) (its N.sources names
 // an extra entry's source, e.g. "poster").
@@ -14,17 +17,18 @@
 
 function tallyRows(tally, name, words) {
   const times = (n) => (n > 1 ? " ×" + n : "");
-  const who = {};
-  const abstained = [];
-  const add = (seat, text) => { (who[seat] = who[seat] || []).push(text); };
+  const by = {};
+  const abstainedBy = [];
+  const add = (seat, label, n) => { (by[seat] = by[seat] || []).push([label, times(n)]); };
   for (const b of tally.ballots || []) {
-    const text = name(b.voter) + times(b.weight);
-    if (b.target === null || b.target === undefined) abstained.push(text);
-    else add(b.target, text);
+    if (b.target === null || b.target === undefined) abstainedBy.push([name(b.voter), times(b.weight)]);
+    else add(b.target, name(b.voter), b.weight);
   }
-  for (const x of tally.extra || []) add(x.target, words.pick(words.N.sources, x.source) + times(x.votes));
+  for (const x of tally.extra || []) add(x.target, words.pick(words.N.sources, x.source), x.votes);
+  const text = (pairs) => pairs.map(([label, w]) => label + w);
   const counts = tally.counts || {};
   const rows = Object.keys(counts).sort((a, b) => counts[b] - counts[a]).map((seat) => (
-    {seat: +seat, count: counts[seat], lead: counts[seat] === tally.top, who: who[seat] || []}));
-  return {rows, abstained};
+    {seat: +seat, count: counts[seat], lead: counts[seat] === tally.top,
+      who: text(by[seat] || []), by: by[seat] || []}));
+  return {rows, abstained: text(abstainedBy), abstainedBy};
 }

@@ -36,7 +36,8 @@
         const led = $("led-" + box.seat);
         if (led.dataset.led !== box.led) led.dataset.led = box.led;
         $("label-" + box.seat).textContent = t(box.led);
-        $("who-" + box.seat).textContent = names[box.seat - 1] || "";
+        const who = $("who-" + box.seat);  // a long name ends in "…", whole in the title [issue 30]
+        who.textContent = who.title = names[box.seat - 1] || "";
       }
       if (hw.frames !== frames) {
         frames = hw.frames;

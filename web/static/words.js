@@ -4,6 +4,7 @@
 //
 //   const {T, N, t, pick, stepText} = pageWords("names");
 //   t(msgid, {name: "Ann"})      // the msgid "{name} is dead" → "Ann is dead"
+//   tn(msgid, {name: nameTag("Ann")})  // → [<span>Ann</span>, " is dead"]
 //   stepText("day 1 runoff 1")   // "Day 1 · runoff 1", in the page's language
 // the prompts a death at night opens, answered at dawn
 const DAWN_STEPS = ["hunter", "appoint", "allow", "last words"];
@@ -18,6 +19,16 @@ function pageWords(namesId) {
     return s;
   }
   const pick = (table, key) => (table && table[key]) || key;
+  // t() whose arguments may be nodes (a name in its dom.js nameTag [issue
+  // 30]): the message as a list of strings and nodes, for el()
+  function tn(msg, args) {
+    let parts = [t(msg)];
+    for (const [k, v] of Object.entries(args || {})) {
+      parts = parts.flatMap((p) => (typeof p !== "string" ? [p] : p.split("{" + k + "}")
+        .flatMap((s, i) => (i ? [v instanceof Node ? v.cloneNode(true) : String(v), s] : [s]))));
+    }
+    return parts.filter((p) => p !== "");
+  }
 
   // a public step as the views name it ("night 2", "day 1 runoff 1", "last
   // words", "over") in words; a step the names do not know shows as it is
@@ -34,5 +45,5 @@ function pageWords(namesId) {
     const run = /^runoff (\d+)$/.exec(m[3]);
     return when + " · " + (run ? pick(N.steps, "runoff") + " " + run[1] : pick(N.steps, m[3]));
   }
-  return {T, N, t, pick, stepText};
+  return {T, N, t, tn, pick, stepText};
 }
