@@ -51,6 +51,11 @@ def test_bench_hub_prints_one_json_object_of_figures(capsys) -> None:
     assert figures["read_p50_ms"] >= figures["p50_ms"]
     assert figures["actions"] == 25 and figures["streams"] == 22
     assert figures["machine"]["python"] and figures["quick"] is True
+    # [issue 30 item 3] one seat's flood, beside the same with no flood: the
+    # flood is refused past the seat's rate (a count, not a time)
+    assert {"seat_calm_gm_p95_ms", "seat_flood_gm_p95_ms", "seat_flood_msg_p50_ms",
+            "seat_flood_others_p50_ms", "seat_flood_answered"} <= set(figures)
+    assert figures["seat_flood_refused"] > 0
 
 
 @pytest.mark.skipif(not bench_clients.KERNEL_STAMPS, reason="Linux's receive stamps")
