@@ -72,6 +72,19 @@ class _Flood:
             sock.close()
 
 
+def _gm_press(conn: http.client.HTTPConnection, headers: dict, k: int) -> float:
+    """The GM's k-th press of the clock (pause, resume, in turns), its answer
+    read whole; answers when it was sent (perf_counter)."""
+    t0 = time.perf_counter()
+    body = json.dumps({"do": "pause" if k % 2 == 0 else "resume"}).encode()
+    conn.request("POST", "/api/timer", body=body, headers=headers)
+    response = conn.getresponse()
+    reply = response.read()
+    if response.status != 200:
+        raise RuntimeError(f"the GM's timer was refused ({response.status}): {reply!r}")
+    return t0
+
+
 def flooded(server: Server, streams: list[Stream], rounds: int) -> dict:
     """The table's own pages and the GM, while `_Flood` is at work: the GM
     pauses and resumes (every view changes), `rounds` times, a second apart;
@@ -86,15 +99,9 @@ def flooded(server: Server, streams: list[Stream], rounds: int) -> dict:
         headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
         for k in range(rounds):
             flood.trickle()
-            t0 = time.perf_counter()
-            body = json.dumps({"do": "pause" if k % 2 == 0 else "resume"}).encode()
-            conn.request("POST", "/api/timer", body=body, headers=headers)
-            response = conn.getresponse()
-            reply = response.read()
+            t0 = _gm_press(conn, headers, k)
             acks.append((time.perf_counter() - t0) * 1000)
             sends.append(t0)
-            if response.status != 200:
-                raise RuntimeError(f"the GM's timer was refused ({response.status}): {reply!r}")
             settle(streams)
             time.sleep(max(0.0, 1.0 - (time.perf_counter() - t0)))
         conn.close()
@@ -154,15 +161,9 @@ def _table_round_trips(server: Server, phones: list[Stream], rounds: int,
     settle(phones)
     try:
         for k in range(rounds):
-            t0 = time.perf_counter()
-            body = json.dumps({"do": "pause" if k % 2 == 0 else "resume"}).encode()
-            gm_conn.request("POST", "/api/timer", body=body, headers=headers)
-            response = gm_conn.getresponse()
-            reply = response.read()
+            t0 = _gm_press(gm_conn, headers, k)
             gm.append((time.perf_counter() - t0) * 1000)
             sends.append(t0)
-            if response.status != 200:
-                raise RuntimeError(f"the GM's timer was refused ({response.status}): {reply!r}")
             settle(phones)
             for i in (2 * k % len(phones), (2 * k + 1) % len(phones)):
                 url = phones[i].path.removesuffix("/stream")

@@ -111,7 +111,9 @@ def walk(table: Any, clock: Any, seed: int, limit: int = 4000) -> Iterator[Scree
     shown: set[str] = set()
     acted: set[tuple[int, int]] = set()  # (seat, engine step): each seat acts once a step
     for _ in range(limit):
-        if table.pace.paused is not None:  # the dealing's hold: "start the game"
+        if table.pace.mode == "deal":  # the game waits for "start the game" [issue 28]
+            table.timer("start")
+        elif table.pace.paused is not None:  # a pause before it (a script's own)
             table.timer("resume")
         name, seat = _name(table, acted)
         if name not in shown:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,30 @@ class Looker:
                 self.shots += 1
 
 
+def _dealt(hub: Any, gm: Any, tv: Any, phone: Any, looker: Looker, names: list[str],
+           setup: dict) -> tuple[list[str], Callable[[int], None]]:
+    """The lobby filled on the tablet (looked at), then the game dealt as the
+    lobby deals it: waiting for "start" [issue 28]. The seats' links, and a
+    wait until the three pages show a seat's current view."""
+    expect(hook(gm, "lobby")).to_be_visible()
+    hook(gm, "ruleset").select_option(str(setup["ruleset"]))
+    hook(gm, "language").select_option(str(setup["language"]))
+    hook(gm, "names").fill("\n".join(names))
+    expect(hook(gm, "deal-total")).not_to_have_text("")
+    looker.look(gm, "gm", "lobby", TABLETS)
+    looker.look(tv, "tv", "lobby", TVS)
+    hub.table.create({**setup, "players": names, "wait_for_start": True})
+    links = [s["url"] for s in hub.table.seats()]
+    game = hub.table.game
+
+    def synced(seat: int) -> None:
+        _wait(gm, hub.table.gm_view()["seq"], game)
+        _wait(tv, hub.table.public()["seq"], game)
+        _wait(phone, hub.table.seat_view(seat)["seq"], game)
+
+    return links, synced
+
+
 @pytest.mark.parametrize(("players", "lang", "ruleset", "every"), GAMES,
                          ids=[f"{n}-{lang}-{r}" for n, lang, r, _ in GAMES])
 def test_every_screen_fits_in_one_language(players: int, lang: str, ruleset: str, every: bool,
@@ -117,23 +142,8 @@ def test_every_screen_fits_in_one_language(players: int, lang: str, ruleset: str
             phone_context = new_context(hub, viewport={"width": 360, "height": 640},
                                         has_touch=True, is_mobile=True)
             phone = phone_context.new_page()
-            expect(hook(gm, "lobby")).to_be_visible()
-            hook(gm, "ruleset").select_option(ruleset)
-            hook(gm, "language").select_option(lang)
-            hook(gm, "names").fill("\n".join(names))
-            expect(hook(gm, "deal-total")).not_to_have_text("")
-            looker.look(gm, "gm", "lobby", TABLETS)
-            looker.look(tv, "tv", "lobby", TVS)
-            hub.table.create({"ruleset": ruleset, "seed": players, "players": names,
-                              "language": lang})
-            hub.table.timer("pause")  # as the lobby's "deal" does: the night waits for "start"
-            links = [s["url"] for s in hub.table.seats()]
-            game = hub.table.game
-
-            def synced(seat: int) -> None:
-                _wait(gm, hub.table.gm_view()["seq"], game)
-                _wait(tv, hub.table.public()["seq"], game)
-                _wait(phone, hub.table.seat_view(seat)["seq"], game)
+            links, synced = _dealt(hub, gm, tv, phone, looker, names, {
+                "ruleset": ruleset, "seed": players, "language": lang})
 
             # the seats: the GM's list and QR, a phone's card (held too), the TV
             phone.goto(hub.base + links[-1])
@@ -241,22 +251,8 @@ def test_the_widest_names_fit_every_screen(label: str, tmp_path: Path, new_conte
             tv.goto(f"{hub.base}/table?lang={lang}")
             phone = new_context(hub, viewport={"width": 360, "height": 640},
                                 has_touch=True, is_mobile=True).new_page()
-            expect(hook(gm, "lobby")).to_be_visible()
-            hook(gm, "ruleset").select_option(str(setup["ruleset"]))
-            hook(gm, "language").select_option(lang)
-            hook(gm, "names").fill("\n".join(names))
-            expect(hook(gm, "deal-total")).not_to_have_text("")
-            looker.look(gm, "gm", "lobby", TABLETS)
-            hub.table.create({**setup, "seed": len(names), "players": names,
-                              "deal": dict(zip(names, setup["deal"]))})
-            hub.table.timer("pause")  # as the lobby's "deal" does: the night waits for "start"
-            links = [s["url"] for s in hub.table.seats()]
-            game = hub.table.game
-
-            def synced(seat: int) -> None:
-                _wait(gm, hub.table.gm_view()["seq"], game)
-                _wait(tv, hub.table.public()["seq"], game)
-                _wait(phone, hub.table.seat_view(seat)["seq"], game)
+            links, synced = _dealt(hub, gm, tv, phone, looker, names, {
+                **setup, "seed": len(names), "deal": dict(zip(names, setup["deal"]))})
 
             at = len(names) - 1
             phone.goto(hub.base + links[at])
