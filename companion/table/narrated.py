@@ -40,20 +40,32 @@ from ..speech.engines import join_wavs, wav_bytes
 from .table import Table
 
 GAP_S = 0.25  # silence between the pieces of one sentence
+SENTENCE_GAP_S = 0.35  # silence between two sentences
+#: a new stage's first words start this long after it opens, so that the
+#: table screen has fetched them when their moment comes [issue 29]
+LEAD_S = 0.5
 KEEP = 400  # utterances kept (a long game says a few hundred)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Utterance:
     n: int  # its place in the game's timeline, from 0
     game: int
     lang: str
     text: str
     pieces: tuple[str, ...]
-    at: float  # the table's clock when it was said
+    event: float  # the table's clock when what it says happened
+    at: float  # when it is spoken (the table's clock) [issue 29]
+    dur: float  # how long (its rendered pieces; 0: no voice here)
+    stage: int  # the pace's stage it belongs to (Pace.stage)
+    step: str  # what the table was doing: "night 2 seer", "day 1 vote", ...
+    dropped: bool = False  # its stage ended before it could start: never played
+    cut: bool = False  # its stage ended while it was said: it stops there
 
     def to_dict(self, ready: bool) -> dict:
-        return {"n": self.n, "text": self.text, "at": round(self.at, 3), "ready": ready,
+        return {"n": self.n, "text": self.text, "at": round(self.at, 3),
+                "dur": round(self.dur, 3), "step": self.step, "stage": self.stage,
+                "dropped": self.dropped, "cut": self.cut, "ready": ready,
                 "url": f"/api/speech/{self.game}/{self.n}.wav"}
 
 
@@ -68,66 +80,145 @@ def cache_folder(table: Table) -> Path:
     return table.store.path.parent / "speech"
 
 
+def step_of(view: dict) -> str:
+    """What the table is doing, in public words: "night 2 seer", "night 2
+    dawn", "day 1 vote", "last words"."""
+    pace = view.get("pace") or {}
+    if pace.get("mode") == "calls":
+        return f"night {pace.get('night')} {pace.get('call') or 'dawn'}"
+    if pace.get("mode") == "last-words":
+        return f"last words {pace.get('seat')}"
+    return str(view.get("step") or pace.get("mode") or "")
+
+
+@dataclass
+class _Heard:
+    """What the voice will say of one public view (`Table.Heard`): kept once
+    the view is committed."""
+
+    narration: Narration
+    view: dict
+    said: list[Utterance]  # the new utterances
+    stop: list[tuple[Utterance, float]]  # older ones: dropped (dur None) or cut to a length
+    ends: float | None  # the voice is done then (None: nothing new said)
+    now: float  # when it was heard
+
+    def keep(self) -> None:
+        self.narration._keep(self)
+
+
 class Narration:
     def __init__(self, table: Table, cache: Cache,
-                 speaker: Callable[[bytes], None] | None = None) -> None:
+                 speaker: Callable[[bytes], None] | None = None, keep: int = KEEP) -> None:
         self.table = table
+        self.keep = keep  # utterances kept
         self.cache = cache
         self.volume = 1.0  # the host page's volume, 0-1 (the TV and the Pi's speaker)
         self._lock = threading.Condition()
         self._said: list[Utterance] = []
+        self._count = 0  # utterances said in this game (n of the next)
         self._game: int | None = None
         self._lang = "en"
         self._last: dict | None = None
+        self._steps: list[tuple[float, str]] = []  # (when, step): each step the table began
         self._todo: queue.Queue[tuple[str, str]] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._speaker = speaker
         self._played = 0
+        table.voice = self
         self.sync()
         if speaker is not None:
             threading.Thread(target=self._speak, name="narration-speaker", daemon=True).start()
 
-    # --- the hook (under the table's lock: cheap) ----------------------------------
+    # --- the table's voice (under the table's lock: cheap) -------------------------
 
     def sync(self) -> None:
-        """Follow the public view only while the table's game is narrated: a
-        public hook makes the table build the public view at every commit,
-        which a game master's game need not pay for. Called when a game is
-        dealt (companion/hub/speech.py) and at start (a resumed game)."""
+        """Say what the table is doing now, if it is narrated and nothing was
+        said yet (at start: a resumed game). The table hears every commit
+        itself (`Table.voice`); the hub calls this when a game is dealt too."""
         with self.table.lock:
-            hooks = self.table.public_hooks
-            if narrated(self.table) and self.hook not in hooks:
-                hooks.append(self.hook)
-                if self.table.state is not None:
-                    self.hook(self.table.public())  # what it is saying now
-            elif not narrated(self.table) and self.hook in hooks:
-                hooks.remove(self.hook)
+            if self.table.state is not None and narrated(self.table):
+                with self._lock:
+                    fresh = self._game != self.table.game
+                if fresh:
+                    self.table.hear_again()
 
-    def hook(self, view: dict) -> None:
-        """A new public view was committed: say what changed."""
-        if not narrated(self.table):
-            return
+    def listening(self) -> bool:
+        return narrated(self.table)
+
+    def hear(self, view: dict, stage: int, now: float) -> _Heard | None:
+        """What to say now that the public view is `view` (about to be
+        committed), and when: after what is being said (a stage that ended
+        stops its words: those not yet begun are dropped, the one being said
+        is cut), back to back, from a moment after now (LEAD_S). Each line's
+        length is its rendered WAV's (rendered now if it is not on disk yet),
+        a public fact: the same words take the same time in every game."""
         game = view.get("game")
         lang = str(view.get("language") or "en")
         names = [str(p.get("name")) for p in view.get("players") or []]
         with self._lock:
+            same = game == self._game
+            last = self._last if same else None
+            older = [u for u in self._said if not u.dropped] if same else []
+        sentences = spoken(last, view, lang)
+        stop: list[tuple[Utterance, float]] = []
+        free = now + LEAD_S
+        step = step_of(view)
+        for u in older:
+            if u.step != step and u.at >= now:
+                stop.append((u, -1.0))  # never begun: dropped
+            elif u.step != step and u.at + u.dur > now:
+                stop.append((u, now - u.at))  # being said: cut
+            else:
+                free = max(free, u.at + u.dur + SENTENCE_GAP_S)
+        voice = self.cache.engine(lang) is not None
+        said: list[Utterance] = []
+        n = self._count if same else 0
+        for text in sentences:
+            pieces = tuple(clips(text, names))
+            if not pieces:
+                continue
+            dur = self._length(lang, pieces) if voice else 0.0
+            said.append(Utterance(n + len(said), int(game or 0), lang, text, pieces, now, free,
+                                  dur, stage, step))
+            free += dur + SENTENCE_GAP_S
+        ends = said[-1].at + said[-1].dur if said and voice else None
+        return _Heard(self, view, said, stop, ends, now)
+
+    def _length(self, lang: str, pieces: tuple[str, ...]) -> float:
+        try:
+            return sum(self.cache.seconds(lang, p) for p in pieces) + GAP_S * (len(pieces) - 1)
+        except SpeechError as err:
+            print(f"werewolf serve: speech: {err}", file=sys.stderr, flush=True)
+            return 0.0
+
+    def _keep(self, heard: _Heard) -> None:
+        view = heard.view
+        game = view.get("game")
+        lang = str(view.get("language") or "en")
+        with self._lock:
             if game != self._game:  # a new game: a new timeline, its names rendered ahead
-                self._game, self._said, self._last, self._played = game, [], None, 0
+                self._game, self._said, self._played, self._count = game, [], 0, 0
+                self._steps = []
                 self._lang = lang
-                self._prepare(lang, names)
-            sentences = spoken(self._last, view, lang)
+                self._prepare(lang, [str(p.get("name")) for p in view.get("players") or []])
             self._last = view
-            now = self.table.clock()
-            for text in sentences:
-                pieces = tuple(clips(text, names))
-                if not pieces:
-                    continue
-                self._said.append(Utterance(len(self._said), int(game or 0), lang, text,
-                                            pieces, now))
-                for piece in pieces:
+            step = step_of(view)
+            if not self._steps or self._steps[-1][1] != step:
+                self._steps.append((heard.now, step))
+                del self._steps[:-self.keep]
+            for u, length in heard.stop:
+                if length < 0:
+                    u.dropped = True
+                else:
+                    u.dur, u.cut = length, True
+            self._said += heard.said
+            self._count += len(heard.said)
+            for u in heard.said:
+                for piece in u.pieces:
                     self._queue(lang, piece)
-            if len(self._said) > KEEP:
-                self._said = self._said[-KEEP:]
+            if len(self._said) > self.keep:
+                self._said = self._said[-self.keep:]
             self._lock.notify_all()
 
     def _prepare(self, lang: str, names: list[str]) -> None:
@@ -138,6 +229,8 @@ class Narration:
     def _queue(self, lang: str, text: str) -> None:
         if self.cache.engine(lang) is None:
             return  # text only
+        if text and self.cache.ready(lang, text):
+            return
         self._todo.put((lang, text))
         if self._worker is None or not self._worker.is_alive():
             self._worker = threading.Thread(target=self._render, name="narration-render",
@@ -182,16 +275,29 @@ class Narration:
             return self.table.game
 
     def timeline(self, after: int = -1) -> dict:
-        """The current game's utterances after `after`, with whether each one's
-        audio is ready, and the volume."""
+        """The current game's utterances after `after`, and those still to be
+        said or being said (a later word may have dropped or cut them), with
+        whether each one's audio is ready; the hub's clock and the volume."""
+        now = self.table.clock()
         with self._lock:
-            said = [u for u in self._said if u.n > after]
+            said = [u for u in self._said if u.n > after or u.at + u.dur > now - 1.0]
             game, lang = self._game, self._lang
         return {"game": game, "narrated": self.is_narrated(), "volume": self.volume,
-                "now": round(self.table.clock(), 3),
+                "now": round(now, 3),
                 "audio": self.cache.engine(lang) is not None,
                 "said": [u.to_dict(all(self.cache.ready(u.lang, p) for p in u.pieces))
                          for u in said]}
+
+    def steps(self) -> list[tuple[float, str]]:
+        """When each step of the current game began, as the voice heard it
+        (`step_of`): a line of a step is said before the next one begins."""
+        with self._lock:
+            return list(self._steps)
+
+    def said(self) -> list[Utterance]:
+        """The current game's utterances (the last `keep`), in order."""
+        with self._lock:
+            return list(self._said)
 
     def utterance(self, game: int, n: int) -> Utterance | None:
         with self._lock:
@@ -210,23 +316,46 @@ class Narration:
     # --- the Pi's own speaker -----------------------------------------------------------
 
     def _speak(self) -> None:
+        """Each utterance at its moment on the table's clock (joined late: from
+        where it is now; dropped: never; cut: up to its cut)."""
         assert self._speaker is not None
         while True:
             with self._lock:
                 u = self._unplayed()
-                while u is None:
-                    self._lock.wait()
+                while u is None or u.at > self.table.clock():
+                    wait = 1.0 if u is None else min(0.2, u.at - self.table.clock())
+                    self._lock.wait(max(0.01, wait))
                     u = self._unplayed()
                 self._played = u.n + 1
                 volume = self.volume
+                late = self.table.clock() - u.at
+            if late >= u.dur:
+                continue  # its moment is over
             try:
-                self._speaker(scaled(self.audio(u), volume))
+                data = clipped(self.audio(u), max(0.0, late), u.dur if u.cut else None)
+                self._speaker(scaled(data, volume))
             except Exception as err:  # noqa: BLE001 - a speaker's failure never stops the game
                 print(f"werewolf serve: speaker: {err}", file=sys.stderr, flush=True)
 
-
     def _unplayed(self) -> Utterance | None:
-        return next((u for u in self._said if u.n >= self._played), None)
+        return next((u for u in self._said if u.n >= self._played and not u.dropped), None)
+
+
+def clipped(data: bytes, start: float, end: float | None) -> bytes:
+    """A WAV from `start` to `end` seconds (None: its end; the whole: as it is)."""
+    import io
+    import wave
+
+    with wave.open(io.BytesIO(data), "rb") as w:
+        rate, width, channels, total = (w.getframerate(), w.getsampwidth(), w.getnchannels(),
+                                        w.getnframes())
+        first = int(start * rate)
+        last = total if end is None else min(total, int(round(end * rate)))
+        if first <= 0 and last >= total:
+            return data
+        w.setpos(min(first, total))
+        frames = w.readframes(max(0, last - first))
+    return wav_bytes(frames, rate, channels, width)
 
 
 def scaled(data: bytes, volume: float) -> bytes:

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 
 #: Pace's times on the table's clock (stored as seconds from the commit)
-CLOCK_FIELDS = ("deadline", "started", "talk_until")
+CLOCK_FIELDS = ("deadline", "started", "talk_until", "opens")
 #: a pre-[issue 16] record's wall-clock deadline is trusted this far at most
 LEGACY_MAX_S = 900.0
 
@@ -48,6 +48,9 @@ class Pace:
     #: pressed on another stage changes nothing [issue 30 item 2]. Public: it
     #: counts pacing's own steps, never the engine's events
     stage: int = 0
+    #: narrated games [issue 29]: when the open stage's window opened, once
+    #: the voice had said what opens it (None: as it began, or not narrated)
+    opens: float | None = None
 
     def rollcall(self, at: float, window: float) -> int | None:
         """Roll-call: the index in `order` of the candidate whose window holds

@@ -45,6 +45,8 @@ SKIPPABLE = frozenset({"calls", "discussion", "ballot", "prompt", "last-words", 
 #: every refusal before the game master's "start" [issue 28]
 NOT_STARTED = ("the game has not started yet: the game master starts it once every phone "
                "has its card")
+#: a narrated game's window opens once the voice has said what opens it [issue 29]
+NARRATOR_SPEAKING = "wait: the narrator is still speaking"
 #: The Village's day powers (RULES.md §8): usable while the hub holds the discussion.
 DAY_POWERS = frozenset({"confess", "shave", "silence", "restore", "assign"})
 NIGHT_KINDS = ("night", "wolves")
@@ -109,15 +111,25 @@ def why_waiting(pace: Pace) -> str:
     return "the game is not waiting for you now"
 
 
+def speaking(pace: Pace, now: float) -> bool:
+    """A narrated game's voice is still saying what opens the stage: its
+    window is not open yet (`voiced`) [issue 29]."""
+    return pace.opens is not None and now < pace.opens
+
+
 def seat_refusal(pace: Pace, seat: int, do: str, buttons: str,
-                 waited_for: Callable[[], bool]) -> str | None:
+                 waited_for: Callable[[], bool], now: float | None = None) -> str | None:
     """Why a seat's phone may not do `do` now, whatever the engine says (None:
     it may, if the engine agrees). `waited_for`: whether the engine has any
-    action for the seat (asked last; its own message would name the step)."""
+    action for the seat (asked last; its own message would name the step).
+    `now`: a narrated game's window opens once the voice is done (None: no
+    such check)."""
     if do == "timeout":
         return "only the game master or the clock ends a step"
     if not may_act(pace, seat) and not day_power(pace, do):
         return why_waiting(pace)
+    if now is not None and speaking(pace, now):
+        return NARRATOR_SPEAKING
     if not waited_for():
         return "the game is not waiting for you now"
     if do == "vote" and buttons == "roll-call":
@@ -136,6 +148,8 @@ def public(pace: Pace) -> dict:
         out["call"] = pace.calls[pace.cursor] if pace.cursor < len(pace.calls) else None
         out["night"] = pace.night
     out["deadline"] = pace.deadline if pace.paused is None else None
+    if pace.opens is not None:
+        out["opens"] = pace.opens
     if pace.mode == "last-words":
         out["seat"] = pace.seat
     return out
@@ -180,7 +194,7 @@ def advance(state: State, pace: Pace, now: float, rules: Rules) -> tuple[Pace, b
     was = _opened(pc)
     timeout = _advance(state, pc, now, rules)
     if _opened(pc) != was:
-        pc.stage += 1
+        pc.stage, pc.opens = pc.stage + 1, None
     return pc, timeout
 
 
@@ -200,7 +214,7 @@ def clear_way(state: State, pace: Pace, now: float, rules: Rules) -> Pace:
     was = _opened(pc)
     _clear_way(state, pc, now, rules)
     if _opened(pc) != was:
-        pc.stage += 1
+        pc.stage, pc.opens = pc.stage + 1, None
     return pc
 
 
@@ -282,6 +296,41 @@ def dealt(state: State, wait_for_start: bool) -> Pace:
     if not wait_for_start:
         return Pace()
     return Pace(mode="deal", since=_night_index(state, 1) + 1)
+
+
+#: narrated games: the stages whose window is for acting or talking, opened
+#: only once the voice has said what opens them [issue 29]
+VOICED_WINDOWS = frozenset({"calls", "discussion", "ballot", "prompt", "last-words"})
+#: narrated games: the verdict stays this long after its last word [issue 29]
+VERDICT_AFTER_S = 2.0
+
+
+def voiced(pace: Pace, ends: float, opened: bool) -> Pace:
+    """Narrated games [issue 29]: the voice says what the table does now
+    until `ends` (the hub's clock; from the lines' rendered lengths, public
+    facts). A stage that `opened` with those words opens its window once they
+    are said (a call, the discussion, a ballot, a prompt, last words: its
+    whole window after the voice, `opens`); the verdict lasts until a moment
+    after its last word; anything else said lasts at least as long as the
+    voice, and what is said in a window (a day power's news) is heard before
+    anyone acts again (`opens` moves to its end). Paused or untimed stages
+    are left alone. The night's length still depends on public facts only:
+    what is said is (companion/speech/lines.py)."""
+    pc = pace.copy()
+    if pc.deadline is None or pc.paused is not None or ends <= pc.started:
+        return pc
+    old = pc.deadline
+    if opened and pc.mode in VOICED_WINDOWS:
+        pc.deadline, pc.opens = max(old, ends + (old - pc.started)), ends
+    elif opened and pc.mode == "verdict":
+        pc.deadline = max(old, ends + VERDICT_AFTER_S)
+    else:
+        pc.deadline = max(old, ends)
+        if pc.mode in VOICED_WINDOWS:  # said mid-stage (a day power's news): heard first
+            pc.opens = max(pc.opens or ends, ends)
+    if pc.mode == "discussion" and pc.talk_until == old:
+        pc.talk_until = pc.deadline  # the barber's reopened vote keeps the day's timing
+    return pc
 
 
 def news_cut(pace: Pace, log_length: int) -> int | None:

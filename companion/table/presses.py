@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..engine import Action, IllegalAction, State, act, legal_actions, pending
 from . import pacing
 from .errors import NotNow
-from .pacing import Pace
+from .pacing import NARRATOR_SPEAKING, Pace
 
 VOTE_KINDS = ("vote", "runoff", "election")
 
@@ -39,6 +39,8 @@ def press_vote(state: State, pace: Pace, buttons: str, seat: object, when: float
         return None, "no vote is open"
     if pace.paused is not None:
         return None, "the vote is paused"
+    if pace.opens is not None and when < pace.opens:
+        return None, NARRATOR_SPEAKING
     if buttons == "roll-call":
         if seat in state.votes:
             return None, "one vote per round"

@@ -64,12 +64,14 @@ class Showing:
 
     # --- views ----------------------------------------------------------------
 
-    def _live(self) -> Live:
+    def _live(self, rollcall: int | None | bool = False) -> Live:
+        """The live game; `rollcall`: the roll-call index to show (False: the
+        one last published)."""
         state = self._need_game()
         assert self.game is not None
+        shown = self._rollcall_shown if rollcall is False else rollcall
         return Live(self.game, state, self.pace, self.language, self.buttons,
-                    self._rollcall_shown, self.settings.rollcall_s, self.seats(),
-                    self.store.notice)
+                    shown, self.settings.rollcall_s, self.seats(), self.store.notice)
 
     def public(self) -> dict:
         """The table's view (the display, the table screen, the LEDs)."""

@@ -28,6 +28,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from ..engine import Action, IllegalAction, State, act, legal_actions, pending, rebuild, undo
 from ..replay import parse_action
@@ -42,6 +43,27 @@ from .seats import Seats
 from .setup import parse_setup
 from .showing import Showing
 from .timing import commit, settle
+
+
+class Heard(Protocol):
+    """What a voice will say of a public view: it is done speaking at `ends`
+    (the table's clock); `keep()` once the view is committed."""
+
+    ends: float | None  # None: nothing new is said
+
+    def keep(self) -> None: ...
+
+
+class Voice(Protocol):
+    """Narrated games' voice (companion/table/narrated.py) [issue 29]."""
+
+    def listening(self) -> bool:
+        """Whether the table's game is narrated (under the table's lock)."""
+        ...
+
+    def hear(self, view: dict, stage: int, now: float) -> Heard | None:
+        """What it would say now that the public view is `view` (None: nothing)."""
+        ...
 
 
 class Table(Showing):
@@ -69,6 +91,12 @@ class Table(Showing):
         #: lock, before the other views are built (the seat boxes' LEDs)
         self.public_hooks: list[Callable[[dict], None]] = []
         self.audiences = Audiences(self.public_hooks)
+        #: narrated games [issue 29]: hears each public view before it is
+        #: committed and says when it will be done saying it; pacing opens the
+        #: stage's window only then (`pacing.voiced`), so the voice never
+        #: trails the clock. None: nobody speaks
+        self.voice: Voice | None = None
+        self._voice_due = False  # the voice hears the next commit even if nothing moved
         self._rollcall_shown: int | None = None  # the roll-call index last published
         self._queue = Queue()  # phones' actions waiting for the lock (group commit)
         self._unpublished = False  # a commit's publish waits for the ballots queued behind it
@@ -198,7 +226,7 @@ class Table(Showing):
             raise BadInput(str(err)) from None
         _check_seat_seq(self.audiences, state, seat, seq)
         refusal = pacing.seat_refusal(self.pace, seat, action.do, self.buttons,
-                                      lambda: bool(legal_actions(state, seat)))
+                                      lambda: bool(legal_actions(state, seat)), now)
         if refusal is not None:
             raise NotNow(refusal)
         if action.do == "vote" and self.buttons == "lock-in":
@@ -212,6 +240,8 @@ class Table(Showing):
         is (`_check_decoy`), then dropped. Answers the seat's view."""
         with self.lock:
             _check_decoy(self.audiences, self._need_game(), seat, raw)
+            if pacing.speaking(self.pace, self.clock()):  # as an action would be [issue 29]
+                raise NotNow(pacing.NARRATOR_SPEAKING)
             return self.seat_view(seat)
 
     def act_presses(self, presses: list[tuple[int, float]]) -> list[str]:
@@ -266,6 +296,13 @@ class Table(Showing):
         self._settle(now)
         pace = self.pace.to_dict()
         new = state.log[start:]
+        rollcall = self.pace.rollcall(now, self.settings.rollcall_s)
+        heard = None
+        if self.voice is not None and (new or pace != before or rollcall != self._rollcall_shown
+                                       or self._voice_due):
+            self._voice_due = False
+            heard = self._hear(now, rollcall, before.get("stage"))
+            pace = self.pace.to_dict()
         try:  # the pace as time left [issue 16]
             self._saved_at = commit(self.store, self.game, start, state, self.pace,
                                     pace != before, now, self._saved_at)
@@ -275,7 +312,8 @@ class Table(Showing):
             self.pace = Pace.from_dict(before)
             raise
         self.store_pace = pace
-        rollcall = self.pace.rollcall(now, self.settings.rollcall_s)
+        if heard is not None:
+            heard.keep()
         if quiet and not new and pace == before and rollcall == self._rollcall_shown:
             return
         self._rollcall_shown = rollcall
@@ -284,6 +322,26 @@ class Table(Showing):
             self.audiences.outdated()
             return
         self._publish()
+
+    def hear_again(self) -> None:
+        """The voice hears the table as it is now (a voice set after the game
+        was loaded: a resumed narrated game says where it is)."""
+        with self.lock:
+            if self.state is not None and self.voice is not None:
+                self._voice_due = True
+                self._advance_and_commit(self.clock(), start=len(self.state.log))
+
+    def _hear(self, now: float, rollcall: int | None, stage: object) -> Heard | None:
+        """A narrated game: the voice hears the public view this commit will
+        publish; the stage it opens waits for its words (`pacing.voiced`)."""
+        assert self.voice is not None
+        if not self.voice.listening():
+            return None
+        view = self.audiences.build(self._live(rollcall), "public")
+        heard = self.voice.hear(view, self.pace.stage, now)
+        if heard is not None and heard.ends is not None:
+            self.pace = pacing.voiced(self.pace, heard.ends, self.pace.stage != stage)
+        return heard
 
     def _publish(self) -> None:
         self._unpublished = False

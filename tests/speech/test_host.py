@@ -118,8 +118,11 @@ def test_the_narration_is_public_and_spoken(app, clock) -> None:  # type: ignore
     said = client.get("/api/speech").get_json()
     assert said["narrated"] is True and said["said"]
     assert said["said"][0]["text"].startswith("Night falls")
-    later = client.get(f"/api/speech?after={said['said'][-1]['n']}").get_json()
-    assert later["said"] == []
+    last = said["said"][-1]["n"]
+    later = client.get(f"/api/speech?after={last}").get_json()
+    # nothing new; what is still to be said is sent again (a later word may drop or cut it)
+    assert all(u["n"] <= last and u["at"] + u["dur"] > later["now"] - 1.0
+               for u in later["said"])
     assert client.get("/api/speech?after=x").status_code == 400
     assert client.get(f"/api/speech/{said['game']}/999.wav").status_code == 404
     audio = client.get(said["said"][0]["url"])

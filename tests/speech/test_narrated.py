@@ -211,7 +211,11 @@ def test_the_pis_speaker_plays_each_utterance_once_in_order_at_the_hosts_volume(
     narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
     said = narration.timeline()["said"]
     assert len(said) >= 2
-    for _ in said:
+    for u in said:  # each at its moment on the table's clock [issue 29]
+        assert not got.acquire(timeout=0.3)  # not before it
+        exact = narration.utterance(int(u["url"].split("/")[3]), u["n"])
+        assert exact is not None and abs(exact.at - u["at"]) < 0.001
+        clock.t = exact.at
         assert got.acquire(timeout=10)
     for data, u in zip(played, said, strict=True):
         with wave.open(io.BytesIO(data)) as w:
@@ -225,17 +229,25 @@ def test_the_pis_speaker_plays_each_utterance_once_in_order_at_the_hosts_volume(
 
 
 def test_only_a_narrated_game_makes_the_table_build_its_public_view(tmp_path: Path) -> None:
-    """A public hook makes every commit build the public view: the narration
-    hooks itself only while the game is narrated (a GM game pays nothing)."""
+    """The voice hears the public view before each commit (issue 29): only
+    while the game is narrated, so a game master's game pays nothing."""
     table = Table(Store(tmp_path / "g.sqlite3"), clock=FakeClock(), rng=random.Random(5))
     narration = Narration(table, Cache(tmp_path / "speech", engines={}))
+    built: list[str] = []
+    build = table.audiences.build
+
+    def counted(live: object, audience: str) -> dict:
+        built.append(audience)
+        return build(live, audience)  # type: ignore[arg-type]
+
+    table.audiences.build = counted  # type: ignore[method-assign]
     table.create(_setup(BASE, narrated=False))
-    narration.sync()
-    assert narration.hook not in table.public_hooks
+    table.timer("skip", stage=table.pace.stage)
+    assert "public" not in built and not narration.listening()
     table.create(_setup(BASE))
-    narration.sync()
-    assert narration.hook in table.public_hooks
+    assert "public" in built and narration.listening()
     assert narration.timeline()["said"][0]["text"].startswith("Night falls")
+    built.clear()
     table.create(_setup(BASE, narrated=False))
-    narration.sync()
-    assert narration.hook not in table.public_hooks
+    table.timer("skip", stage=table.pace.stage)
+    assert "public" not in built
