@@ -180,15 +180,46 @@ def _narrate(args: argparse.Namespace) -> int:
     from . import serve
     from .speech import narrate
     from .speech.engines import SpeechError
+    from .table import TableError
 
-    out = Path(args.out) if args.out else serve.default_data_dir() / "speech"
+    if args.out and args.data:
+        print("werewolf narrate: give --data (the hub's folder) or --out, not both",
+              file=sys.stderr)
+        return 2
+    data = Path(args.data) if args.data else serve.default_data_dir()
+    out = Path(args.out) if args.out else data / "speech"  # the cache the hub reads
     try:
-        figures = narrate.run(args.lang, out)
+        if args.timeline:
+            from . import narrate_timeline
+
+            figures = narrate_timeline.run(args.ruleset, args.players, args.lang, args.seed,
+                                           out, _options(args.option))
+        else:
+            figures = narrate.run(args.lang, out)
     except SpeechError as err:
+        print(f"werewolf narrate: {err}", file=sys.stderr)
+        return 2
+    except TableError as err:  # a setup the table refuses
         print(f"werewolf narrate: {err}", file=sys.stderr)
         return 2
     print(json.dumps(figures, ensure_ascii=False))
     return 0
+
+
+def _options(pairs: list[str]) -> dict:
+    """--option KEY=VALUE, the value as JSON (true, 30, "x") or as text."""
+    import json
+
+    out: dict = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"werewolf narrate: --option takes KEY=VALUE, not {pair!r}")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -226,8 +257,18 @@ def build_parser() -> argparse.ArgumentParser:
     from .words import LANGUAGES
 
     p.add_argument("--lang", required=True, choices=list(LANGUAGES))
-    p.add_argument("--out", metavar="DIR", help="where the WAV files go (default: the data "
-                   "folder's speech/, the cache the hub reads)")
+    p.add_argument("--data", metavar="DIR", help="the hub's data folder (serve --data): the "
+                   "WAV files go to its speech/, the cache the hub reads (default: per-user data)")
+    p.add_argument("--out", metavar="DIR", help="where the WAV files go instead")
+    p.add_argument("--timeline", action="store_true", help="play a whole narrated game on a "
+                   "fake clock with the rendered lines' lengths and print its audio timeline "
+                   "(lags, late and dropped lines) as JSON")
+    p.add_argument("--ruleset", default="millers-hollow", choices=sorted(RULESETS),
+                   help="--timeline: the ruleset (default millers-hollow)")
+    p.add_argument("--players", type=int, default=8, help="--timeline: players (default 8)")
+    p.add_argument("--seed", type=int, default=1, help="--timeline: the game's seed (default 1)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="--timeline: a game option, e.g. professions=true (The Village)")
     p.set_defaults(run=_narrate)
 
     p = sub.add_parser("replay", help="play a scripted game (docs/replay.md) and print the result")
