@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import queue
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..engine import (
@@ -196,6 +196,11 @@ class Audiences:
         self._texts: dict[int, tuple[object, str]] | None = None
         self._entries = _EntryTexts()  # the public and seat views' players, by entry
         self._pace: tuple[Pace, dict, dict | None] | None = None
+        #: what the table shows beside the game, the same on the table screen and
+        #: every phone: a lost phone's vote (lost_phone.py) [issue 29]; called with
+        #: the seats alive as the table shows them; None: nothing beside it
+        self.aside: Callable[[Sequence[bool]], dict | None] | None = None
+        self._opened: tuple[list[dict], list[bool]] | None = None  # `opened`, by seats list
 
     def reset(self, boot: int) -> None:
         """A game was loaded: versions start again from `boot`; a seat's
@@ -283,7 +288,24 @@ class Audiences:
         view["announcements"] = shared_announcements(src)
         view["game"], view["language"] = live.game, live.language
         view["line"] = public_line(view, live.language)  # from the public view alone
+        view["opened"] = self._opened_seats(live)
+        self._beside(view, src)
         return view
+
+    def _opened_seats(self, live: Live) -> list[bool]:
+        """Which seats a phone has opened (public: the table sees who holds
+        a phone; the host page follows it live [issue 29])."""
+        got = self._opened
+        if got is None or got[0] is not live.seats:
+            got = self._opened = (live.seats, [bool(s["claimed"]) for s in live.seats])
+        return got[1]
+
+    def _beside(self, view: dict, shown: State) -> None:
+        """The request beside the game (a lost phone's vote), if any: the same
+        object in every view of a publish, made from the living as `shown`."""
+        part = self.aside(shown.alive) if self.aside is not None else None
+        if part is not None:
+            view["lost_phone"] = part
 
     def _seat(self, live: Live, seat: int) -> dict:
         state, pc, buttons = live.state, live.pace, live.buttons
@@ -305,6 +327,7 @@ class Audiences:
                                   "locked": seat in state.votes,
                                   "unlocked": state.opts["vote_timeout"]}
         view["game"], view["language"] = live.game, live.language
+        self._beside(view, self._shown(live))
         return view
 
     def _seat_at_night(self, live: Live, seat: int) -> dict:
@@ -324,6 +347,7 @@ class Audiences:
             view["no_attack"] = True  # said on his held card [issue 28]
         self._overlay(live, view)
         view["game"], view["language"] = live.game, live.language
+        self._beside(view, self._shown(live))
         return view
 
     def _gm(self, live: Live) -> dict:
