@@ -9,7 +9,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from ..table import BadInput, NotFound, NotNow
-from .common import answer, body, clock_press, gm_only, gm_seat, history, stream, table
+from .common import answer, body, clock_press, gm_only, gm_seat, history, qr_svg, stream, table
+from .speech import shown_seats
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -79,7 +80,10 @@ def timer() -> Response:
 @bp.get("/seats")
 @gm_only
 def seats() -> Response:
-    return jsonify(table().seats_info())
+    """The seats' links; while a narrated game runs, an opened seat's link is
+    null (speech.shown_seats) [issue 29]."""
+    info = table().seats_info()
+    return jsonify({**info, "seats": shown_seats(info["seats"])})
 
 
 @bp.post("/seats/<int:seat>/reissue")
@@ -173,19 +177,13 @@ def roles() -> Response:
 def seat_qr(seat: int) -> Response:
     """Seat n's link as an SVG QR code [issue 6]: the hub's LAN address
     (`BASE_URL`, set by `werewolf serve`; else the address the tablet used)
-    and the seat's path. Private like the link itself: no-store."""
-    import qrcode
-    import qrcode.image.svg
-    from flask import current_app
-
+    and the seat's path. Private like the link itself: no-store. While a
+    narrated game runs, 403 for a seat a phone opened (speech.py) [issue 29]."""
     seats_ = table().seats()
     if not 0 <= seat < len(seats_):
         raise NotFound(f"no seat {seat}")
-    base = str(current_app.config.get("BASE_URL") or request.host_url).rstrip("/")
-    image = qrcode.make(base + seats_[seat]["url"], border=2,
-                        image_factory=qrcode.image.svg.SvgPathImage)
-    svg = image.to_string(encoding="unicode")
-    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+    return Response(qr_svg(seats_[seat]["url"]), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/setups")

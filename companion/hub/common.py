@@ -12,6 +12,7 @@ from flask import Response, current_app, jsonify, request
 
 from ..history import History
 from ..table import BadInput, Listener, StreamCaps, Table, TableError
+from ..table.lost_phone import LostPhones
 from .front import ENVIRON_KEY, STREAM_HEADER
 from .pairing import GmSeat
 
@@ -33,6 +34,22 @@ def table() -> Table:
 def history() -> History:
     """Past games and saved setups (never the store itself)."""
     return current_app.extensions["history"]  # type: ignore[no-any-return]
+
+
+def lost_phones() -> LostPhones:
+    """The table's lost-phone request [issue 29] (lost.py)."""
+    return current_app.extensions["lost_phones"]  # type: ignore[no-any-return]
+
+
+def qr_svg(path: str) -> str:
+    """The hub's address (`BASE_URL`, set by `werewolf serve`; else the one
+    this request used) and `path` as an SVG QR code."""
+    import qrcode
+    import qrcode.image.svg
+
+    base = str(current_app.config.get("BASE_URL") or request.host_url).rstrip("/")
+    image = qrcode.make(base + path, border=2, image_factory=qrcode.image.svg.SvgPathImage)
+    return str(image.to_string(encoding="unicode"))
 
 
 def answer(view: dict) -> Response:

@@ -73,14 +73,16 @@ def _gm_page(template: str, **context: object) -> Response:
 @bp.get("/gm/sheet")
 def gm_sheet() -> Response:
     """The printable sheet of every seat's name and link as a QR code [issue 6]:
-    cut it into slips and hand them round. GM only, never cached."""
+    cut it into slips and hand them round. GM only, never cached. While a
+    narrated game runs, a seat a phone opened has no code on it [issue 29]."""
     from flask import current_app
 
     from .common import table
+    from .speech import shown_seats
 
     if not is_gm():
         return _gm_page("gm_sheet.html")  # the 401 page: nothing of the game is read
-    seats = table().seats()
+    seats = shown_seats(table().seats())  # a narrated game's opened seats: no code [issue 29]
     base = str(current_app.config.get("BASE_URL") or request.host_url).rstrip("/")
     return _gm_page("gm_sheet.html", seats=seats, base=base)
 

@@ -12,13 +12,14 @@ import secrets
 from flask import (
     Blueprint,
     Response,
+    jsonify,
     make_response,
     render_template,
     request,
 )
 
 from ..words import LANGUAGES
-from .common import PRIVATE, Forbidden, answer, body, stream, table
+from .common import PRIVATE, Forbidden, answer, body, lost_phones, stream, table
 from .i18n import keep_language
 
 bp = Blueprint("player", __name__, url_prefix="/p")
@@ -104,3 +105,11 @@ def suspect(token: str) -> Response:
     (unchanged) view, and refuses what a real action would refuse for its
     form: an unknown name, a stale `seq`."""
     return _private(answer(table().suspect(_seat(token), body())))
+
+
+@bp.post("/<token>/lost")
+def lost(token: str) -> Response:
+    """This phone's answer to the table's vote on a lost phone [issue 29]:
+    `{"yes": true | false}` (companion/table/lost_phone.py: the living but
+    the lost seat vote; 403 the dead and the lost seat, 409 no vote open)."""
+    return _private(jsonify(lost_phones().answer(_seat(token), body())))
