@@ -150,6 +150,61 @@ def announcement_text(a: dict, names: list[str], lang: str,
     return ""
 
 
+def tally_said(a: dict, names: list[str], lang: str) -> str:
+    """A tally as the narration says it [issue 29, "say less"]: the top
+    candidates only, with their counts ("Hana 4 votes, Bob 2."), where the
+    table screen shows every count (`announcement_text`). At most three
+    names: the leader and the runners-up (two at most), or the tied (three
+    at most; more are counted, and the runoff's line names them). A group
+    of equal counts is named whole or not at all."""
+    T = catalog_for(lang)
+    counts = {int(s): int(c) for s, c in (a.get("counts") or {}).items()}
+    if not counts:
+        return announcement_text(a, names, lang)
+
+    def who(seat: int) -> str:
+        return person(T, names[seat] if 0 <= seat < len(names) else "?")
+
+    top = max(counts.values())
+    tie = [int(s) for s in a.get("tie") or []] or [s for s, c in counts.items() if c == top]
+    if len(tie) > 1:
+        count = max(counts.get(s, 0) for s in tie)
+        if len(tie) > 3:
+            text = T.gettext("Tie between {number} players, 1 vote each.") if count == 1 else \
+                T.gettext("Tie between {number} players, {count} votes each.")
+            return str(text).format(number=len(tie), count=count)
+        text = T.gettext("Tie between {names}, 1 vote each.") if count == 1 else \
+            T.gettext("Tie between {names}, {count} votes each.")
+        return str(text).format(names=join_names(T, [names[s] if 0 <= s < len(names) else "?"
+                                                     for s in sorted(tie)]), count=count)
+    leader = tie[0]
+    first = T.gettext("{name} 1 vote") if top == 1 else T.gettext("{name} {count} votes")
+    items = [str(first).format(name=who(leader), count=top)]
+    rest = {s: c for s, c in counts.items() if s != leader}
+    if rest:
+        second = max(rest.values())
+        runners = sorted(s for s, c in rest.items() if c == second)
+        if len(runners) <= 2:
+            items += [str(T.pgettext("tally said", "{name} {count}")).format(
+                name=who(s), count=second) for s in runners]
+    return str(T.pgettext("tally said", "{counts}.")).format(
+        counts=str(T.pgettext("list", ", ")).join(items))
+
+
+def winners_named(a: dict, names: list[str]) -> list[str]:
+    """The names an "over" entry's "Winners: …" sentence says."""
+    return [names[s] for s in a.get("winners") or [] if 0 <= s < len(names)]
+
+
+def winners_text(a: dict, names: list[str], lang: str) -> str:
+    """The "Winners: …" sentence of an "over" entry ("" without winners)."""
+    winners = winners_named(a, names)
+    if not winners:
+        return ""
+    T = catalog_for(lang)
+    return str(T.gettext("Winners: {names}.")).format(names=join_names(T, winners))
+
+
 def _village_dawn(T: Any, lang: str, a: dict, name_of: Any) -> list[str]:
     """A dawn's fires and the night's posted accusation (RULES.md §8 [000])."""
     out = []
@@ -183,7 +238,7 @@ def _over(T: Any, a: dict, names: list[str], wolves_alive: bool | None = None) -
         out = [T.gettext("Only the white werewolf is left. The white werewolf wins.")]
     else:
         out = [T.gettext("The game ends in a draw: nobody wins.")]
-    winners = [names[s] for s in a.get("winners") or [] if 0 <= s < len(names)]
+    winners = winners_named(a, names)
     if winners:
         out.append(str(T.gettext("Winners: {names}.")).format(names=join_names(T, winners)))
     return [str(s) for s in out]

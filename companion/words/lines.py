@@ -34,7 +34,7 @@ from .announce import (
     recent_entries,
 )
 from .catalogs import catalog_for
-from .names import step_name
+from .names import step_name, step_names
 
 # --- the night ------------------------------------------------------------------
 
@@ -173,6 +173,8 @@ def _vote_lines(T: Any, view: dict, anns: list[dict], names: list[str], mode: st
     n = view.get("n")
     out: list[str] = []
     timer = int(opts.get("discussion_s" if round_ == 1 else "extra_discussion_s") or 0)
+    if not timer:  # no discussion (pacing opens the ballot at once): never "for 0 seconds"
+        mode = "ballot"  # [issue 29]
     if mode == "discussion" or not timer:  # what the table learns first, then the vote
         today = [a for a in anns if a.get("time") == f"day {n}"]
         dawn = [i for i, a in enumerate(anns) if a.get("kind") == "dawn" and a.get("n") == n]
@@ -336,7 +338,7 @@ def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[str]:
         day = [a for a in anns if tallies and a.get("time") == tallies[-1].get("time")
                and a.get("kind") != "over"]
         return announced(T, lang, recent_entries(day), names, ruleset, None) or [
-            step_name(str(view.get("step") or mode), lang)]
+            _title(view, mode, lang)]
     if mode == "over" or view.get("phase") == "over":
         over = [a for a in anns if a.get("kind") == "over"]
         if not over and view.get("winner") is not None:
@@ -344,7 +346,16 @@ def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[str]:
                      "winners": view.get("winners") or []}]
         recent = recent_entries([a for a in anns if a.get("kind") != "over"])
         return announced(T, lang, recent + over[-1:], names, ruleset, _wolves_alive(view))
-    return [step_name(str(view.get("step") or mode), lang)]
+    return [_title(view, mode, lang)]
+
+
+def _title(view: dict, mode: str, lang: str) -> str:
+    """The step as a title, in words: the public view's step is a label ("day
+    1 vote"), its last word the step; never a raw id on the screen or in the
+    narration [issue 29]."""
+    titles = step_names(lang)
+    step = str(view.get("step") or "").split(" ")[-1]
+    return titles.get(step) or titles.get(mode) or titles["prompt"]
 
 
 def gm_line(view: dict, lang: str, announcements: list[dict] | None = None) -> str:

@@ -175,22 +175,23 @@ def _night_gm(state, call: str, cursor: int) -> dict:  # type: ignore[no-untyped
 
 def test_night_calls_follow_the_moderator_sheets() -> None:
     """RULES.md §9 [002]: the first night opens with "夜が来て、村は眠りにつきます",
-    each call wakes its role with [002]'s words ("占い師よ、目覚めてどのプレイヤーの
-    正体を占うか選択せよ") and puts it back to sleep; cupid's call is followed
-    by the lovers' and the piper's by the charmed players'. [004] for the
-    standard game ("恐ろしい夜がやってきました"), [003] in Chinese ("先知請睜眼")."""
+    each call wakes its role ("占い師は目を開けて、正体を占いたいプレイヤーを1人
+    選んでください", [002]'s call in one register, です/ます [issue 29]) and puts
+    it back to sleep; cupid's call is followed by the lovers' and the piper's
+    by the charmed players'. [004] for the standard game ("恐ろしい夜がやって
+    きました"), [003] in Chinese ("先知請睜眼")."""
     mh = _state_of("millers-hollow", ["werewolf", "werewolf", "seer", "witch", "cupid", "piper",
                                       "villager", "villager"])
     first = words.gm_line(_night_gm(mh, "seer", 0), "ja").split("\n")
-    assert first[0] == "夜が来て、村は眠りにつきます。みんなは目を閉じてください。"
-    assert first[1] == "占い師よ、目覚めてどのプレイヤーの正体を占うか選択せよ。"
-    assert first[2] == "占い師は再び眠りに落ちます。"
+    assert first[0] == "夜が来て、村は眠りにつきます。みなさん、目を閉じてください。"
+    assert first[1] == "占い師は目を開けて、正体を占いたいプレイヤーを1人選んでください。"
+    assert first[2] == "占い師は目を閉じてください。"
     cupid = words.gm_line(_night_gm(mh, "cupid", 1), "ja")
-    assert "恋人たちよ、目覚めてお互いを確認せよ。" in cupid
+    assert "恋人たちは目を開けて、お互いを確認してください。" in cupid
     assert "夜が来て" not in cupid  # only the first call says night falls
-    assert "呪われた者どもよ" in words.gm_line(_night_gm(mh, "piper", 5), "ja")
+    assert "呪われた人たちは" in words.gm_line(_night_gm(mh, "piper", 5), "ja")
     assert words.gm_line(_night_gm(mh, "witch", 4), "ja").startswith(
-        "魔女よ、目覚めなさい。我は汝に人狼の犠牲者を示す。")
+        "魔女は目を開けてください。人狼の犠牲者をお見せします。")
     zh = words.gm_line(_night_gm(mh, "seer", 0), "zh_Hant")
     assert "天黑請閉眼" in zh and "先知請睜眼" in zh and "先知請閉眼" in zh
     en = words.gm_line(_night_gm(mh, "seer", 0), "en")
@@ -204,4 +205,4 @@ def test_night_calls_follow_the_moderator_sheets() -> None:
     public["announcements"] = announcements(jp)
     public["pace"] = {"mode": "calls", "call": "seer", "night": 1}
     assert words.public_line(public, "ja") == \
-        "第1夜\n占い師よ、目覚めてどのプレイヤーの正体を占うか選択せよ。"
+        "第1夜\n占い師は目を開けて、正体を占いたいプレイヤーを1人選んでください。"

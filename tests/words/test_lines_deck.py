@@ -30,7 +30,7 @@ def test_jp_standards_one_window_wakes_its_roles_together() -> None:
     never calls one."""
     jp = new_game("jp-standard", NAMES, JP9, seed=1)
     first = words.gm_line(_gm(jp, "actions"), "ja")
-    assert "占い師よ" in first and "今夜の襲撃はありません" in first
+    assert "占い師は目を開けて" in first and "今夜の襲撃はありません" in first
     assert "騎士" not in first
     second = words.gm_line(_gm(jp, "actions", night=2), "en")
     assert "Knight, wake up" in second and "Seer, wake up" in second
