@@ -1,13 +1,20 @@
 // The host's tablet in a narrated game [issue 20]: the table's public view
-// (/api/public/stream: the phase, the line, the clock), the clock's controls
-// (POST /api/host/timer, answered with the public view), the seats' links as
-// QR codes and the voice's volume. It never asks for a card: the hub refuses
-// the GM's secret routes while a narrated game runs. el() and $() are dom.js's.
+// (/api/public/stream: the phase, the line, the clock, which seats a phone
+// opened, a lost phone's vote), the clock's controls (POST /api/host/timer,
+// answered with the public view), the QR codes of the seats no phone has
+// opened yet, and the voice's volume. It never asks for a card: the hub
+// refuses the GM's secret routes while a narrated game runs, and gives no
+// opened seat's code [issue 29]: a lost phone is the table's vote ("This
+// phone is lost", POST /api/seats/<n>/lost). el() and $() are dom.js's.
 (function () {
   "use strict";
   const {t, stepText} = pageWords("names");  // words.js
+  // what the clock's Next ends (companion/table/pacing.py SKIPPABLE)
+  const OPEN = ["calls", "discussion", "ballot", "prompt", "last-words", "verdict"];
   let view = null;
   let offset = 0;  // hub clock − this tablet's clock
+  let seatsKey = "";  // what the seat list was drawn from
+  let seatList = [];  // GET /api/seats: names and the links the host may see
 
   async function post(url, body) {
     $("error").textContent = "";
@@ -22,42 +29,106 @@
     stage: action === "start" || !view || !view.pace ? undefined : view.pace.stage})
     .then((v) => v && render(v));
 
+  const running = (v) => v.phase !== "lobby" && v.phase !== "over" && !!v.players;
+
   function render(v) {
     view = v;
     if (typeof v.now === "number") offset = v.now - Date.now() / 1000;
     $("phase").textContent = v.phase === "lobby" ? t("Waiting for a game") : stepText(v.step);
     $("line").textContent = v.line || "";
+    // only what can be done now [issue 29]: the deal, Start; a paused clock,
+    // Resume; a running one, Pause (something has a deadline), +30 s and Next
+    // (something is open); at the end, nothing but "New game"
     const pace = v.pace || {};
     const paused = pace.paused !== null && pace.paused !== undefined;
-    $("start").hidden = pace.mode !== "deal";  // the night waits for it [issue 28]
-    $("pause").disabled = paused || v.phase === "over";
-    $("resume").disabled = !paused;
+    const live = running(v) && pace.mode !== "over";
+    const deal = live && pace.mode === "deal";
+    const timed = typeof pace.deadline === "number";
+    const open = live && !deal && !paused && OPEN.includes(pace.mode);
+    $("start").hidden = !deal;
+    $("resume").hidden = !(live && !deal && paused);
+    $("pause").hidden = !(open && timed);
+    $("extend").hidden = !(open && timed);
+    $("next").hidden = !open;
+    renderLost(v);
     tick();
-    seats().catch(() => {});
+    const key = [v.game, (v.opened || []).join(), v.lost_phone ? v.lost_phone.status + v.lost_phone.seat : ""].join("|");
+    if (key !== seatsKey) {
+      seatsKey = key;
+      seats().catch(() => {});
+    } else {
+      drawSeats();
+    }
+  }
+
+  function left(until) {
+    return Math.max(0, Math.ceil(until - (Date.now() / 1000 + offset)));
   }
 
   function tick() {
     const pace = (view && view.pace) || {};
     if (pace.paused !== null && pace.paused !== undefined) {
       $("timer").textContent = t("paused");
-    } else if (typeof pace.deadline === "number") {
-      const left = Math.max(0, Math.round(pace.deadline - (Date.now() / 1000 + offset)));
-      $("timer").textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    } else if (typeof pace.deadline === "number" && view.phase !== "over") {
+      const s = left(pace.deadline);
+      $("timer").textContent = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
     } else {
       $("timer").textContent = "";
     }
+    const lost = view && view.lost_phone;
+    const count = $("lost-left");
+    if (lost && count) count.textContent = t("{s} s", {s: left(lost.until)});
+  }
+
+  // a lost phone's request, as the table screen shows it (public)
+  function renderLost(v) {
+    const lost = v.lost_phone;
+    const box = $("lost");
+    box.hidden = !lost;
+    if (!lost) { box.replaceChildren(); return; }
+    const kids = [];
+    if (lost.status === "vote") {
+      kids.push(el("p", {class: "ask"}, t("{name}'s phone is lost: the living vote on their phones.", {name: lost.name})),
+        el("p", {test: "host-lost-count"}, t("Yes {yes} · No {no} · {needed} yes needed",
+          {yes: lost.yes.length, no: lost.no.length, needed: lost.needed})));
+    } else {
+      kids.push(el("p", {class: "ask"}, t("{name}'s new code is on the table screen: {name} scans it with the phone to play on.", {name: lost.name})));
+    }
+    kids.push(el("p", {class: "row"}, el("span", {id: "lost-left", class: "left"}),
+      el("button", {type: "button", test: "host-lost-cancel",
+        onclick: () => post("/api/lost/cancel", {})}, t("Withdraw"))));
+    box.replaceChildren(...kids);
   }
 
   async function seats() {
     const r = await fetch("/api/seats", {credentials: "same-origin", cache: "no-store"});
     if (!r.ok) return;
-    const list = (await r.json()).seats || [];
-    $("seats").replaceChildren(...list.map((s) => el("li", {class: s.claimed ? "claimed" : "",
-      test: "host-seat-" + s.seat},
+    seatList = (await r.json()).seats || [];
+    drawSeats();
+  }
+
+  // Each seat: a phone opened it (live, the public view's `opened`), or its
+  // QR code while none has; a seat whose code the hub no longer shows says
+  // where it is [issue 29]
+  function drawSeats() {
+    const v = view || {};
+    const opened = v.opened || [];
+    const lost = v.lost_phone;
+    const live = running(v);
+    $("seats").replaceChildren(...seatList.map((s) => {
+      const isOpen = opened.length ? !!opened[s.seat] : s.claimed;
+      const status = isOpen ? t("opened")
+        : s.url ? t("not opened") : lost && lost.seat === s.seat ? t("Its new code is on the table screen.") : t("not opened");
+      return el("li", {class: isOpen ? "claimed" : "", test: "host-seat-" + s.seat,
+        "data-opened": isOpen ? "1" : "0"},
       el("div", {text: s.name}),
-      el("img", {alt: s.name, src: "/api/seats/" + s.seat + "/qr.svg?v=" +
-        encodeURIComponent(s.url.slice(-8))}),
-      el("div", {class: "quiet", text: s.claimed ? t("opened") : t("not opened")}))));
+      !isOpen && s.url ? el("img", {alt: s.name, src: "/api/seats/" + s.seat + "/qr.svg?v=" +
+          encodeURIComponent(s.url.slice(-8))}) : null,
+      el("div", {class: "quiet", test: "host-seat-status-" + s.seat, text: status}),
+      live && !lost && (isOpen || !s.url) ? el("button", {type: "button", class: "lost-button",
+        test: "host-lost-" + s.seat, onclick: () => post("/api/seats/" + s.seat + "/lost", {})},
+      t("This phone is lost")) : null);
+    }));
   }
 
   $("start").addEventListener("click", () => clock("start"));

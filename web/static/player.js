@@ -261,8 +261,47 @@
       renderPanel();
     }
     renderTable(v);
+    renderLost(v);
     card.refresh();
     tick();
+  }
+
+  // A lost phone [issue 29]: the table votes to reissue a seat; every living
+  // phone but that seat's answers yes or no (public: the table screen shows
+  // who said what). The last answer counts until the vote ends.
+  function renderLost(v) {
+    const lost = v.lost_phone;
+    const box = $("lost");
+    box.hidden = !lost;
+    if (!lost) { box.replaceChildren(); return; }
+    const who = nameTag(lost.name);
+    if (lost.status !== "vote") {
+      box.replaceChildren(el("p", {class: "ask"}, words.tn("{name}'s new code is on the table screen.", {name: who})));
+      return;
+    }
+    const mine = lost.yes.includes(v.seat) ? "yes" : lost.no.includes(v.seat) ? "no" : null;
+    const kids = [el("p", {class: "ask"}, words.tn("{name}'s phone is lost: reissue {name}'s seat?", {name: who})),
+      el("p", {class: "count", test: "lost-count"}, t("Yes {yes} · No {no} · {needed} yes needed",
+        {yes: lost.yes.length, no: lost.no.length, needed: lost.needed}))];
+    if (v.seat === lost.seat) {
+      kids.push(el("p", {}, t("The table is voting on your seat: if your phone is not lost, say so aloud.")));
+    } else if (!lost.voters.includes(v.seat)) {
+      kids.push(el("p", {class: "quiet"}, t("Only the living vote.")));
+    } else {
+      const answer = (yes) => post("/lost", {yes}).then(([r, doc]) => {
+        if (!r.ok) showError(doc.error || r.statusText);
+      }).catch((err) => showError(String(err.message || err)));
+      kids.push(el("div", {class: "answers"},
+        el("button", {type: "button", test: "lost-yes", class: "pick" + (mine === "yes" ? " chosen" : ""),
+          onclick: () => answer(true)}, t("Yes, reissue it")),
+        el("button", {type: "button", test: "lost-no", class: "pick" + (mine === "no" ? " chosen" : ""),
+          onclick: () => answer(false)}, t("No"))));
+      if (mine) {
+        kids.push(el("p", {class: "quiet", test: "lost-mine"},
+          t(mine === "yes" ? "Your answer: yes (you may change it)." : "Your answer: no (you may change it).")));
+      }
+    }
+    box.replaceChildren(...kids);
   }
 
   // --- sending ------------------------------------------------------------------

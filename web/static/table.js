@@ -177,9 +177,50 @@
         {class: (over.winners.includes(seat) ? "won" : "") + (v.players[seat] && !v.players[seat].alive ? " gone" : "")},
         el("span", {class: "who"}, tag(seat)), el("span", {class: "role"}, roleName(role)))));
     }
+    renderLost(v);
     tick();
     sound.night(night);
     fit();
+  }
+
+  // A lost phone [issue 29]: the table decides here, never the host alone.
+  // The vote (public: who said what, how many yes are needed), then the
+  // seat's new code, served once by the hub: this screen's fetch is the one
+  // (a second screen, or a reload, is told it was shown already).
+  let code = {key: "", url: null, gone: false};
+  function renderLost(v) {
+    const lost = v.lost_phone;
+    const box = $("lost");
+    box.hidden = !lost;
+    if (!lost) { box.replaceChildren(); return; }
+    const who = nameTag(lost.name);
+    if (lost.status === "vote") {
+      box.replaceChildren(
+        el("h2", {}, tn("{name}'s phone is lost: reissue {name}'s seat?", {name: who})),
+        el("p", {class: "how"}, t("Living players: confirm on your phones.")),
+        el("p", {class: "count", test: "lost-count"}, t("Yes {yes} · No {no} · {needed} yes needed",
+          {yes: lost.yes.length, no: lost.no.length, needed: lost.needed})),
+        el("p", {class: "left", id: "lost-left"}));
+      return;
+    }
+    const key = v.game + ":" + lost.seat + ":" + lost.until;
+    if (code.key !== key) {
+      if (code.url) URL.revokeObjectURL(code.url);
+      code = {key, url: null, gone: false};
+      fetch("/api/lost/qr.svg", {cache: "no-store"}).then(async (r) => {
+        if (code.key !== key) return;
+        if (r.ok) code.url = URL.createObjectURL(new Blob([await r.text()], {type: "image/svg+xml"}));
+        else code.gone = r.status === 410;
+        if (view) renderLost(view);
+      }).catch(() => {});
+    }
+    box.replaceChildren(...[
+      el("h2", {}, tn("{name}: scan this code with the phone you will play on.", {name: who})),
+      code.url ? el("img", {class: "code", test: "lost-code", alt: lost.name, src: code.url}) : null,
+      code.gone ? el("p", {class: "how", test: "lost-shown"},
+        tn("This code was shown already, on another screen. If {name} has not scanned it, vote again.",
+          {name: nameTag(lost.name)})) : null,
+      el("p", {class: "left", id: "lost-left"})].filter(Boolean));
   }
 
   // The screen never scrolls and cuts nothing [issue 18]: while the main
@@ -233,6 +274,10 @@
     }
     $("timer").textContent = text;
     $("timer").classList.toggle("low", /^0:[0-1]\d$/.test(text));
+    const lost = view && view.lost_phone;
+    if (lost && $("lost-left")) {
+      $("lost-left").textContent = t("{s} s", {s: Math.max(0, Math.ceil(lost.until - (Date.now() / 1000 + offset)))});
+    }
   }
   setInterval(tick, 250);
 
