@@ -191,7 +191,8 @@ def test_a_majority_of_the_living_reissues_the_seat(app) -> None:  # type: ignor
     assert lost["status"] == "vote" and lost["name"] == "Cid" and lost["needed"] == 4
     assert lost["voters"] == [0, 1, 3, 4, 5, 6, 7]
     assert phones[5].get(seats[5]["url"] + "/state").get_json()["lost_phone"] == lost
-    assert client.post("/api/seats/4/lost", headers=AUTH, json={}).status_code == 409  # one at a time
+    # one request at a time
+    assert client.post("/api/seats/4/lost", headers=AUTH, json={}).status_code == 409
     assert _answer(phones, seats, SEER, True).status_code == 403  # the lost seat votes not
     assert _answer(phones, seats, 0, False).get_json()["outcome"] == "open"
     for seat in (0, 1, 3):  # Ann changes her mind: the last answer counts
