@@ -16,6 +16,9 @@ Every engine runs offline from packages a Raspberry Pi gets from Debian
   pinyin, which `espeak-ng -v cmn-latn-pinyin` reads with its tones
   (espeak-ng cannot read hanzi itself);
 - English: `espeak-ng`.
+Where an engine misreads the lines (Open JTalk's 3票 サンビョー, espeak-ng's
+2票 er4), it is given the reading (JA_READINGS, ZH_COUNTED, ZH_READINGS; found
+with Open JTalk's trace, `OpenJTalk.reading`, and espeak-ng's phonemes) [issue 29].
 An engine is a subprocess per text; nothing is rendered in a request's hot
 path (companion/speech/cache.py renders ahead).
 """
@@ -99,23 +102,86 @@ class PinyinEspeak(Espeak):
 
     @property
     def name(self) -> str:
-        return f"pypinyin+espeak-ng:{self.voice}:{self.speed}"
+        return f"pypinyin+espeak-ng:{self.voice}:{self.speed}:{READINGS_VERSION}"
 
     def text_for(self, text: str) -> str:
         return to_pinyin(text)
 
 
-def to_pinyin(text: str) -> str:
-    """"天黑請閉眼。" → "tian1 hei1 qing3 bi4 yan3 ." (the neutral tone as 5);
-    Latin names and digits pass through, Chinese punctuation becomes a pause."""
+#: part of the Japanese and Mandarin engines' names (the cache's key): a line
+#: whose reading was corrected [issue 29] renders afresh
+READINGS_VERSION = "r1"
+#: a counted 1 or 2 is 一 or 兩 ("兩票", liang3, not er4 as espeak-ng reads the
+#: digit) [issue 29]; 12, 20 or 第2 stay as they are
+ZH_COUNTED = re.compile(r"(?<![0-9第.])([12])(?![0-9.])(?=[票人名張次個位]|分鐘)")
+#: where pypinyin's reading of the lines is wrong, the right one [issue 29]
+#: (checked word by word): 樂師 the musician is yue4, 活著 zhe5, 成為 作為 wei2,
+#: 處決 處死 chu3, 回應 ying4
+ZH_READINGS = {"樂師": "yue4 shi1", "活著": "huo2 zhe5", "成為": "cheng2 wei2",
+               "作為": "zuo4 wei2", "處決": "chu3 jue2", "處死": "chu3 si3",
+               "回應": "hui2 ying4"}
+#: 一 and 不 change tone before another syllable (yi4 ming2, yi2 piao4, bu2 bei4);
+#: pypinyin does not, and espeak-ng reads the tones it is given
+ZH_SANDHI = re.compile(r"(^|[^第0-9十])([一不])(?=[\u4e00-\u9fff])")
+
+
+def _sandhi(text: str) -> str:
     from pypinyin import Style, lazy_pinyin
 
+    def tone_of(after: str) -> str:
+        return lazy_pinyin(after[:1], style=Style.TONE3, neutral_tone_with_five=True)[0][-1:]
+
+    out, at = [], 0
+    for m in ZH_SANDHI.finditer(text):
+        tone = tone_of(text[m.end():])
+        if m.group(2) == "一":
+            said = "yi2" if tone == "4" else "yi4" if tone in "123" else "yi1"
+        else:
+            said = "bu2" if tone == "4" else "bu4"
+        out += [text[at:m.start(2)], f" {said} "]
+        at = m.end()
+    return "".join(out) + text[at:]
+
+
+def to_pinyin(text: str) -> str:
+    """"天黑請閉眼。" → "tian1 hei1 qing3 bi4 yan3 ." (the neutral tone as 5);
+    Latin names and digits pass through (espeak-ng reads them in Mandarin),
+    a counted 1 or 2 is 一 or 兩, the words pypinyin misreads are given their
+    reading (ZH_READINGS), 一 and 不 take their tone sandhi, Chinese
+    punctuation becomes a pause."""
+    from pypinyin import Style, lazy_pinyin
+
+    text = ZH_COUNTED.sub(lambda m: "一" if m.group(1) == "1" else "兩", text)
+    for word, said in ZH_READINGS.items():
+        text = text.replace(word, f" {said} ")
+    text = _sandhi(text)
     pauses = str.maketrans({"，": " , ", "、": " , ", "。": " . ", "：": " : ", "；": " ; ",
                             "！": " ! ", "？": " ? ", "「": " ", "」": " ", "（": " ", "）": " ",
                             "『": " ", "』": " ", "…": " . "})
     words = lazy_pinyin(text.translate(pauses), style=Style.TONE3,
                         neutral_tone_with_five=True, errors="default")
     return re.sub(r"\s+", " ", " ".join(words)).strip()
+
+
+#: where Open JTalk (naist-jdic) misreads the lines, the reading it should say
+#: [issue 29], checked with its trace (`OpenJTalk.reading`): 3票 is さんぴょう,
+#: not サンビョー (13票, 23票 alike); 第1夜 is だいいちや, not ダイヒトヤ; the
+#: scapegoat 嫌われ者 is きらわれもの, not キラワレシャ; 笛吹き is ふえふき, not
+#: ウスイキ ("笛吹きの勝利")
+JA_READINGS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"([0-9]*3)票"), r"\1ピョー"),
+    (re.compile(r"第([0-9]+)夜"), r"第\1ヤ"),
+    (re.compile("嫌われ者"), "キラワレモノ"),
+    (re.compile("笛吹き"), "フエフキ"),
+)
+
+
+def ja_text(text: str) -> str:
+    """The text as a Japanese engine is given it: the readings it gets wrong
+    written as it should say them, lines joined as sentences."""
+    for pattern, reading in JA_READINGS:
+        text = pattern.sub(reading, text)
+    return text.replace("\n", "。")
 
 
 @dataclass(frozen=True)
@@ -131,15 +197,34 @@ class OpenJTalk:
 
     @property
     def name(self) -> str:
-        return f"open_jtalk:{Path(self.voice).stem}:{self.speed}:{self.rate}"
+        return (f"open_jtalk:{Path(self.voice).stem}:{self.speed}:{self.rate}:"
+                f"{READINGS_VERSION}")
+
+    def _cmd(self, out: str) -> list[str]:
+        return [self.binary, "-x", self.dictionary, "-m", self.voice, "-r", str(self.speed),
+                "-s", str(self.rate), "-p", str(self.rate // 200), "-ow", out]
 
     def render(self, text: str) -> bytes:
         with tempfile.TemporaryDirectory(prefix="werewolf-jtalk-") as tmp:
             out = os.path.join(tmp, "out.wav")
-            _run([self.binary, "-x", self.dictionary, "-m", self.voice, "-r", str(self.speed),
-                  "-s", str(self.rate), "-p", str(self.rate // 200), "-ow", out],
-                 stdin=text.replace("\n", "。"))
+            _run(self._cmd(out), stdin=ja_text(text))
             return Path(out).read_bytes()
+
+    def trace(self, text: str) -> str:
+        """Open JTalk's trace of the text as it renders it (`-ot`): its text
+        analysis (each word with its reading and accent) and its labels."""
+        with tempfile.TemporaryDirectory(prefix="werewolf-jtalk-") as tmp:
+            out = os.path.join(tmp, "trace.txt")
+            _run([*self._cmd(os.devnull), "-ot", out], stdin=ja_text(text))
+            return Path(out).read_text(encoding="utf-8", errors="replace")
+
+    def reading(self, text: str) -> str:
+        """What Open JTalk says for the text, in katakana (its trace's
+        pronunciations, "、" for a pause): "3票" → "サンピョー"."""
+        analysis = self.trace(text).split("[Text analysis result]")[-1]
+        analysis = analysis.split("[Output label]")[0]
+        fields = [line.split(",") for line in analysis.strip().splitlines()]
+        return "".join(f[9] for f in fields if len(f) > 9)
 
 
 @dataclass(frozen=True)
@@ -148,12 +233,12 @@ class PyOpenJTalk:
     Mei voice), in process."""
 
     lang: str = "ja"
-    name: str = "pyopenjtalk"
+    name: str = f"pyopenjtalk:{READINGS_VERSION}"
 
     def render(self, text: str) -> bytes:
         import pyopenjtalk  # type: ignore[import-not-found]
 
-        samples, rate = pyopenjtalk.tts(text)  # a numpy array of floats at 16-bit scale
+        samples, rate = pyopenjtalk.tts(ja_text(text))  # floats at 16-bit scale
         pcm = samples.clip(-32768, 32767).astype("<i2").tobytes()
         return wav_bytes(pcm, int(rate))
 

@@ -16,10 +16,19 @@ test_secrecy.py): a call is worded by its card alone, the same whether the
 holder is alive, dead, absent or in the centre, so two games that differ in
 hidden cards speak the same words at the same moments.
 
+What is said is the table screen's line said well [issue 29, "say less"]:
+a tally names the top candidates only ("Hana 4 votes, Bob 2.",
+`companion.words.announce.tally_said`), where the screen keeps every
+count; a "Winners: …" of more than three names is left to the screen (the
+side's win was just said); a bare title ("Vote") is never said. Numbers are
+read right by the engines (companion/speech/engines.py: 3票 is さんぴょう,
+2票 is 兩票).
+
 A sentence is spoken as pieces (`clips`): the players' names apart from the
 fixed text around them, so each piece is rendered once — the fixed pieces
 ahead of any game (`fixed_lines`, `werewolf narrate`), the names when a game
-is dealt — and a sentence is joined from files already on disk.
+is dealt (`name_pieces`: a Japanese name with its さん, one phrase) — and a
+sentence is joined from files already on disk.
 """
 
 from __future__ import annotations
@@ -39,7 +48,9 @@ from ..engine import (
 from ..engine.play import play_random
 from ..engine.roles import NIGHT_STEPS
 from ..engine.steps import TOGETHER
-from ..words import gm_line, public_line
+from ..words import gm_line, public_line, step_names
+from ..words.announce import announcement_text, person, tally_said, winners_named, winners_text
+from ..words.catalogs import catalog_for
 
 #: sample names per language, for `werewolf narrate` and the fixed pieces' search
 SAMPLE_NAMES = {
@@ -51,6 +62,12 @@ SAMPLE_NAMES = {
                 "佩珊", "冠宇"],
 }
 
+
+#: what follows a name in one phrase with it: the Japanese honorific ("{name}さん",
+#: companion.words.announce.person), never said apart from the name [issue 29]
+HONORIFICS = ("さん",)
+#: a "Winners: …" naming more players than this is left to the screen [issue 29]
+WINNERS_SAID = 3
 
 #: the night roles a jp-standard deck may hold, as its public deck lists them
 JP_DECKS = tuple({"cards": [{"role": r} for r in roles]} for roles in (
@@ -129,17 +146,74 @@ def spoken(before: dict | None, view: dict, lang: str) -> list[str]:
         return out + call_lines(str(call), night, ruleset, options, lang, first,
                                 view.get("deck"))[0]
     said = set(_sentences(before.get("line") or "")) if before and old[0] == "day" else set()
-    return out + [s for s in _sentences(view.get("line") or "") if s not in said]
+    new_lines = [s for s in _sentences(view.get("line") or "") if s not in said]
+    return out + said_as(new_lines, view, lang)
+
+
+def said_as(sentences: list[str], view: dict, lang: str) -> list[str]:
+    """The table screen's sentences as the narration says them [issue 29,
+    "say less"]: a tally's top candidates only (`tally_said`), no "Winners:
+    …" of more than WINNERS_SAID names, no bare title. From the public view
+    alone: its players' names and announcements."""
+    if not sentences:
+        return []
+    names = [str(p.get("name", "?")) for p in view.get("players") or []]
+    instead: dict[str, str] = {title: "" for title in step_names(lang).values()}
+    for a in view.get("announcements") or []:
+        if a.get("kind") == "tally" and a.get("counts"):
+            instead[announcement_text(a, names, lang)] = tally_said(a, names, lang)
+        elif a.get("kind") == "over" and len(winners_named(a, names)) > WINNERS_SAID:
+            instead[winners_text(a, names, lang)] = ""
+    return [t for t in (instead.get(s, s) for s in sentences) if t]
+
+
+def _cut(sentence: str, names: list[str]) -> list[tuple[str, bool]]:
+    """The sentence's pieces, each with whether it is a name (with its
+    honorific, if one follows it)."""
+    found = sorted({n for n in names if n and n in sentence}, key=len, reverse=True)
+    if not found:
+        return [(sentence, False)] if re.search(r"\w", sentence) else []
+    honorific = "|".join(re.escape(h) for h in HONORIFICS)
+    alternatives = "|".join(_whole(n) for n in found)
+    pieces = re.split(f"((?:{alternatives})(?:{honorific})?)", sentence)
+    # re.split puts the names at the odd places; a lone "。" says nothing
+    return [(p, i % 2 == 1) for i, p in enumerate(pieces) if re.search(r"\w", p)]
+
+
+#: letters of the scripts that write words apart: a name is not cut out of a
+#: longer word there ("Eve" in "Everyone"); Japanese and Chinese run on
+_LATIN = "A-Za-z0-9\u00c0-\u024f"
+
+
+def _whole(name: str) -> str:
+    """The name as a pattern that matches it as a whole word in Latin text."""
+    out = re.escape(name)
+    if re.match(f"[{_LATIN}]", name):
+        out = f"(?<![{_LATIN}])" + out
+    if re.search(f"[{_LATIN}]$", name):
+        out += f"(?![{_LATIN}])"
+    return out
 
 
 def clips(sentence: str, names: list[str]) -> list[str]:
     """The sentence cut around the players' names (longest first, so "Ann"
-    inside "Anna" is not cut): ["By the vote, ", "Ann", " is executed."]."""
-    found = sorted({n for n in names if n and n in sentence}, key=len, reverse=True)
-    if not found:
-        return [sentence] if re.search(r"\w", sentence) else []
-    pieces = re.split("(" + "|".join(re.escape(n) for n in found) + ")", sentence)
-    return [p for p in pieces if re.search(r"\w", p)]  # a lone "。" says nothing
+    inside "Anna" is not cut): ["By the vote, ", "Ann", " is executed."]; a
+    name and its honorific are one piece, one phrase when spoken
+    (["あかりさん", "が処刑されました。"], [issue 29])."""
+    return [p for p, _ in _cut(sentence, names)]
+
+
+def name_pieces(names: list[str], lang: str) -> list[str]:
+    """The pieces the players' names are said as: each name, and in Japanese
+    each name with its さん (`clips` keeps them together): what to render
+    when a game is dealt."""
+    T = catalog_for(lang)
+    out: dict[str, None] = {}
+    for n in names:
+        if n:
+            out[n] = None
+            out[person(T, n)] = None
+    return list(out)
 
 
 def fixed_lines(lang: str, games: int = 6) -> list[str]:
@@ -153,8 +227,8 @@ def fixed_lines(lang: str, games: int = 6) -> list[str]:
 
     def keep(sentences: list[str], names: list[str]) -> None:
         for s in sentences:
-            for piece in clips(s, names):
-                if piece not in names:
+            for piece, name in _cut(s, names):
+                if not name:
                     out[piece] = None
 
     for ruleset in RULESETS:
@@ -178,8 +252,10 @@ def fixed_lines(lang: str, games: int = 6) -> list[str]:
 
 
 def _random_game(ruleset: str, lang: str, seed: int) -> list[tuple[list[str], list[str]]]:
-    """The table screen's lines of one random game, mode by mode, as the
-    narrator would say them (without pacing: each engine step's modes)."""
+    """What the narrator says of one random game's days, mode by mode (the
+    table screen's lines, `said_as`), without pacing: each engine step's
+    modes as pacing opens them — a discussion only when it has a time, the
+    verdict once the day's vote is over (as night comes)."""
     players = 8 + seed % 5 if ruleset != "jp-standard" else 7 + seed % 9
     rng = Random(seed)
     counts = recommended_deal(ruleset, players, [])
@@ -190,22 +266,35 @@ def _random_game(ruleset: str, lang: str, seed: int) -> list[tuple[list[str], li
                and seed % 3 != 2}
     state = new_game(ruleset, names, cards, options, seed=seed)
     said: list[tuple[list[str], list[str]]] = []
-    last: dict = {"key": None}
+    last: dict = {"key": None, "voted": False, "actor": None}
+
+    def say(state: object, modes: tuple[str, ...]) -> None:
+        view = public_view(state)  # type: ignore[arg-type]
+        view["announcements"] = announcements(state)  # type: ignore[arg-type]
+        for mode in modes:
+            view["pace"] = {"mode": mode, "seat": last["actor"]}
+            said.append((said_as(_sentences(public_line(view, lang)), view, lang), names))
 
     def after(state: object, seat: int) -> None:
         p = pending(state)  # type: ignore[arg-type]
+        last["actor"] = p.get("actor")
         key = (p["id"], p["kind"])
-        if key == last["key"] or p["kind"] in ("night", "wolves"):
+        if key == last["key"]:
             return
         last["key"] = key
-        view = public_view(state)  # type: ignore[arg-type]
-        view["announcements"] = announcements(state)  # type: ignore[arg-type]
-        modes = {"vote": ("discussion", "ballot", "verdict"), "runoff": ("discussion", "ballot"),
-                 "election": ("discussion", "ballot"), "prompt": ("prompt", "last-words"),
-                 "over": ("over",)}.get(p["kind"], ())
-        for mode in modes:
-            view["pace"] = {"mode": mode, "seat": p.get("actor")}
-            said.append((_sentences(public_line(view, lang)), names))
+        if p["kind"] in ("night", "wolves", "over"):
+            if last["voted"]:  # the day's vote is over: its verdict, before night falls
+                last["voted"] = False
+                say(state, ("verdict",))
+            if p["kind"] != "over":
+                return
+        timed = bool(p.get("timer") and state.opts.get(p["timer"]))  # type: ignore[attr-defined]
+        modes = {"vote": ("discussion", "ballot") if timed else ("ballot",),
+                 "runoff": ("discussion", "ballot") if timed else ("ballot",),
+                 "election": ("discussion", "ballot") if timed else ("ballot",),
+                 "prompt": ("prompt", "last-words"), "over": ("over",)}.get(p["kind"], ())
+        last["voted"] = last["voted"] or p["kind"] in ("vote", "runoff")
+        say(state, modes)
 
     play_random(state, rng, after=after)
     return said

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .cache import Cache
 from .engines import SpeechError, engine_for, find
-from .lines import SAMPLE_NAMES, fixed_lines
+from .lines import SAMPLE_NAMES, fixed_lines, name_pieces
 
 
 def status_lines() -> list[str]:
@@ -34,13 +34,14 @@ def status_lines() -> list[str]:
 
 
 def run(lang: str, out: Path, names: int = 12) -> dict:
-    """Render `lang`'s fixed lines and `names` sample names into `out`.
-    SpeechError when the language has no engine here."""
+    """Render `lang`'s fixed lines and `names` sample names (as they are
+    said: in Japanese each also with its さん) into `out`. SpeechError when
+    the language has no engine here."""
     engine = engine_for(lang)
     if engine is None:
         raise SpeechError(find(lang)[1])
     cache = Cache(out)
-    texts = fixed_lines(lang) + SAMPLE_NAMES[lang][:names]
+    texts = fixed_lines(lang) + name_pieces(SAMPLE_NAMES[lang][:names], lang)
     start = time.perf_counter()
     seconds = 0.0
     for text in texts:

@@ -62,7 +62,9 @@ def test_names_are_cut_out_of_sentences() -> None:
     assert clips("By the vote, Ann is executed.", ["Ann", "Anna", "Bob"]) == [
         "By the vote, ", "Ann", " is executed."]
     assert clips("Anna and Ann", ["Ann", "Anna"]) == ["Anna", " and ", "Ann"]
-    assert clips("あかりさんが処刑されました。", ["あかり"]) == ["あかり", "さんが処刑されました。"]
+    # a name and its さん are one piece [issue 29]; a name is not cut out of a word
+    assert clips("あかりさんが処刑されました。", ["あかり"]) == ["あかりさん", "が処刑されました。"]
+    assert clips("Everyone, Eve.", ["Eve"]) == ["Everyone, ", "Eve"]
     assert clips("。", []) == []
 
 
