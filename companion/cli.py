@@ -199,7 +199,7 @@ def _narrate(args: argparse.Namespace) -> int:
     except SpeechError as err:
         print(f"werewolf narrate: {err}", file=sys.stderr)
         return 2
-    except TableError as err:  # a setup the table refuses
+    except (TableError, SetupError) as err:  # a setup the table or the engine refuses
         print(f"werewolf narrate: {err}", file=sys.stderr)
         return 2
     print(json.dumps(figures, ensure_ascii=False))

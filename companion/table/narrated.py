@@ -63,7 +63,8 @@ class Utterance:
     cut: bool = False  # its stage ended while it was said: it stops there
 
     def to_dict(self, ready: bool) -> dict:
-        return {"n": self.n, "text": self.text, "at": round(self.at, 3),
+        return {"n": self.n, "text": self.text, "event": round(self.event, 3),
+                "at": round(self.at, 3),
                 "dur": round(self.dur, 3), "step": self.step, "stage": self.stage,
                 "dropped": self.dropped, "cut": self.cut, "ready": ready,
                 "url": f"/api/speech/{self.game}/{self.n}.wav"}
@@ -186,8 +187,10 @@ class Narration:
         return _Heard(self, view, said, stop, ends, now)
 
     def _length(self, lang: str, pieces: tuple[str, ...]) -> float:
+        rate = self.table.settings.voice_rate
         try:
-            return sum(self.cache.seconds(lang, p) for p in pieces) + GAP_S * (len(pieces) - 1)
+            return (sum(self.cache.seconds(lang, p) for p in pieces)
+                    + GAP_S * (len(pieces) - 1)) / rate
         except SpeechError as err:
             print(f"werewolf serve: speech: {err}", file=sys.stderr, flush=True)
             return 0.0
@@ -283,7 +286,7 @@ class Narration:
             said = [u for u in self._said if u.n > after or u.at + u.dur > now - 1.0]
             game, lang = self._game, self._lang
         return {"game": game, "narrated": self.is_narrated(), "volume": self.volume,
-                "now": round(now, 3),
+                "now": round(now, 3), "rate": self.table.settings.voice_rate,
                 "audio": self.cache.engine(lang) is not None,
                 "said": [u.to_dict(all(self.cache.ready(u.lang, p) for p in u.pieces))
                          for u in said]}

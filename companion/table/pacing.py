@@ -64,6 +64,9 @@ class Settings:
     verdict_s: float = 10.0  # the day's result, shown before night falls
     restart_grace_s: float = 15.0  # added to every deadline after a restart
     rollcall_s: float = 5.0  # roll-call voting: each candidate's window for presses
+    #: narrated games: how fast the voice speaks (a line lasts its rendered
+    #: length / voice_rate; the table screen plays it that fast): tests [issue 29]
+    voice_rate: float = 1.0
 
 
 @dataclass(frozen=True)

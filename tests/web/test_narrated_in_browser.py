@@ -33,9 +33,11 @@ NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
 
 
 def _players(hub: Any, stop: threading.Event, errors: list[str],
-             calls: list[str]) -> None:
+             calls: list[str], pick: Any = None) -> None:
     """Every phone, in-process: act when the seat has something to do.
-    `calls`: night 1's calls, as pacing makes them (the test's oracle)."""
+    `calls`: night 1's calls, as pacing makes them (the test's oracle);
+    `pick`: the players' strategy (`_pick`)."""
+    pick = pick or _pick
     table = hub.table
     while not stop.wait(0.1):
         with table.lock:
@@ -52,7 +54,7 @@ def _players(hub: Any, stop: threading.Event, errors: list[str],
                 continue
             for choice in view.get("actions") or []:
                 with table.lock:
-                    action = _pick(table.state, seat, choice)
+                    action = pick(table.state, seat, choice)
                 if action is None:
                     continue
                 try:
@@ -141,9 +143,11 @@ def test_a_narrated_game_speaks_on_the_table_screen_with_no_gm_action(
         expect(hook(screen, "voice")).to_be_visible()
         expect(hook(screen, "voice")).to_have_attribute("aria-pressed", "true")
         shot(screen, "table-narrated")
-        # the deal is said before Start, night 1 from Start on [issue 28]
-        assert texts[0].startswith("Everyone, look at your card in secret")
-        night = texts[1:texts.index(next(t for t in texts if t.startswith("Morning has come")))]
+        # the deal is said before Start (the screen, switched on after it, joins
+        # at the line being said [issue 29]), night 1 from Start on [issue 28]
+        if texts[0].startswith("Everyone, look at your card in secret"):
+            texts = texts[1:]
+        night = texts[0:texts.index(next(t for t in texts if t.startswith("Morning has come")))]
         assert night[0].startswith("Night falls")
         options = hub.table.state.opts
         said = [text for i, call in enumerate(calls) for text in
@@ -152,7 +156,7 @@ def test_a_narrated_game_speaks_on_the_table_screen_with_no_gm_action(
         assert calls and night == said  # every call of the night, each in its turn
         assert night.index("The seer goes back to sleep.") > night.index(
             next(t for t in night if t.startswith("Seer, wake up")))
-        dawn = texts[1 + len(night):len(night) + 3]
+        dawn = texts[len(night):len(night) + 2]
         assert dawn[1].startswith("Last night's victim: ")  # the dawn's announcement
         ns = [int(li.get_attribute("data-n")) for li in spoken.all()]
         assert ns == sorted(ns)  # in order
@@ -184,4 +188,118 @@ def test_the_host_deals_a_new_game_in_the_middle_of_a_narrated_one(
         hook(host, "create").click()
         expect(hook(host, "dealing")).to_be_visible(timeout=10_000)
         assert not hub.table.setup.get("narrated")
+        new_context.close_all()
+
+
+#: the table screen notes when its heading and line change (its wall clock)
+WATCH_SCREEN = """
+window.__changes = [];
+addEventListener("DOMContentLoaded", () => {
+  const text = (id) => document.getElementById(id).textContent;
+  const note = () => window.__changes.push([Date.now() / 1000, text("phase") + " " + text("line")]);
+  const seen = new MutationObserver(note);
+  for (const id of ["phase", "line"]) {
+    const what = {childList: true, subtree: true, characterData: true};
+    seen.observe(document.getElementById(id), what);
+  }
+});
+"""
+
+HUNTER_GAME = ["werewolf", "werewolf", "seer", "hunter", "villager", "villager", "villager",
+               "villager"]
+
+
+def _hunter_pick(state: Any, seat: int, choice: dict) -> dict | None:
+    """The pack takes a villager, the village executes the hunter on day 1
+    (his prompt: he shoots a wolf), then every wolf in turn."""
+    hunter = state.roles.index("hunter")
+    wolves = [i for i in range(state.size) if state.roles[i] == "werewolf" and state.alive[i]]
+    targets = choice.get("targets") or []
+    if choice["do"] == "vote" and state.alive[hunter] and hunter in targets:
+        return {"do": "vote", "target": state.names[hunter]}
+    if choice["do"] == "shoot" and wolves:
+        return {"do": "shoot", "target": state.names[wolves[0]]}
+    if choice["do"] == "attack":
+        prey = [i for i in targets if state.roles[i] == "villager"]
+        return {"do": "attack", "target": state.names[prey[0]]} if prey else None
+    return _pick(state, seat, choice)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_table_screen_says_each_line_in_time(hub_factory: Any, new_context: Any,
+                                                 shot: Any, lang: str) -> None:
+    """[issue 29] "How it is checked": a narrated game in Chromium, with an
+    execution and the hunter's prompt (the hub's voice at 4x, so that the
+    game takes a minute): the table screen begins every line within 1.5 s of
+    the moment it announces (the screen's change), none goes on after its
+    step has ended, the screen shows a line before it is heard, and nothing
+    the hub said while the screen's voice was on is missing."""
+    from dataclasses import replace
+
+    from conftest import FAST
+
+    if find(lang)[0] is None:
+        pytest.skip(f"no voice for {lang}: {find(lang)[1]}")
+    names = NAMES if lang == "en" else ["あかり", "ゆうと", "さくら", "はると", "みお", "そうた",
+                                         "ひな", "れん"]
+    with hub_factory(f"in-time-{lang}", settings=replace(FAST, voice_rate=4)) as hub:
+        hub.api("POST", "/api/games", {
+            "ruleset": "millers-hollow", "players": names, "language": lang,
+            "deal": dict(zip(names, HUNTER_GAME)), "narrated": True, "wait_for_start": True,
+            "options": {"discussion_s": 2, "night_s": 2, "pack_s": 2, "sheriff": False,
+                        "reveal_on_death": True, "first_night_attack": True}})
+        narration = hub.app.extensions["narration"]
+        ctx = new_context(hub, **SCREEN)
+        ctx.add_init_script(WATCH_SCREEN)
+        screen = ctx.new_page()
+        audio: list[int] = []
+        screen.on("response", lambda r: "/api/speech/" in r.url and r.url.endswith(".wav")
+                  and audio.append(r.status))
+        screen.goto(f"{hub.base}/table")
+        expect(hook(screen, "voice")).to_be_visible(timeout=10_000)
+        hook(screen, "voice").click()
+        on = narration.table.clock()
+        stop, errors = threading.Event(), []  # type: ignore[var-annotated]
+        players = threading.Thread(target=_players, args=(hub, stop, errors, [], _hunter_pick),
+                                   daemon=True)
+        players.start()
+        try:
+            hub.api("POST", "/api/host/timer", {"do": "start"})
+            deadline = time.monotonic() + 240
+            while time.monotonic() < deadline and hub.table.state.phase != "over":
+                time.sleep(0.2)
+            assert hub.table.state.phase == "over", hub.table.pace.mode
+        finally:
+            stop.set()
+            players.join(timeout=5)
+        assert not errors, errors[:3]
+        said = [u for u in narration.said() if not u.dropped and u.event > on]
+        last = said[-1]
+        time.sleep(max(0.0, last.at + last.dur - narration.table.clock()) + 1.0)
+        shot(screen, f"table-in-time-{lang}")
+        steps = narration.steps()
+        assert any(step.endswith(" hunter") for _, step in steps), steps  # the hunter's prompt
+        played = {int(li.get_attribute("data-n")): (float(li.get_attribute("data-begun")),
+                                                     float(li.get_attribute("data-wall")))
+                  for li in hook(screen, "spoken").locator("li").all()}
+        changes = screen.evaluate("window.__changes")
+        missing = [(u.n, u.text, round(u.at, 2), round(u.dur, 2), u.step) for u in said
+                   if u.n not in played]
+        assert not missing, (missing, sorted((n, round(b, 2)) for n, (b, _) in played.items()))
+        firsts = {}  # each change's first line: the others follow it back to back
+        for u in said:
+            firsts.setdefault(u.event, u)
+        for u in said:
+            begun, wall = played[u.n]
+            assert begun - u.at <= 1.0, (u.text, begun - u.at)  # at its moment
+            end = next((t for t, step in steps if t > u.event and step != u.step), None)
+            assert end is None or begun + u.dur <= end + 0.3, (u.text, u.step)  # not after its step
+            if firsts[u.event] is not u:
+                continue
+            assert begun - u.event <= 1.5, (u.text, begun - u.event)  # heard in time
+            shown = [t for t, text in changes if t <= wall + 0.3 and u.text.replace(" ", "")
+                     in text.replace(" ", "")]
+            if shown:  # the screen showed the line, and the voice followed within 1.5 s
+                assert wall - max(shown) <= 1.5, (u.text, wall - max(shown))
+        assert audio and all(s == 200 for s in audio)
         new_context.close_all()

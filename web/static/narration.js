@@ -1,69 +1,117 @@
 // The table screen speaks in a narrated game [issue 20]: it reads the
 // narration's timeline (/api/speech?after=N, public: what the table screen
-// shows, said aloud) and plays each utterance's audio in order, one after
-// the other, at the host's volume. Browsers play sound only after a tap, as
-// for the night sound: one tap on the voice button. The night's masking
-// sound (table.js) goes on under the voice. el() and $() are dom.js's.
+// shows, said aloud) and plays each utterance at its moment on the hub's
+// clock (`at`, for `dur` seconds) [issue 29]: the hub's pacing waits for
+// those words, so the voice and the clock are one. A line the hub dropped
+// (its step ended before it began) is never played; one it cut stops at its
+// cut; a screen switched on late joins the line being said, from where it
+// is. Each line's audio is fetched as soon as it is in the timeline, before
+// its moment. Browsers play sound only after a tap, as for the night sound:
+// one tap on the voice button. The night's masking sound (table.js) goes on
+// under the voice. el() and $() are dom.js's.
 (function () {
   "use strict";
-  const queue = [];
+  const lines = new Map();  // n -> the utterance as last sent (a later word may cut or drop it)
+  const audios = new Map();  // n -> its Audio, fetched ahead
+  const started = new Set();  // n of the lines begun on this screen
   let after = -1;
   let game = null;
   let on = false;
-  let playing = false;
   let volume = 1;
+  let rate = 1;  // the hub's voice rate (tests speak faster; the hub's clock waits as long)
   let offset = 0;  // the hub's clock − this screen's
-  const BACKLOG_S = 30;  // switched on late: what was said in the last 30 s, then on
-  // a faster voice for an impatient table (and the browser tests): localStorage "narration-rate"
-  const rate = Math.min(16, Math.max(0.5, parseFloat(localStorage.getItem("narration-rate")) || 1));
+  let current = null;  // {u, audio} being said
+  const SEEK_S = 1.0;  // begun later than this: join it where it is, not from its start
+  const AHEAD_S = 10;  // fetch a line's audio this long before its moment
   const button = el("button", {type: "button", id: "voice", test: "voice", class: "sound voice",
     "aria-pressed": "false", hidden: true, text: "🗣 ▶", style: "right: 16vw"});
   const spoken = el("ol", {test: "spoken", hidden: true});  // what was played, for the tests
   document.body.append(button, spoken);
 
-  function play() {
-    if (!on || playing || !queue.length) return;
-    const u = queue.shift();
-    playing = true;
-    const audio = new Audio(u.url);
+  const hubNow = () => Date.now() / 1000 + offset;
+
+  function audioOf(u) {
+    let audio = audios.get(u.n);
+    if (!audio) {
+      audio = new Audio(u.url);
+      audio.preload = "auto";
+      audios.set(u.n, audio);
+    }
+    return audio;
+  }
+
+  function stop() {
+    if (current) current.audio.pause();
+    current = null;
+  }
+
+  function begin(u, now) {
+    stop();
+    started.add(u.n);
+    const audio = audioOf(u);
     audio.volume = volume;
     audio.playbackRate = rate;
-    const done = () => { playing = false; play(); };
-    audio.addEventListener("ended", () => {
-      spoken.append(el("li", {text: u.text, "data-n": String(u.n)}));
-      done();
-    });
-    audio.addEventListener("error", done);
-    audio.play().catch(done);
+    const late = now - u.at;
+    if (late > SEEK_S) audio.currentTime = late * rate;  // the audio's own seconds
+    current = {u, audio};
+    audio.addEventListener("ended", () => { if (current && current.audio === audio) current = null; });
+    spoken.append(el("li", {text: u.text, "data-n": String(u.n),
+      "data-at": String(u.at), "data-begun": now.toFixed(3),
+      "data-wall": (Date.now() / 1000).toFixed(3)}));
+    audio.play().catch(() => { if (current && current.audio === audio) current = null; });
+  }
+
+  function tick() {
+    const now = hubNow();
+    if (current) {
+      const u = lines.get(current.u.n) || current.u;
+      if (u.dropped || (u.cut && now >= u.at + u.dur)) stop();  // its step ended
+    }
+    for (const [n, u] of lines) {  // fetch what comes soon; forget what is long said
+      if (u.at + u.dur < now - 60) { lines.delete(n); audios.delete(n); continue; }
+      if (on && !u.dropped && !started.has(n) && u.at - now < AHEAD_S) audioOf(u);
+    }
+    if (!on) return;
+    const due = [...lines.values()].filter((u) => !u.dropped && !started.has(u.n)
+      && u.at <= now + 0.02 && now < u.at + u.dur).sort((a, b) => a.n - b.n);
+    if (due.length) begin(due[due.length - 1], now);  // the line of now (any before it is over)
   }
 
   async function poll() {
     let narrated = false;
     try {
+      const sent = Date.now() / 1000;
       const r = await fetch("/api/speech?after=" + after, {cache: "no-store"});
       if (r.ok) {
         const s = await r.json();
-        if (s.game !== game) { game = s.game; after = -1; queue.length = 0; }
+        const got = Date.now() / 1000;
+        if (s.game !== game) {
+          game = s.game; after = -1; stop();
+          lines.clear(); audios.clear(); started.clear();
+        }
         narrated = s.narrated;
         button.hidden = !(s.narrated && s.audio);
         volume = s.volume;
-        offset = s.now - Date.now() / 1000;
-        for (const u of s.said) if (u.n > after) { after = u.n; queue.push(u); }
-        play();
+        rate = s.rate || 1;
+        if (current) current.audio.volume = volume;
+        offset = s.now - (sent + got) / 2;  // the hub's clock at the middle of the round trip
+        for (const u of s.said) {
+          lines.set(u.n, u);
+          after = Math.max(after, u.n);
+        }
+        tick();
       }
     } catch (err) { /* the hub is restarting: the next poll tries again */ }
-    setTimeout(poll, narrated ? 700 : 5000);  // a game master's game says nothing
+    setTimeout(poll, narrated ? 250 : 5000);  // a game master's game says nothing
   }
 
   button.addEventListener("click", () => {
     on = !on;
     button.setAttribute("aria-pressed", String(on));
     button.textContent = on ? "🗣 ■" : "🗣 ▶";
-    if (on) {
-      const since = Date.now() / 1000 + offset - BACKLOG_S;
-      queue.splice(0, queue.length, ...queue.filter((u) => u.at >= since));
-    }
-    play();
+    if (!on) stop();
+    tick();
   });
+  setInterval(tick, 100);
   poll();
 })();

@@ -178,7 +178,7 @@
     const ready = night.ready(view);
     $("confirm-bar").hidden = !ready;
     $("confirm-text").textContent = ready ? ready.summary : "";
-    $("confirm").disabled = sending;
+    $("confirm").disabled = sending || listening();
   }
 
   function renderPanel() {
@@ -218,7 +218,7 @@
     const ready = doneKey === panelKey ? null : selected(v);
     $("confirm-bar").hidden = !ready;
     $("confirm-text").textContent = ready ? ready.summary : "";
-    $("confirm").disabled = sending;
+    $("confirm").disabled = sending || listening();
   }
 
   function render(v) {
@@ -405,14 +405,22 @@
   });
 
   // --- timer (on the hub's clock) ----------------------------------------------
+  // a narrated game: the window opens once the narrator has said what opens
+  // it (pace.opens, the same for every phone); until then Confirm waits [issue 29]
+  function listening() {
+    const p = view && view.pace;
+    return !!(p && typeof p.opens === "number" && p.opens > Date.now() / 1000 + offset);
+  }
   function tick() {
     const p = view && view.pace;
     let text = "";
     if (p && p.paused !== null && p.paused !== undefined) text = t("paused");
+    else if (listening()) text = t("Listen…");
     else if (p && typeof p.deadline === "number") {
       text = t("{s} s", {s: Math.max(0, Math.ceil(p.deadline - (Date.now() / 1000 + offset)))});
     }
     $("timer").textContent = text;
+    $("confirm").disabled = sending || listening();
   }
   setInterval(tick, 500);
 
