@@ -290,18 +290,34 @@ def join_wavs(parts: Iterable[bytes], gap_s: float = 0.0) -> bytes:
 
 # --- which engine, here -------------------------------------------------------------
 
+#: the command that installs every voice [issue 29 item 5]: from the checkout
+#: (hardware/install-voices.sh enables Debian's contrib where the Japanese voice
+#: needs it), else the packages, saying where the voice is
+VOICES_SCRIPT = Path(__file__).resolve().parents[2] / "hardware" / "install-voices.sh"
+VOICE_PACKAGES = "espeak-ng open-jtalk open-jtalk-mecab-naist-jdic hts-voice-nitech-jp-atr503-m001"
+
+
+def install_command() -> str:
+    """What to run to install the voices (`werewolf doctor`, the README)."""
+    if VOICES_SCRIPT.exists():
+        return f"sudo {VOICES_SCRIPT}"
+    return (f"sudo apt install {VOICE_PACKAGES} (the voice is in Debian's contrib: add "
+            "contrib to the Components of /etc/apt/sources.list.d/debian.sources or to the "
+            "bookworm line of /etc/apt/sources.list, then sudo apt update)")
+
+
 def _japanese() -> tuple[Engine | None, str]:
     if shutil.which("open_jtalk"):
         dic = next((d for d in JDIC_DIRS if Path(d, "sys.dic").exists()), None)
         voices = sorted(str(p) for g in VOICE_GLOBS for p in Path("/").glob(g.lstrip("/")))
         if dic is None:
-            return None, "open_jtalk has no dictionary: apt install open-jtalk-mecab-naist-jdic"
+            return None, f"open_jtalk has no dictionary: {install_command()}"
         if voices:
             return OpenJTalk(dic, voices[0]), ""
-        missing = "open_jtalk has no voice: apt install hts-voice-nitech-jp-atr503-m001 (contrib)"
+        missing = ("open_jtalk has no voice (hts-voice-nitech-jp-atr503-m001, in Debian's "
+                   f"contrib): {install_command()}")
     else:
-        missing = ("no Japanese voice: apt install open-jtalk open-jtalk-mecab-naist-jdic "
-                   "hts-voice-nitech-jp-atr503-m001")
+        missing = f"no Japanese voice (Open JTalk): {install_command()}"
     try:  # pyopenjtalk with its dictionary already there (no download at run time)
         import pyopenjtalk
 
@@ -316,7 +332,7 @@ def _japanese() -> tuple[Engine | None, str]:
 def _espeak(lang: str) -> tuple[Engine | None, str]:
     binary = shutil.which("espeak-ng")
     if binary is None:
-        return None, "no espeak-ng: apt install espeak-ng"
+        return None, f"no espeak-ng: {install_command()}"
     if lang == "zh_Hant":
         try:
             import pypinyin  # noqa: F401
