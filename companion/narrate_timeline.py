@@ -19,6 +19,7 @@ times are seconds from the game's start (the host's "Start").
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from random import Random
 
@@ -127,7 +128,7 @@ def _act(table: Table, rng: Random, asks: dict[tuple[int, int], float | None],
             pass  # pacing holds it, or the game moved on: as a phone would be told
 
 
-def _named(action: dict, names: list[str]) -> dict:
+def _named(action: dict, names: Sequence[str]) -> dict:
     """An engine action as a phone sends it: players by name, no actor."""
     action.pop("actor", None)
     for key in ("target", "poison"):

@@ -37,6 +37,7 @@ from pathlib import Path
 
 from ..speech import Cache, SpeechError, clips, fixed_lines, spoken
 from ..speech.engines import join_wavs, wav_bytes
+from ..speech.lines import name_pieces
 from .table import Table
 
 GAP_S = 0.25  # silence between the pieces of one sentence
@@ -225,8 +226,8 @@ class Narration:
             self._lock.notify_all()
 
     def _prepare(self, lang: str, names: list[str]) -> None:
-        for name in names:
-            self._queue(lang, name)
+        for piece in name_pieces(names, lang):  # each name, and in Japanese with its さん
+            self._queue(lang, piece)
         self._queue(lang, "")  # the fixed lines, after the names (see _render)
 
     def _queue(self, lang: str, text: str) -> None:

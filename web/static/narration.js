@@ -24,9 +24,11 @@
   const SEEK_S = 1.0;  // begun later than this: join it where it is, not from its start
   const AHEAD_S = 10;  // fetch a line's audio this long before its moment
   const button = el("button", {type: "button", id: "voice", test: "voice", class: "sound voice",
-    "aria-pressed": "false", hidden: true, text: "🗣 ▶", style: "right: 16vw"});
+    "aria-pressed": "false", hidden: true, text: "🗣 ▶"});
   const spoken = el("ol", {test: "spoken", hidden: true});  // what was played, for the tests
-  document.body.append(button, spoken);
+  const night = document.getElementById("sound");  // beside the night sound's button, in the heading
+  if (night) night.after(button); else document.body.append(button);
+  document.body.append(spoken);
 
   const hubNow = () => Date.now() / 1000 + offset;
 
