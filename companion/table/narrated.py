@@ -1,26 +1,31 @@
 """Narrated mode [issue 20]: the hub speaks the game master's lines, so that
 nobody has to give up playing to run the game.
 
-    narration = Narration(table, Cache(data / "speech"))   # hooks itself to the table
-    narration.timeline(after=-1)    # what the table screen plays, in order
-    narration.audio(n)              # utterance n as one WAV
+    narration = Narration(table, Cache(data / "speech"))   # the table's voice
+    narration.timeline(after=-1)    # what the table screen plays, and when
+    narration.audio(u)              # an utterance as one WAV
 
-The narration follows the **public** view only: it is one of the table's
-`public_hooks`, called with each new public view right after its commit, and
-what it says is `companion.speech.spoken(previous view, view)`. So it can
-say nothing the table screen does not show, and two games that differ only
-in hidden cards say the same words at the same moments (the public view is
-the non-interference proof's subject, tests/hub/test_secrecy.py).
+The narration follows the **public** view only: it is the table's `voice`,
+which hears each public view before it is committed, and what it says is
+`companion.speech.spoken(previous view, view)`. So it can say nothing the
+table screen does not show, and two games that differ only in hidden cards
+say the same words at the same moments (the public view is the
+non-interference proof's subject, tests/hub/test_secrecy.py).
 
-Nothing is rendered in the hot path: the hook (under the table's lock) only
-appends the sentences to the timeline and queues their pieces for one
-background thread, which renders what the cache does not hold yet; the
-fixed lines and the players' names are queued as soon as a game is dealt.
-A table screen asks for an utterance's audio when its turn comes
-(companion/hub/speech.py); the Pi's own speaker, when asked for
-(`werewolf serve --speaker`), plays each in order from another thread.
-Without an engine for the game's language the timeline still holds the
-text (the pages show it) and there is no audio.
+The voice and the clock are one [issue 29]: each line is scheduled on the
+table's clock (`at`), back to back after what is still being said, for its
+rendered length (`dur`, a public fact); the table then opens the stage's
+window once the words are said (`pacing.voiced`). When a step ends, its
+lines not yet begun are dropped and the one being said is cut, so nothing
+is ever said late. A line whose pieces are not on disk yet is rendered when
+it is heard (under the table's lock: `werewolf narrate` renders them all
+ahead); the fixed lines and the players' names are queued for one
+background thread as soon as a game is dealt. A table screen fetches each
+utterance's audio ahead and plays it at its moment (web/static/narration.js,
+companion/hub/speech.py); the Pi's own speaker, when asked for (`werewolf
+serve --speaker`), plays each at its moment from another thread. Without an
+engine for the game's language the timeline still holds the text (the pages
+show it), there is no audio and the clock does not wait.
 """
 
 from __future__ import annotations
