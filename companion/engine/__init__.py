@@ -13,6 +13,7 @@
 
 from .actions import Action, Choice
 from .errors import EngineError, IllegalAction, SetupError, StaleAction
+from .kernel import attack_tonight, today, tonight
 from .roles import ROLES, Role
 from .rules import (
     PUBLIC_CAUSES,
@@ -50,4 +51,5 @@ __all__ = [
     "public_view", "shared_public_view", "view_for", "StaleAction", "night_calls", "pending",
     "announcements", "shared_announcements", "seat_actions",
     "PUBLIC_CAUSES", "fresh_memo", "mixed_lovers", "migrate_overrides",
+    "attack_tonight", "today", "tonight",
 ]

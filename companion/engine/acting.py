@@ -10,7 +10,7 @@ the general machinery (`play`, `_cast`).
 
 from __future__ import annotations
 
-from . import powers
+from . import new_moon, powers
 from . import professions as village
 from .actions import Action, Choice, check_shape
 from .choices import cached_choices, vote_targets, waiting, waiting_for, wolves_closed
@@ -128,6 +128,11 @@ def _perform(state: State, a: Action) -> Next:
     event = {"e": "act", **a.to_dict()}
     if step in VOTES:  # a day power, in the window before the first ballot (RULES.md §8)
         return _day_power(state, a, event)
+    event_step = new_moon.STEPS.get(step)
+    if event_step is not None:  # an event card's call (RULES.md §10): not his card's
+        emit(state, event)
+        event_step.acted(state, a)
+        return next_night_step(state)
     role = state.roles[seat]
     before = None  # in the pack's step: who was waited for before this pick
     if step == "wolves" and state.memo_at == len(state.log):

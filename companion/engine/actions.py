@@ -19,7 +19,7 @@ from .errors import IllegalAction
 ACTION_IDS = frozenset({
     "swap", "link", "protect", "guard", "inspect", "attack", "spy", "devour", "potion",
     "charm", "burn", "post", "vote", "shoot", "appoint", "allow", "pardon", "confess",
-    "shave", "silence", "restore", "assign", "pass", "timeout",
+    "shave", "silence", "restore", "assign", "name", "pass", "timeout",
 })
 #: Actions that name a set of players (`targets`), whatever its size.
 MULTI = frozenset({"link", "charm", "allow", "silence"})

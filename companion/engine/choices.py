@@ -10,7 +10,7 @@ vote's (professions.py), given `vote_targets` to ask who may vote for whom.
 
 from __future__ import annotations
 
-from . import powers
+from . import new_moon, powers
 from . import professions as village
 from .actions import Choice
 from .kernel import (
@@ -55,6 +55,9 @@ def _legal_actions(state: State, seat: int) -> list[Choice]:
         return []
     if step in PROMPTS:
         return _prompt_choices(state, seat) if seat == state.actor else []
+    event_step = new_moon.STEPS.get(step)
+    if event_step is not None:  # an event card's call: the first dead's (RULES.md §10)
+        return event_step.choices(state, seat)
     if not state.alive[seat]:
         return []
     if step in VOTES:
@@ -246,6 +249,9 @@ def _waiting_for(state: State) -> list[int]:
     if step in PROMPTS:
         assert state.actor is not None  # every prompt step names its actor
         return [state.actor]
+    if step in new_moon.STEPS:  # an event card's call (RULES.md §10): its one seat
+        return [state.actor] if state.actor is not None and cached_choices(
+            state, state.actor) else []
     if step in VOTES:
         return _unvoted(state)
     if step == "wolves":

@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import powers
 from . import professions as village
 from .actions import Action
-from .kernel import Next, emit, kill, lover_of
+from .kernel import Next, emit, kill, lover_of, today
 from .state import State
 from .votes import execute
 from .wins import outcome
@@ -52,6 +52,9 @@ def run_queue(state: State) -> Next:
         return None
     if state.then in ("day", "vote"):  # "vote": after a day power's deaths (RULES.md §8)
         return state.then
+    card = today(state)
+    if card is not None and state.verdicts < card.executions:
+        return "vote"  # two-executions: the day's second vote, after the first's triggers
     return "night"
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from random import Random
 from typing import TypeVar
 
+from . import event_cards
+from .event_cards import EventCard
 from .roles import NIGHT_STEPS, ROLES, called_tonight
 from .rulesets import MAX_PLAYERS
 from .state import APPLY, STEP_KEEPS, State
@@ -164,7 +166,26 @@ def living_wolves(state: State) -> list[int]:
 
 
 def attack_tonight(state: State) -> bool:
-    return state.n > 1 or state.opts["first_night_attack"]
+    """The wolves attack tonight: not on night 1 without `first_night_attack`,
+    nor on the night after a quiet-night card (RULES.md §10)."""
+    if not (state.n > 1 or state.opts["first_night_attack"]):
+        return False
+    card = tonight(state)
+    return card is None or card.attack
+
+
+def today(state: State) -> EventCard | None:
+    """The event card turned at this day's dawn (None: none today, or not day)."""
+    if state.phase != "day" or state.card_day != state.n:
+        return None
+    return event_cards.card(state.card)
+
+
+def tonight(state: State) -> EventCard | None:
+    """The event card turned at the last dawn, during the night that follows it."""
+    if state.phase != "night" or state.card is None or state.card_day != state.n - 1:
+        return None
+    return event_cards.card(state.card)
 
 
 def step_label(state: State) -> str:

@@ -7,7 +7,7 @@ returns what comes next (flow.py): dawn hands the night's dead to the queue.
 
 from __future__ import annotations
 
-from . import powers
+from . import new_moon, powers
 from . import professions as village
 from .choices import night_choices, waiting
 from .kernel import (
@@ -36,6 +36,8 @@ def begin_night(state: State, n: int) -> Next:
             hook(state, seat)
     if together(state.ruleset):
         return open_together(state)
+    if new_moon.nightfall(state):
+        return None  # an event card's call comes before every other (RULES.md §10)
     return next_night_step(state)
 
 

@@ -137,7 +137,7 @@ def owns_building(state: State, seat: int) -> bool:
 def window_open(state: State) -> bool:
     """The day powers' window: the day's first execution vote, before any
     ballot (RULES.md §8 Decision)."""
-    return state.step == "vote" and state.round == 1 and not state.votes
+    return state.step == "vote" and state.round == 1 and not state.votes and not state.verdicts
 
 
 def keeper(state: State) -> int | None:

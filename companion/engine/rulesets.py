@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import event_cards
 from .errors import SetupError
 from .roles import ROLES
 
@@ -31,6 +32,11 @@ OPTION_VALUES: dict[str, tuple | None] = {
     "extra_discussion_s": None,
     "secret_deck": (True, False),  # call every card of the ruleset, not the deck's (§4)
 }
+#: Options that take a list, each with its check (SetupError), set by no
+#: preset: absent, an option is empty (today's behaviour, older logs alike).
+#: `events`: New Moon's event cards (RULES.md §10, event_cards.py), in the
+#: rulesets whose expansions include "new-moon".
+LIST_OPTIONS = {"events": event_cards.check}
 
 _MH_OPTIONS = {
     "sheriff": True, "seer_sees": "role", "reveal_on_death": True,
@@ -42,11 +48,12 @@ _MH_OPTIONS = {
 
 RULESETS: dict[str, dict] = {
     "millers-hollow": {"roles": _BASE_MH, "players": (8, 18), "options": _MH_OPTIONS,
-                       "expansions": frozenset({"village"})},
+                       "expansions": frozenset({"village", "new-moon"})},
     "bga": {
         "roles": _BASE_MH, "players": (8, 18),
         "options": {**_MH_OPTIONS, "tie": "runoff-once", "vote_timeout": "right-neighbour"},
-        "expansions": frozenset({"village"}),  # The Village [000] (RULES.md §8)
+        # The Village [000] (RULES.md §8), New Moon's event cards [003] (§10)
+        "expansions": frozenset({"village", "new-moon"}),
     },
     "jp-standard": {
         "roles": frozenset({"villager", "werewolf", "seer", "madman", "medium", "knight",
@@ -157,6 +164,13 @@ def resolve_options(name: str, overrides: dict | None) -> dict:
     """The preset's options with the game's overrides, each checked."""
     opts = dict(ruleset(name)["options"])
     for key, value in (overrides or {}).items():
+        if key in LIST_OPTIONS:
+            if "new-moon" not in ruleset(name).get("expansions", ()):
+                if value:
+                    raise SetupError(f"option {key!r}: {name} plays no event cards")
+                continue
+            opts[key] = list(LIST_OPTIONS[key](value))
+            continue
         if key not in OPTION_VALUES:
             raise SetupError(f"unknown option {key!r} (known: {', '.join(OPTION_VALUES)})")
         allowed = OPTION_VALUES[key]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import event_cards
 from .roles import ROLES
 from .rulesets import migrate_options
 
@@ -76,6 +77,13 @@ class State:
     poster: int | None = None  # the accused of the last night's poster
     silenced: frozenset[int] | None = None  # today's silenced voters (None: not used today)
     condemned: int | None = None  # the one the lord may pardon
+    # New Moon's event cards (RULES.md §10, event_cards.py, new_moon.py)
+    cards: tuple[str, ...] = ()  # the face-down deck, top first (from the seed)
+    turned: int = 0  # cards turned so far
+    card: str | None = None  # the last card turned
+    card_day: int = 0  # the day it was turned
+    verdicts: int = 0  # execution votes decided today (two-executions)
+    ally: int | None = None  # the wolves' ally
     # deaths and their triggers (RULES.md §6)
     deaths: list[tuple[int, str, str]] = field(default_factory=list)
     queue: list[int] = field(default_factory=list)
@@ -129,6 +137,7 @@ def _setup(s: State, e: dict) -> None:
     s.village = profs is not None
     s.prof = list(profs) if profs is not None else ["house"] * len(s.names)
     s.dealt_prof = tuple(s.prof)
+    s.cards = event_cards.deck(s.opts, s.seed)  # empty without events: older logs unchanged
 
 
 def _night(s: State, e: dict) -> None:
@@ -148,6 +157,7 @@ def _day(s: State, e: dict) -> None:
     s.allowed, s.allowed_next = s.allowed_next, None
     s.executed = None
     s.silenced = None
+    s.verdicts = 0
 
 
 def _step(s: State, e: dict) -> None:
@@ -282,6 +292,9 @@ def _died(s: State, e: dict) -> None:
 
 def _resolve(s: State, e: dict) -> None:
     s.then = e["then"]
+    if e["then"] == "night" and s.phase == "day":  # an execution vote decided
+        s.verdicts += 1
+        s.ties = []  # a second vote's ties are its own (two-executions, RULES.md §10)
 
 
 def _triggers(s: State, e: dict) -> None:
@@ -332,6 +345,17 @@ def _private(s: State, e: dict) -> None:
     _note(s, e["seat"], e)
 
 
+def _event(s: State, e: dict) -> None:
+    s.turned += 1
+    s.card, s.card_day = e["card"], e["n"]
+
+
+def _ally(s: State, e: dict) -> None:
+    if e["seat"] is not None:  # None: a wolf or a solo card named, nothing happens
+        s.ally = e["seat"]
+        _note(s, e["seat"], e)
+
+
 def _over(s: State, e: dict) -> None:
     s.phase, s.step, s.actor = "over", "over", None
     s.now = f"over {s.n}"
@@ -350,6 +374,7 @@ APPLY = {
     "drawn": lambda s, e: None, "skip": lambda s, e: s.prompts.pop(0),
     "shown": _private, "medium": _private, "centre": _private, "over": _over,
     "burned": _burned, "spent": _spent, "baker": _private,
+    "event": _event, "ally": _ally,
 }
 
 

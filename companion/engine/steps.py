@@ -8,9 +8,9 @@ read no clock (the hub owns the timers).
 
 from __future__ import annotations
 
-from . import powers
+from . import new_moon, powers
 from .choices import waiting_for
-from .kernel import PROMPTS, VOTES
+from .kernel import PROMPTS, VOTES, attack_tonight, today
 from .roles import NIGHT_STEPS, ROLES, called_tonight
 from .rulesets import RULESETS, together
 from .state import TOGETHER, State
@@ -35,8 +35,9 @@ def night_calls(state: State) -> list[str]:
     n = state.n
     cards = RULESETS[state.ruleset]["roles"] if state.opts.get("secret_deck") else state.deck
     called = {ROLES[r].step for r in cards}
-    attack = n > 1 or bool(state.opts["first_night_attack"])
-    return [step for step in NIGHT_STEPS if step == "wolves" or (
+    attack = attack_tonight(state)  # not after a quiet-night card (RULES.md §10)
+    # an event card's calls come first (the first dead's, the ally's: RULES.md §10)
+    return new_moon.calls(state) + [step for step in NIGHT_STEPS if step == "wolves" or (
         step in called and called_tonight(step, n, attack))]
 
 
@@ -91,7 +92,8 @@ def pending(state: State) -> dict:
     elif kind == "night":
         timer = "night_s"
     elif kind in ("vote", "election") and state.round == 1:
-        timer = "discussion_s"
+        card = today(state)  # no-discussion: the vote opens at dawn (RULES.md §10)
+        timer = "discussion_s" if card is None or card.discussion else None
     elif kind in ("runoff", "election"):
         timer = "extra_discussion_s"
     else:

@@ -12,10 +12,12 @@ wolf his bakery found.
 
 from __future__ import annotations
 
+from . import event_cards, new_moon
 from . import professions as village
 from .choices import cached_choices, legal_actions, waiting_for
 from .errors import IllegalAction
 from .kernel import (
+    KEYS,
     PROMPTS,
     PUBLIC_CAUSES,
     VOTES,
@@ -23,6 +25,7 @@ from .kernel import (
     lover_of,
     mixed_lovers,
     step_label,
+    today,
 )
 from .roles import ROLES
 from .state import TOGETHER, State
@@ -97,7 +100,12 @@ def _public_view(state: State) -> dict:
             first = village.keeper(state) if state.step == "vote" else None
             if first is not None and first in state.votes:
                 vote["first"] = {"seat": first, "target": state.votes[first]}
+        card = today(state) if state.step == "vote" else None
+        if card is not None and card.open_ballots:  # open-ballots (RULES.md §10)
+            vote["open"] = {KEYS[v]: t for v, t in sorted(state.votes.items())}
         view["vote"] = vote
+    if state.card is not None:
+        view["event"] = event_view(state)
     if state.village or state.burned or state.poster is not None:
         view["village"] = _public_village(state)
     last = _last_tally(state)
@@ -109,6 +117,23 @@ def _public_view(state: State) -> dict:
     if over:
         view["winner"], view["winners"] = state.winner, list(state.winners)
     return view
+
+
+def event_view(state: State) -> dict:
+    """The last event card turned (RULES.md §10), as the whole table sees it:
+    its id, the day it was turned, its source ("[003]", "house", "text"), a
+    text-only event's title and text by language, and the deck's count."""
+    card_id = state.card
+    assert card_id is not None
+    row = event_cards.card(card_id)
+    assert row is not None
+    out: dict = {"card": card_id, "n": state.card_day, "source": row.source,
+                 "today": state.phase == "day" and state.card_day == state.n,
+                 "left": len(state.cards) - state.turned}
+    text = event_cards.texts(state.opts).get(card_id)
+    if text is not None:
+        out["title"], out["text"] = dict(text["title"]), dict(text["text"])
+    return out
 
 
 def _deck(state: State) -> dict | None:
@@ -326,7 +351,7 @@ def _public_deaths(state: State) -> list[dict]:
 def _team(state: State, seat: int) -> str:
     if state.lovers and mixed_lovers(state) and seat in state.lovers:
         return "lovers"
-    return ROLES[state.roles[seat]].team
+    return new_moon.team(state, seat, ROLES[state.roles[seat]].team)  # the wolves' ally
 
 
 def _known(state: State, seat: int, groups: dict[str, list[int]]) -> dict[int, str]:
@@ -381,6 +406,8 @@ def _result_body(note: dict) -> dict:
         return {"kind": "victim", "victim": note["victim"]}
     if kind == "centre":
         return {"kind": "centre", "cards": note["cards"]}
+    if kind == "ally":  # wolves-ally (RULES.md §10): who the wolves are
+        return {"kind": "ally", "wolves": list(note["wolves"])}
     return {"kind": kind}
 
 
@@ -393,7 +420,7 @@ def _building_at(state: State, index: int, seat: int) -> str:
 #: the events `announcements` reads; a log that grew by others only is
 #: announced as it was (an "act" is read for these powers only)
 _ANNOUNCED = frozenset({"night", "day", "resolve", "died", "step", "tally", "burned",
-                        "revealed", "sheriff", "over"})
+                        "revealed", "sheriff", "over", "event"})
 _ANNOUNCED_ACTS = frozenset({"post", "silence", "pardon"})
 
 
@@ -430,6 +457,8 @@ def announcements(state: State) -> list[dict]:
     - "revealed": {"seat", "name", "role": "village-idiot"}: an idiot voted out.
     - "sheriff": {"seat", "how"}: elected, drawn, none, appointed, default, died.
     - "no-execution": a vote closed and nobody is executed.
+    - "event": {"card", "n", "source"} (+ "title", "text" for a text-only
+      event): New Moon's event card turned at day n's dawn (RULES.md §10).
     - "over": {"winner", "winners", "reveal"}: "reveal" is every card by seat.
 
     The Village (RULES.md §8): a dawn also carries "burned" (the buildings
@@ -514,6 +543,14 @@ def announcements(state: State) -> list[dict]:
                 entry["targets"] = list(e["targets"])
             else:
                 entry["condemned"] = condemned
+            out.append(entry)
+        elif kind == "event":
+            flush()
+            entry = {"kind": "event", "time": time, "card": e["card"], "n": e["n"],
+                     "source": event_cards.card(e["card"]).source}  # type: ignore[union-attr]
+            text = event_cards.texts(state.opts).get(e["card"])
+            if text is not None:
+                entry["title"], entry["text"] = dict(text["title"]), dict(text["text"])
             out.append(entry)
         elif kind == "revealed":
             flush()

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from . import powers
+from . import new_moon, powers
 from . import professions as village
 from .choices import waiting
-from .kernel import KEYS, Next, emit, in_play, kill, living, rng
+from .kernel import KEYS, Next, emit, in_play, kill, living, rng, today
 from .roles import ROLES
 from .state import State
 
@@ -21,6 +21,7 @@ _VOTER = itemgetter("voter")
 
 def begin_day(state: State) -> Next:
     emit(state, {"e": "day", "n": state.n})
+    new_moon.turn(state)  # New Moon: the top event card (RULES.md §10)
     if state.opts["sheriff"] and not state.elected:
         # with professions: on day 2, among the living farmers (RULES.md §8)
         day, candidates = village.election(state) if state.village else (1, None)
@@ -59,8 +60,10 @@ def _tally(state: State) -> tuple[dict, dict[int, int], list[int]]:
     ballots: list[dict] = []
     vote = state.step == "vote"
     double = state.sheriff if vote else None  # his ballot counts twice
+    card = today(state) if double is not None else None
+    heavy = card.sheriff_weight if card is not None else 2  # one-voice: once (RULES.md §10)
     for voter, target in state.votes.items():
-        weight = 2 if voter == double else 1
+        weight = heavy if voter == double else 1
         votes[KEYS[voter]] = target
         ballots.append({"voter": voter, "target": target, "weight": weight})
         if target is not None:
@@ -92,7 +95,8 @@ def _posted(state: State, counts: dict[int, int]) -> bool:
     target lives and is not the tavern keeper holding her power (RULES.md §8
     Decision)."""
     poster = state.poster
-    return (poster is not None and bool(counts) and state.round == 1 and state.alive[poster]
+    return (poster is not None and bool(counts) and state.round == 1 and not state.verdicts
+            and state.alive[poster]
             and not (state.village and village.keeper(state) == poster))
 
 

@@ -8,7 +8,7 @@ the win of whichever side wins (the fox [004]).
 
 from __future__ import annotations
 
-from . import powers
+from . import new_moon, powers
 from .kernel import holder, in_play, living, mixed_lovers, wolf_seats
 from .roles import ROLES
 from .state import State
@@ -73,4 +73,5 @@ def _sides(state: State) -> tuple[list[int], list[int], list[int]]:
 
 def _side(state: State, team: str) -> list[int]:
     lovers = set(state.lovers) if state.lovers and mixed_lovers(state) else set()
-    return [i for i, r in enumerate(state.roles) if ROLES[r].team == team and i not in lovers]
+    seats = [i for i, r in enumerate(state.roles) if ROLES[r].team == team and i not in lovers]
+    return new_moon.side(state, team, seats)  # the wolves' ally (RULES.md §10)

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import ROLES, State, night_calls, pending, rebuild
+from ..engine import ROLES, State, attack_tonight, night_calls, pending, rebuild
 from .pace import CLOCK_FIELDS, LEGACY_MAX_S, Pace
 
 __all__ = ["CLOCK_FIELDS", "LEGACY_MAX_S", "Pace", "Rules", "Settings"]
@@ -169,7 +169,7 @@ def pack_call(state: State, pace: Pace, seat: int) -> dict | None:
         return None
     if pace.calls[pace.cursor] not in PACK_CALLS or state.n != pace.night:
         return None
-    if not (pace.night > 1 or bool(state.opts["first_night_attack"])):
+    if not attack_tonight(state):  # night 1 without it, or a quiet-night card (§10)
         return {"attack": False}
     return {"attack": True, "picks": {str(w): t for w, t in state.picks.items()}}
 
