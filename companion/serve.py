@@ -110,7 +110,9 @@ def run(host: str, port: int, data: Path, token: str | None,
     if store.notice:  # a damaged file was moved aside: where, and what was recovered
         print(store.notice, file=sys.stderr, flush=True)
     seat = GmSeat(token, folder=data, clock=table.clock)  # links on the table's clock [issue 30]
-    app = create_app(table, seat, config={"SPEAKER": speaker})  # narration on the Pi [issue 20]
+    app = create_app(table, seat, config={"SPEAKER": speaker,  # narration on the Pi [issue 20]
+                                          "MANUAL_DIR": data / "manual"})  # /help [issue 32]
+    app.extensions["manual"].start()  # built in the background when missing or stale
     try:
         server = HubServer(app, host, port)
     except OSError as err:
@@ -173,6 +175,7 @@ def run(host: str, port: int, data: Path, token: str | None,
         print(f"Table: {hardware.describe()}", flush=True)
         if hardware.simulated:
             print(f"Virtual table (seat boxes, LEDs, display): {base}/gm/table", flush=True)
+    print(f"Manual (offline): {base}/help", flush=True)
     print(qr_text(url), flush=True)
 
     try:

@@ -2,7 +2,7 @@
 # From a fresh Raspberry Pi OS bookworm (64-bit or 32-bit, Lite or Desktop) to
 # a running table: run from the checkout, as the user the table runs as
 # (sudo is asked for the system parts). Safe to run again: every step checks
-# what is already there. See hardware/README.md, "One command".
+# what is already there. See docs/table/index.md, "One command".
 #
 #   hardware/install.sh [--seats 12|18] [--country CC] [--ssid NAME] [--psk PASS]
 #                       [--hostname NAME] [--no-hotspot] [--no-system]

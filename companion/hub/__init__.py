@@ -60,7 +60,7 @@ def create_app(table: Table, gm_token: str | GmSeat, config: dict | None = None,
     app.extensions["history"] = history if history is not None else History(table.store)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
-    from . import api, guard, i18n, lost, pages, player, speech
+    from . import api, guard, i18n, lost, manual, pages, player, speech
 
     app.before_request(guard.own_pages_only)  # before any route: a refusal changes nothing
     i18n.init_app(app)
@@ -69,6 +69,7 @@ def create_app(table: Table, gm_token: str | GmSeat, config: dict | None = None,
     app.register_blueprint(pages.bp)
     speech.init_app(app)  # narrated mode [issue 20]: its routes, and the host's guard
     lost.init_app(app)  # a lost phone: the table votes [issue 29]
+    manual.init_app(app, app.config.get("MANUAL_DIR"))  # /help, the manual [issue 32]
 
     @app.errorhandler(TableError)
     def _table_error(err: TableError):  # type: ignore[no-untyped-def]

@@ -1,0 +1,112 @@
+"""/help [issue 32]: the hub builds the manual from docs/ and serves it offline,
+its Play pages in English, Japanese and Traditional Chinese, in the page's
+language. The site is built once for the module, in a network namespace with
+no network at all (`unshare -rn`: only a loopback) when the machine allows it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.hub import create_app
+from companion.hub.manual import STAMP, Manual, sources, stamp
+from companion.store import Store
+from companion.table import Table
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD = ("import sys; from pathlib import Path; from companion.hub.manual import build, sources;"
+         " build(sources(), Path(sys.argv[1]))")
+
+
+def _text(client, path: str) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+    """A page's status and its text, whitespace runs as one space."""
+    with client.get(path) as answer:
+        return answer.status_code, re.sub(r"\s+", " ", answer.get_data(as_text=True))
+
+
+def _offline() -> list[str]:
+    """A command prefix with no network, if this machine lets us make one."""
+    if shutil.which("unshare") and subprocess.run(["unshare", "-rn", "true"]).returncode == 0:
+        return ["unshare", "-rn"]
+    return []
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bool]:
+    out = tmp_path_factory.mktemp("manual") / "manual"
+    prefix = _offline()
+    subprocess.run([*prefix, sys.executable, "-c", BUILD, str(out)], cwd=ROOT, check=True)
+    return out, bool(prefix)
+
+
+@pytest.fixture
+def client(site: tuple[Path, bool], tmp_path: Path):  # type: ignore[no-untyped-def]
+    table = Table(Store(tmp_path / "games.sqlite3"))
+    app = create_app(table, "t", config={"MANUAL_DIR": site[0], "TESTING": True})
+    return app.test_client()
+
+
+def test_the_site_was_built_with_no_network(site: tuple[Path, bool]) -> None:
+    """[issue 32] "no internet at the table": the build needs none (a network
+    namespace with a loopback only)."""
+    if not site[1]:
+        pytest.skip("no network namespace here (unshare -rn)")
+    assert (site[0] / STAMP).read_text() == stamp(sources())
+
+
+@pytest.mark.parametrize("header, where", [
+    ({"Accept-Language": "ja,en;q=0.5"}, "/help/ja/"),
+    ({"Accept-Language": "zh-TW,zh;q=0.9"}, "/help/zh-Hant/"),
+    ({"Accept-Language": "fr"}, "/help/"),
+    ({"Accept-Language": "en", "lang": "ja"}, "/help/ja/"),
+])
+def test_help_answers_in_the_pages_language(client, header: dict, where: str) -> None:  # type: ignore[no-untyped-def]
+    """[issue 32] /help picks the language as every page does (companion/hub/i18n.py):
+    the device's `lang` cookie, else the browser's Accept-Language."""
+    if "lang" in header:
+        client.set_cookie("lang", header.pop("lang"))
+    answer = client.get("/help", headers=header)
+    assert answer.status_code == 302 and answer.headers["Location"].endswith(where)
+
+
+@pytest.mark.parametrize("prefix, words", [
+    ("", ["Hold your card, in secret", "You survive the first wolf attack"]),
+    ("ja/", ["長押しで、こっそり", "人狼の1回目の襲撃では死にません"]),
+    ("zh-Hant/", ["按住看身份牌", "狼人第一次殺你時你不會死"]),
+])
+def test_the_play_pages_in_three_languages(client, prefix: str, words: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """[issue 32] the players' Play page (join, hold, vote, the roles) in en/ja/zh_Hant."""
+    status, text = _text(client, f"/help/{prefix}play/players/")
+    assert status == 200 and all(w in text for w in words), words
+    assert "fonts.googleapis" not in text  # nothing fetched from elsewhere
+
+
+def test_the_tablets_questions_are_answered(client) -> None:  # type: ignore[no-untyped-def]
+    """[issue 32] pairing a second tablet and a narrated game, from /help."""
+    status, text = _text(client, "/help/play/")
+    assert status == 200 and "Pair another tablet" in text and "the hub narrates" in text
+    assert _text(client, "/help/play")[0] == 302  # a folder: its index
+    assert _text(client, "/help/assets/nope.css")[0] == 404
+    status, text = _text(client, "/help/search/search_index.json")
+    assert status == 200 and "Elder" in text  # the search works offline, from the hub
+
+
+def test_a_stale_site_is_rebuilt_not_served(tmp_path: Path) -> None:
+    """[issue 32] a site whose stamp is not the sources' is "being prepared" (503)."""
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    (folder / STAMP).write_text("old")
+    (folder / "index.html").write_text("old manual")
+    manual = Manual(folder)
+    assert not manual.ready()
+    manual.start = lambda: None  # type: ignore[method-assign]  # no build in this test
+    table = Table(Store(tmp_path / "games.sqlite3"))
+    app = create_app(table, "t", config={"MANUAL_DIR": folder})
+    app.extensions["manual"] = manual
+    status, text = _text(app.test_client(), "/help/")
+    assert status == 503 and "being prepared" in text
