@@ -23,6 +23,7 @@ from .kernel import (
     Next,
     emit,
     fresh_memo,
+    heartbreaks,
     holder,
     kill,
     left_of,
@@ -207,7 +208,8 @@ def _day_power(state: State, a: Action, event: dict) -> Next:
     emit(state, {"e": "resolve", "then": "vote"})
     time = state.time()
     for victim, cause in dead:
-        kill(state, victim, cause, time)
+        kill(state, victim, cause, time, heartbreak=False)
+    heartbreaks(state, [victim for victim, _ in dead], time)
     return "queue"
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import powers
 from . import professions as village
 from .actions import Action
-from .kernel import Next, emit, kill, lover_of, today
+from .kernel import Next, emit, kill, today
 from .state import State
 from .votes import execute
 from .wins import outcome
@@ -33,11 +33,7 @@ def run_queue(state: State) -> Next:
             continue
         if not state.queue:
             break
-        seat = state.queue[0]
-        time = state.now
-        lover = lover_of(state, seat) if state.lovers else None
-        if lover is not None and state.alive[lover]:
-            kill(state, lover, "heartbreak", time)
+        seat = state.queue[0]  # his lover died with him (kernel.kill, RULES.md §6 Decision)
         prompts = []  # each is skipped above if nobody is left to name
         dies = powers.DIES.get(state.roles[seat])
         if dies is not None:

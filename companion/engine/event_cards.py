@@ -97,7 +97,8 @@ def _check_text(item: dict, k: int) -> None:
         raise SetupError(f"{where}: the title and the text are given in the same languages")
     for lang in title:
         if lang not in LANGS:
-            raise SetupError(f"{where}: unknown language {lang!r} (known: {', '.join(sorted(LANGS))})")
+            known = ", ".join(sorted(LANGS))
+            raise SetupError(f"{where}: unknown language {lang!r} (known: {known})")
         _check_words(f"{where}'s {lang} title", title[lang], MAX_TITLE)
         _check_words(f"{where}'s {lang} text", text[lang], MAX_TEXT)
 

@@ -44,8 +44,25 @@ def rng(state: State) -> Random:
     return Random(f"{state.seed}:{state.draws}")
 
 
-def kill(state: State, seat: int, cause: str, time: str) -> None:
+def kill(state: State, seat: int, cause: str, time: str, heartbreak: bool = True) -> None:
+    """`seat` dies; his lover dies of heartbreak the same moment, before any
+    prompt of the queue is answered (RULES.md §6 Decision, the trigger queue).
+    `heartbreak` False: the caller kills several at once, then `heartbreaks`."""
+    if not state.alive[seat]:
+        return  # (the lover of one who died in the same batch)
     emit(state, {"e": "died", "seat": seat, "cause": cause, "time": time})
+    if heartbreak:
+        heartbreaks(state, (seat,), time)
+
+
+def heartbreaks(state: State, dead: tuple[int, ...] | list[int], time: str) -> None:
+    """The lovers of `dead` who still live die of heartbreak (RULES.md §6 Decision)."""
+    if not state.lovers:
+        return
+    for seat in dead:
+        lover = lover_of(state, seat)
+        if lover is not None and state.alive[lover]:
+            emit(state, {"e": "died", "seat": lover, "cause": "heartbreak", "time": time})
 
 
 def fresh_memo(state: State) -> dict:

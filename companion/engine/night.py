@@ -15,6 +15,7 @@ from .kernel import (
     attack_tonight,
     emit,
     fresh_memo,
+    heartbreaks,
     holder,
     in_play,
     kill,
@@ -130,9 +131,10 @@ def dawn(state: State) -> Next:
     if state.village:
         village.dawn(state, dead)  # the baker's chance
     emit(state, {"e": "resolve", "then": "day"})
-    seen: set[int] = set()
-    for seat, cause in dead:
+    seen: list[int] = []
+    for seat, cause in dead:  # the night's deaths together, then their lovers (§6)
         if seat not in seen:
-            seen.add(seat)
-            kill(state, seat, cause, time)
+            seen.append(seat)
+            kill(state, seat, cause, time, heartbreak=False)
+    heartbreaks(state, seen, time)
     return "queue"

@@ -11,7 +11,7 @@ checked only when the queue is empty. Night deaths and their triggers are dated
 from __future__ import annotations
 
 import pytest
-from helpers import a, deaths, game, play, votes
+from helpers import S, a, choices, deaths, game, play, votes
 
 # Ann werewolf, Bob werewolf, Cid seer, Dan cupid, Eve hunter, Fay, Gus, Hal villagers
 T8 = ["werewolf", "werewolf", "seer", "cupid", "hunter", "villager", "villager", "villager"]
@@ -143,10 +143,11 @@ def test_deaths_processed_in_order_sheriff_before_later_hunter_rules_6_decision(
 
 def test_trigger_deaths_join_the_back_of_the_queue_rules_6_decision():
     """RULES.md §6 Decision: "deaths are processed in the order they happened …
-    Deaths caused by triggers join the end of the queue". Dawn of night 1: the
-    wolves' victim Eve (hunter) is processed first, so her shot (Bob) is queued
-    before the poisoned Fay is processed; Fay's lover Gus dies of heartbreak when
-    Fay's turn comes — Eve, Fay, Bob, Gus, all dated night 1."""
+    Deaths caused by triggers join the end of the queue", and "a lover dies of
+    heartbreak the moment the partner dies, before any prompt of the queue is
+    answered". Dawn of night 1: the wolves' victim Eve (hunter) and the
+    poisoned Fay die, and Fay's lover Gus with her, before Eve's shot (Bob),
+    which Eve may no longer aim at Gus — Eve, Fay, Gus, Bob, all dated night 1."""
     roles = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "cupid"]
     night = [a("Hal", "link", targets=["Fay", "Gus"]), a("Cid", "inspect", "Ann"), *kill("Eve"),
              a("Dan", "potion", heal=False, poison="Fay")]
@@ -155,8 +156,9 @@ def test_trigger_deaths_join_the_back_of_the_queue_rules_6_decision():
     out = play("millers-hollow", roles, [*night, a("Eve", "shoot", "Bob")], options=NO_SHERIFF)
     assert out["status"] == 0, out.get("error")
     assert deaths(out) == [("Eve", "werewolves", "night 1"), ("Fay", "poison", "night 1"),
-                           ("Bob", "hunter", "night 1"), ("Gus", "heartbreak", "night 1")]
+                           ("Gus", "heartbreak", "night 1"), ("Bob", "hunter", "night 1")]
     assert out["alive"] == ["Ann", "Cid", "Dan", "Hal"]
+    assert S("Gus") not in choices(state, "Eve")["shoot"].targets
     assert out["step"] == "day 1 vote"
 
 
@@ -399,3 +401,20 @@ def test_hunter_dying_before_the_poisoned_elder_still_shoots_rules_6_decision_00
     after = game("millers-hollow", roles, night1 + [a("Eve", "shoot", "Ann")],
                  options={"sheriff": False})
     assert after.powers_lost
+
+
+def test_a_dying_sheriff_hunter_may_not_name_the_lover_of_the_one_he_shot_rules_6_decision():
+    """RULES.md §6 Decision, the trigger queue: "a lover dies of heartbreak the
+    moment the partner dies, before any prompt of the queue is answered, so no
+    dying sheriff may name … a player whose lover has already died". Sheriff Eve
+    (hunter) is executed, shoots Gus; Gus's lover Fay dies at once, so Eve's
+    successor may be neither Gus nor Fay (before, Fay was still offered)."""
+    night = [a("Dan", "link", targets=["Fay", "Gus"]), a("Cid", "inspect", "Ann"), *kill("Hal")]
+    elect = [a(v, "vote", "Eve") for v in ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus")]
+    day = votes("Ann>Eve", "Bob>Eve", "Cid>Eve", "Dan>Eve", "Eve>Ann", "Fay>Eve", "Gus>Eve")
+    state = game("millers-hollow", T8, [*night, *elect, *day, a("Eve", "shoot", "Gus")])
+    assert (state.step, state.actor) == ("appoint", S("Eve"))
+    assert [(s, c) for s, c, _ in state.deaths][-2:] == [(S("Gus"), "hunter"),
+                                                         (S("Fay"), "heartbreak")]
+    heirs = choices(state, "Eve")["appoint"].targets
+    assert S("Fay") not in heirs and S("Gus") not in heirs and S("Ann") in heirs
