@@ -111,13 +111,13 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _bench(args: argparse.Namespace) -> int:
     if args.what == "presses":
-        from . import bench_presses
+        from .bench import presses
 
-        figures = bench_presses.run(quick=args.quick)
+        figures = presses.run(quick=args.quick)
     else:
-        from . import bench
+        from .bench import engine
 
-        figures = bench.run(args.what, quick=args.quick)
+        figures = engine.run(args.what, quick=args.quick)
     print(json.dumps(figures))
     return 0
 

@@ -25,6 +25,8 @@ from collections import Counter
 from random import Random
 from typing import TextIO
 
+from tqdm import tqdm
+
 from .engine import ROLES, new_game, recommended_deal
 from .engine.play import play_random
 
@@ -78,7 +80,9 @@ def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games
     names = [f"P{i + 1}" for i in range(players)]
     won: Counter[str] = Counter()
     days = unfinished = 0
-    bar = _Bar(progress, games)
+    # tqdm's bar on `progress` (stderr), redrawn at most ten times a second [issue 32]
+    bar = tqdm(total=games, file=progress, disable=progress is None, unit=" games",
+               mininterval=0.1, ascii=progress is not None and not progress.isatty())
     start = time.perf_counter()
     for i in range(games):
         game_seed = seed * 1_000_003 + i
@@ -93,7 +97,7 @@ def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games
             assert state.winner is not None  # play_random returns finished games only
             won[state.winner] += 1
             days += sum(1 for e in state.log if e["e"] == "day")
-        bar.update(i + 1)
+        bar.update(1)
     elapsed = time.perf_counter() - start
     bar.close()
     finished = games - unfinished
@@ -108,34 +112,3 @@ def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games
         "unfinished": unfinished,
         "ruleset": ruleset, "players": players, "deal": counts, "seed": seed,
     }
-
-
-class _Bar:
-    """`[#####.....]  4,200/10,000 games  1,234 games/s` redrawn in place on
-    `out` at most ten times a second, and once at the end."""
-
-    WIDTH = 30
-
-    def __init__(self, out: TextIO | None, total: int) -> None:
-        self.out, self.total = out, total
-        self.start = self.last = time.perf_counter()
-        self.drawn = False
-
-    def update(self, done: int) -> None:
-        if self.out is None:
-            return
-        now = time.perf_counter()
-        if now - self.last < 0.1 and done < self.total:
-            return
-        self.last = now
-        filled = self.WIDTH * done // self.total
-        rate = done / (now - self.start) if now > self.start else 0.0
-        self.out.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] "
-                       f"{done:,}/{self.total:,} games  {rate:,.0f} games/s")
-        self.out.flush()
-        self.drawn = True
-
-    def close(self) -> None:
-        if self.out is not None and self.drawn:
-            self.out.write("\n")
-            self.out.flush()

@@ -11,7 +11,7 @@ from random import Random
 
 import pytest
 
-from companion import bench_clients
+from companion.bench import clients as bench_clients
 from companion.cli import main
 from companion.engine import new_game
 from companion.engine.play import play_random

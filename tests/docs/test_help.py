@@ -110,3 +110,22 @@ def test_a_stale_site_is_rebuilt_not_served(tmp_path: Path) -> None:
     app.extensions["manual"] = manual
     status, text = _text(app.test_client(), "/help/")
     assert status == 503 and "being prepared" in text
+
+
+def test_help_is_linked_from_the_tablet_the_host_page_and_the_phones(client) -> None:  # type: ignore[no-untyped-def]
+    """[issue 32] "linked from the GM tablet, the host page and the lobby" (the
+    lobby is a tab of the GM's page), and from each player's phone."""
+    with client.get("/gm?token=t", follow_redirects=True) as answer:
+        assert 'href="/help"' in answer.get_data(as_text=True)
+    for page in ("host.html", "player.html"):
+        assert 'href="/help"' in (ROOT / "web/templates" / page).read_text(encoding="utf-8")
+
+
+def test_the_manual_loads_nothing_from_outside(site: tuple[Path, bool]) -> None:
+    """[issue 32] offline at the table: no page of the manual loads a script, a
+    style sheet, a font or a picture from another host (Material's Google Fonts off)."""
+    for page in site[0].rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        loads = re.findall(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="((?:https?:)?//[^"]+)"',
+                           html)
+        assert not loads, (page, loads)

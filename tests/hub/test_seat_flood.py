@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.bench_hostile import SEAT_FLOOD_CONNECTIONS, SEAT_FLOODER
+from companion.bench.hostile import SEAT_FLOOD_CONNECTIONS, SEAT_FLOODER
 from companion.hub import create_app
 from companion.hub import front as front_module
 from companion.hub.front import GM, SEAT_AT_ONCE, SEAT_RATE, Front, seated

@@ -30,10 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from .bench_clients import machine
-from .engine import pending
-from .store import Store
-from .table import Settings, Table
+from ..engine import pending
+from ..store import Store
+from ..table import Settings, Table
+from .clients import machine
 
 SEATS = 18
 RECORDED_WAIT_S = 2.0
@@ -74,8 +74,8 @@ def _percentile(values: list[float], q: int) -> float:
 def run(quick: bool = False) -> dict:
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-    from .firmware import pinmap
-    from .firmware.hardware import TableHardware
+    from ..firmware import pinmap
+    from ..firmware.hardware import TableHardware
 
     rounds = 20 if quick else 1000
     pins = pinmap.builtin_18()

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from .bench_clients import (
+from .clients import (
     HOST,
     TOKEN,
     WAIT_S,

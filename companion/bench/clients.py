@@ -1,6 +1,6 @@
 """The benches' clients of a live hub: `werewolf serve` in a subprocess, its
 event streams read over plain sockets, and the arithmetic of their arrival
-times (`bench_hub`, `bench_hostile`, `bench_presses` share them)."""
+times (`hub`, `hostile`, `presses` of companion/bench/ share them)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ package, a fresh temporary data folder, 127.0.0.1, a free port) and measures:
   thousands of actions). 22 server-sent-event streams are open: every seat's
   (GET /p/<token> for the device cookie, then GET /p/<token>/stream), the game
   master's (/api/stream) and the public one (/api/public/stream), all read
-  over plain sockets by one thread (a selector: bench_clients.Stream). Each
+  over plain sockets by one thread (a selector: clients.Stream). Each
   message is timed at its arrival: the time the kernel stamped on the
   segment that brought it to its socket (Linux's SO_TIMESTAMPNS; elsewhere,
   when the reader took it). Until 2026-12-01 each stream had a thread of its
@@ -72,7 +72,10 @@ import time
 from pathlib import Path
 from random import Random
 
-from .bench_clients import (
+from ..engine import Action, State, act, legal_actions, waiting_for
+from ..engine.actions import sample_uniform
+from ..replay import setup_game
+from .clients import (
     HOST,
     TOKEN,
     WAIT_S,
@@ -83,10 +86,7 @@ from .bench_clients import (
     percentile,
     settle,
 )
-from .bench_hostile import flooded, seat_flooded
-from .engine import Action, State, act, legal_actions, waiting_for
-from .engine.actions import sample_uniform
-from .replay import setup_game
+from .hostile import flooded, seat_flooded
 
 PLAYERS = 20
 DEAL = (["werewolf"] * 4 + ["seer", "witch", "hunter", "cupid", "little-girl", "defender"]

@@ -1,5 +1,5 @@
 """`werewolf bench engine`: how fast the rules engine is on this machine.
-(`werewolf bench hub`, a live hub's latency, is in companion/bench_hub.py.)
+(`werewolf bench hub`, a live hub's latency, is in companion/bench/hub.py.)
 
 Every figure comes from random legal games (a random waiting seat picks
 uniformly among all its legal actions), measured with `time.perf_counter` on
@@ -28,7 +28,7 @@ import statistics
 import time
 from random import Random
 
-from .engine import (
+from ..engine import (
     State,
     act,
     legal_actions,
@@ -39,8 +39,8 @@ from .engine import (
     view_for,
     waiting_for,
 )
-from .engine.actions import sample_uniform
-from .engine.play import play_random
+from ..engine.actions import sample_uniform
+from ..engine.play import play_random
 
 MH12_ADD = ("witch", "hunter", "cupid", "little-girl")
 VILLAGE_ADD = (*MH12_ADD, "pyromaniac", "rumormonger")
@@ -127,7 +127,7 @@ def _replay_ms(events: int, repeats: int) -> tuple[float, int]:
 
 def run(what: str, quick: bool = False) -> dict:
     if what == "hub":
-        from . import bench_hub
+        from . import hub as bench_hub
 
         return bench_hub.run(quick=quick)
     if what != "engine":
