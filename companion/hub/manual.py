@@ -40,15 +40,14 @@ STAMP = ".stamp"
 TOOLS = ("mkdocs", "mkdocs-material", "mkdocs-static-i18n")
 
 
-def sources() -> Path:
-    """The manual's sources: docs/ of the working tree, else the installed
-    package `companion.manual` (the wheel's copy of docs/)."""
-    tree = Path(__file__).resolve().parents[2] / "docs"
+def sources(here: Path = Path(__file__).resolve()) -> Path:
+    """The manual's sources: docs/ of the working tree (an editable install, a
+    clone), else the wheel's copy of docs/, installed as companion/manual/."""
+    package = here.parents[1]  # companion/
+    tree = package.parent / "docs"
     if (tree / "mkdocs.yml").is_file():
         return tree
-    from importlib.resources import files
-
-    return Path(str(files("companion.manual")))
+    return package / "manual"
 
 
 def stamp(src: Path) -> str:
@@ -115,9 +114,9 @@ class Manual:
     def start(self) -> None:
         """Build in the background unless the site is up to date (or being built)."""
         with self._lock:
-            if self.ready() or (self._thread is not None and self._thread.is_alive()):
-                return
-            self.error = None
+            if self.ready() or self.error or (self._thread is not None
+                                              and self._thread.is_alive()):
+                return  # a failed build is not retried on every request: restart the hub
             self._thread = threading.Thread(target=self._build, name="manual", daemon=True)
             self._thread.start()
 

@@ -129,3 +129,32 @@ def test_the_manual_loads_nothing_from_outside(site: tuple[Path, bool]) -> None:
         loads = re.findall(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="((?:https?:)?//[^"]+)"',
                            html)
         assert not loads, (page, loads)
+
+
+def test_the_sources_in_a_tree_and_in_a_wheel(tmp_path: Path) -> None:
+    """[issue 32] the working tree's docs/, else the wheel's companion/manual/
+    (found as a plain folder: the fresh-clone `pip install .` found a namespace
+    package's MultiplexedPath there once, which MkDocs could not open)."""
+    assert sources() == ROOT / "docs"
+    wheel = tmp_path / "site-packages" / "companion"
+    (wheel / "manual").mkdir(parents=True)
+    (wheel / "manual" / "mkdocs.yml").write_text("site_name: x\n")
+    found = sources(wheel / "hub" / "manual.py")
+    assert found == wheel / "manual" and (found / "mkdocs.yml").is_file()
+
+
+def test_a_failed_build_says_so_and_is_not_retried(tmp_path: Path) -> None:
+    """[issue 32] a build that fails is a 500 naming it, not a rebuild per request."""
+    broken = tmp_path / "docs"
+    broken.mkdir()
+    (broken / "mkdocs.yml").write_text("site_name: broken\ntheme: {name: no-such-theme}\n")
+    manual = Manual(tmp_path / "manual", src=broken)
+    manual.start()
+    assert not manual.wait(120) and manual.error
+    manual.start()
+    assert manual._thread is not None and not manual._thread.is_alive()  # not started again
+    table = Table(Store(tmp_path / "games.sqlite3"))
+    app = create_app(table, "t")
+    app.extensions["manual"] = manual
+    status, text = _text(app.test_client(), "/help/")
+    assert status == 500 and "could not be built" in text
