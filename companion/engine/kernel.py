@@ -9,6 +9,7 @@ import it, and it imports neither, so the engine's imports run one way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 from typing import TypeVar
 
@@ -23,6 +24,10 @@ VOTES = ("election", "vote")
 PUBLIC_CAUSES = frozenset({"execution", "hunter", "scapegoat", "barber"})
 KEYS = tuple(str(i) for i in range(MAX_PLAYERS))  # a seat as a JSON object's key
 T = TypeVar("T")
+#: who dies the same moment as a card's holder, besides his lover (seat, cause):
+#: powers.py's `along` hooks, by card (this module imports no hook: powers.py
+#: fills it as it is imported)
+ALONG: dict[str, Callable[[State, int, str], list[tuple[int, str]]]] = {}
 
 
 def emit(state: State, event: dict) -> None:
@@ -53,6 +58,10 @@ def kill(state: State, seat: int, cause: str, time: str, heartbreak: bool = True
     emit(state, {"e": "died", "seat": seat, "cause": cause, "time": time})
     if heartbreak:
         heartbreaks(state, (seat,), time)
+    along = ALONG.get(state.roles[seat]) if ALONG else None
+    if along is not None:  # at once, like a heartbreak (the elder's idiot, RULES.md §5)
+        for other, why in along(state, seat, cause):
+            kill(state, other, why, time)
 
 
 def heartbreaks(state: State, dead: tuple[int, ...] | list[int], time: str) -> None:

@@ -24,6 +24,8 @@ Hooks, all optional (`Power`):
 - `dawn(state, dead)`: at dawn, before the deaths: events of its own, and the
   deaths it causes appended to `dead` (seat, cause).
 - `dies(state, seat, cause)`: his death's own events, and the prompts it opens.
+- `along(state, seat, cause)`: who dies the same moment as he does, as
+  (seat, cause) (kernel.kill: the elder's revealed idiot).
 - `executed(state, seat)`: True: the execution does not kill him.
 - `tie(state)`: a tied execution vote; (seat, cause): the one it executes
   instead, which settles the vote (None: it does not).
@@ -51,7 +53,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .actions import SPY_MODES, Action, Choice
-from .kernel import emit, holder, living_wolves, powered, rng
+from .kernel import ALONG, emit, holder, living_wolves, powered, rng
 from .roles import ROLES
 from .state import State
 
@@ -73,6 +75,7 @@ class Power:
     spared: Callable[[State, int], bool] | None = None
     dawn: Callable[[State, list[tuple[int, str]]], None] | None = None
     dies: Callable[[State, int, str], list[str]] | None = None
+    along: Callable[[State, int, str], list[tuple[int, str]]] | None = None
     executed: Callable[[State, int], bool] | None = None
     tie: Callable[[State], tuple[int, str] | None] | None = None
     wins: Callable[[State, int, tuple[int, int] | None], bool] | None = None
@@ -349,6 +352,16 @@ def _elder_dies(state: State, seat: int, cause: str) -> list[str]:
     return []
 
 
+def _elder_along(state: State, seat: int, cause: str) -> list[tuple[int, str]]:
+    """Option `idiot_dies_with_elder` [003 變體規則]: poison, the hunter's shot or
+    an execution kills the elder: an already revealed village idiot dies with
+    him, at once (cause `elder`)."""
+    if not state.opts.get("idiot_dies_with_elder") or cause not in (
+            "poison", "hunter", "execution"):
+        return []
+    return [(i, "elder") for i in sorted(state.revealed) if state.alive[i]]
+
+
 # --- hunter ---------------------------------------------------------------------
 
 def _hunter_dies(state: State, seat: int, cause: str) -> list[str]:
@@ -403,7 +416,8 @@ POWERS: dict[str, Power] = {
     "white-werewolf": Power(night=_white_night, dawn=_white_dawn, wins=_white_wins, lone=True),
     "witch": Power(night=_witch_night, called=_witch_called, dawn=_witch_dawn),
     "piper": Power(night=_piper_night, skips=_piper_skips, wins=_piper_wins),
-    "elder": Power(spared=_elder_spared, dawn=_elder_dawn, dies=_elder_dies),
+    "elder": Power(spared=_elder_spared, dawn=_elder_dawn, dies=_elder_dies,
+                   along=_elder_along),
     "hunter": Power(dies=_hunter_dies),
     "scapegoat": Power(tie=_scapegoat_tie, dies=_scapegoat_dies),
     "village-idiot": Power(executed=_idiot_executed),
@@ -434,6 +448,7 @@ DAWN = _table("dawn")
 DIES = _table("dies")
 EXECUTED = _table("executed")
 TIE = _table("tie")
+ALONG.update(_table("along"))  # read by kernel.kill
 #: solo wins, in the order RULES.md §7 checks them: the piper, then the white werewolf
 WINS = {role: _table("wins")[role] for role in ("piper", "white-werewolf")}
 assert set(WINS) == set(_table("wins"))  # a new solo win needs its place in that order

@@ -31,6 +31,8 @@ OPTION_VALUES: dict[str, tuple | None] = {
     "pack_s": None,  # the werewolves' call lasts exactly this (§4)
     "extra_discussion_s": None,
     "secret_deck": (True, False),  # call every card of the ruleset, not the deck's (§4)
+    # a revealed idiot dies with the elder killed by the village [003 變體規則] (§5)
+    "idiot_dies_with_elder": (True, False),
 }
 #: Options that take a list, each with its check (SetupError), set by no
 #: preset: absent, an option is empty (today's behaviour, older logs alike).
@@ -44,6 +46,7 @@ _MH_OPTIONS = {
     "vote_timeout": "abstain", "self_vote": True, "first_night_attack": True,
     "witch_self_heal": True, "professions": False, "discussion_s": 300, "night_s": 20,
     "pack_s": 40, "extra_discussion_s": 0, "secret_deck": False,
+    "idiot_dies_with_elder": False,
 }
 
 RULESETS: dict[str, dict] = {
@@ -65,6 +68,7 @@ RULESETS: dict[str, dict] = {
             "vote_timeout": "abstain", "self_vote": False, "first_night_attack": False,
             "witch_self_heal": False, "professions": False, "discussion_s": 600, "night_s": 300,
             "pack_s": 300, "extra_discussion_s": 180, "secret_deck": False,
+            "idiot_dies_with_elder": False,
         },
         # one window in which every night role acts at once [004] (RULES.md §4)
         "night": "together",
@@ -84,6 +88,7 @@ OPTION_CONCERNS: dict[str, dict] = {
     "witch_self_heal": {"roles": frozenset({"witch"})},
     "pack_s": {"night": "calls"},  # the werewolves' own call
     "professions": {"expansion": "village"},  # The Village (RULES.md §8)
+    "idiot_dies_with_elder": {"roles": frozenset({"elder"})},  # §5 elder [003]
 }
 
 

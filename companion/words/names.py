@@ -86,6 +86,7 @@ CAUSES: dict[str, Msg] = {
     "heartbreak": N_("died of a broken heart"), "scapegoat": N_("the scapegoat"),
     "white-werewolf": N_("devoured by the white werewolf"), "seer": N_("seen by the seer"),
     "fire": N_("burned in a fire"), "barber": N_("shaved by the barber"),
+    "elder": N_("died with the elder"),  # idiot_dies_with_elder (RULES.md §5)
 }
 
 #: The Village (RULES.md §8 [000]): the professions (engine professions.py's
@@ -147,6 +148,8 @@ STEPS: dict[str, Msg] = {
     "seer": N_("the seer"), "knight": N_("the knight"), "wolves": N_("the werewolves"),
     "white-werewolf": N_("the white werewolf"), "witch": N_("the witch"),
     "piper": N_("the piper"), "little-girl": N_("the little girl"),
+    # New Moon's event cards' calls (RULES.md §10)
+    "first-dead": N_("the first dead"), "ally": N_("the wolves' ally"),
     # the table's pacing modes and the engine's other pending kinds (the GM's tablet)
     "over": N_("game over"), "last-words": N_("last words"), "ballot": N_("ballots"),
     "prompt": N_("waiting for a choice"), "calls": N_("night calls"), "lobby": N_("lobby"),
@@ -170,6 +173,34 @@ STEP_TITLES: dict[str, Msg] = {
     "ballot": P_("step", "Vote"), "prompt": P_("step", "Waiting for a choice"),
     "lobby": P_("step", "Setting up"), "over": P_("step", "Game over"),
     "deal": P_("step", "Look at your card"),
+    "first-dead": P_("step", "The first dead"), "ally": P_("step", "The wolves' ally"),
+}
+
+#: New Moon's event cards (RULES.md §10, engine event_cards.EVENTS): each
+#: card's name; the seed's own card [003] in its words, the house events
+#: this project's (their text says so)
+EVENTS: dict[str, Msg] = {
+    "wolves-ally": P_("event", "The wolves' ally"),
+    "quiet-night": P_("event", "Quiet night"),
+    "two-executions": P_("event", "Two executions"),
+    "one-voice": P_("event", "One voice"),
+    "open-ballots": P_("event", "Open ballots"),
+    "no-discussion": P_("event", "No discussion"),
+}
+#: each event card's text, as the table screen, the phones and the GM show it
+EVENT_TEXTS: dict[str, Msg] = {
+    "wolves-ally": N_("Tonight, before anyone else, the first player to have died names a "
+                      "living player. If that player is not a werewolf, he is shown the "
+                      "werewolves, keeps his card, and from now on wins only if the "
+                      "werewolves win."),
+    "quiet-night": N_("House event. Tonight the werewolves do not attack (they are still "
+                      "called)."),
+    "two-executions": N_("House event. Today the village holds two execution votes, one "
+                         "after the other."),
+    "one-voice": N_("House event. Today the sheriff's vote counts once."),
+    "open-ballots": N_("House event. Today every ballot is shown, with the voter's name, as "
+                       "it is cast."),
+    "no-discussion": N_("House event. Today the vote opens at dawn, without a discussion."),
 }
 
 #: one line per role for the phone's card (its power)
@@ -216,7 +247,8 @@ SCREEN: dict[str, Msg] = {
 PAGE_TABLES: dict[str, dict[str, Msg]] = {
     "roles": ROLES, "teams": TEAMS, "causes": CAUSES, "professions": PROFESSIONS,
     "buildings": BUILDINGS, "prof_powers": PROF_POWERS, "prof_states": PROF_STATES,
-    "wins": WINS, "steps": STEPS, "powers": POWERS,
+    "wins": WINS, "steps": STEPS, "powers": POWERS, "events": EVENTS,
+    "event_texts": EVENT_TEXTS,
 }
 #: every table of this module, by name (the tests check each is extracted)
 TABLES: dict[str, dict[str, Msg]] = {

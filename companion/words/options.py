@@ -30,6 +30,7 @@ LABELS: dict[str, Msg] = {
     "secret_deck": P_("option", "Secret deck"),
     "extra_discussion_s": P_("option", "Extra discussion (seconds)"),
     "professions": N_("The Village: professions"),
+    "idiot_dies_with_elder": P_("option", "The idiot dies with the elder"),
 }
 
 HELPS: dict[str, Msg] = {
@@ -56,6 +57,9 @@ HELPS: dict[str, Msg] = {
     "extra_discussion_s": N_("The discussion before a runoff or a second sheriff vote."),
     "professions": N_("Deal each player a profession and its building, with powers "
                       "(RULES §8)."),
+    "idiot_dies_with_elder": N_("When the village kills the elder (poison, the hunter's shot, "
+                                "an execution), a village idiot already revealed dies with "
+                                "him."),
 }
 
 #: the values an option may take (booleans as "true"/"false")

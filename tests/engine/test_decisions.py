@@ -74,3 +74,41 @@ def test_a_lone_white_werewolf_never_wins_at_parity_rules_7_decision():
     assert [s for s in state.up] == [S("Ann"), S("Cid")]  # one wolf, one human: parity
     assert state.phase != "over" and state.winner is None
     assert NAMES[0] == "Ann"
+
+
+# --- the seed variant idiot_dies_with_elder (RULES.md §5 elder, [003] 變體規則) -------
+
+IDIOT = ["werewolf", "werewolf", "seer", "village-idiot", "elder", "villager", "villager",
+         "villager"]
+# day 1: Dan (idiot) is voted out and revealed; day 2: Eve (elder) is executed
+ELDER_DAYS = [*NIGHT1, *votes("Ann>Dan", "Bob>Dan", "Cid>Dan", "Dan>Ann", "Eve>Dan",
+                             "Fay>Dan", "Gus>Dan"),
+              a("Cid", "inspect", "Bob"), *attack("Gus", "Ann", "Bob"),
+              *votes("Ann>Eve", "Bob>Eve", "Cid>Eve", "Eve>Ann", "Fay>Eve")]
+
+
+@pytest.mark.parametrize("on,dies", [(True, True), (False, False)])
+def test_a_revealed_idiot_dies_with_the_elder_the_village_kills_rules_5_003_variant(on, dies):
+    """RULES.md §5 elder, option `idiot_dies_with_elder` (default off) [003
+    變體規則: 「女巫、獵人、投票殺死長者發生時，如果白癡的身份牌已經翻開了，則白癡將同長者
+    壹起死去」]: the elder executed, the idiot revealed the day before dies with
+    him at once (cause `elder`); without the option he lives on."""
+    state = game(MH, IDIOT, ELDER_DAYS, options={"sheriff": False, "idiot_dies_with_elder": on})
+    assert S("Dan") in state.revealed and not state.alive[S("Eve")]
+    assert state.alive[S("Dan")] is not dies
+    if dies:
+        assert (S("Dan"), "elder", "day 2") in state.deaths
+        kinds = [(e["e"], e.get("seat")) for e in state.log if e["e"] in ("died", "triggers")]
+        assert kinds.index(("died", S("Dan"))) < kinds.index(("triggers", S("Eve")))
+
+
+def test_the_idiot_does_not_die_with_an_elder_the_wolves_kill_rules_5_003_variant():
+    """[003] names poison, the hunter's shot and the vote only: the wolves'
+    second attack on the elder leaves the revealed idiot alive."""
+    script = [*ELDER_DAYS[:-5], *votes("Ann>Fay", "Bob>Fay", "Cid>Fay", "Eve>Fay", "Fay>Ann"),
+              a("Cid", "inspect", "Ann"), *attack("Eve", "Ann", "Bob"),  # his spare life
+              *votes("Ann>Cid", "Bob>Cid", "Cid>Ann", "Eve>Ann"),  # tied: nobody
+              a("Cid", "inspect", "Bob"), *attack("Eve", "Ann", "Bob")]  # the second attack
+    state = game(MH, IDIOT, script, options={"sheriff": False, "idiot_dies_with_elder": True})
+    assert (S("Eve"), "werewolves", "night 4") in state.deaths
+    assert state.alive[S("Dan")] and S("Dan") in state.revealed

@@ -117,7 +117,7 @@ def test_rulesets_offer_only_the_options_that_apply(client) -> None:
     jp = doc["jp-standard"]["options"]
     assert not {"witch_self_heal", "pack_s", "professions"} & set(jp)
     assert set(jp) == set(RULESETS["jp-standard"]["options"]) - {
-        "witch_self_heal", "pack_s", "professions"}
+        "witch_self_heal", "pack_s", "professions", "idiot_dies_with_elder"}  # no elder [004]
     assert jp["night_s"] == {"default": 300, "values": None}  # its one window stays
     for name in ("millers-hollow", "bga"):  # every option applies to them
         assert set(doc[name]["options"]) == set(RULESETS[name]["options"])

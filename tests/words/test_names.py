@@ -60,7 +60,7 @@ SEEDS_WORDS = [
 LANGS = ("en", "ja", "zh_Hant")
 #: contract C3: the tables of the pages' `#names` JSON (and the card's power lines)
 PAGE_KEYS = {"roles", "teams", "causes", "professions", "buildings", "prof_powers",
-             "prof_states", "wins", "steps", "powers"}
+             "prof_states", "wins", "steps", "powers", "events", "event_texts"}
 #: the small display's words before issue 15 moved them into the catalogs
 #: (firmware/display.py WORDS, the pages' wording where they had one)
 SCREEN_WORDS = {
