@@ -189,3 +189,19 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
                           env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "site/ja/play/players/index.html").is_file()
+
+
+def test_the_readmes_pictures_are_the_ones_the_command_makes() -> None:
+    """[issue 32] the pictures are made by ONE documented command, not by hand:
+    each image of the README is in docs/images/, named by tools/make_images.py,
+    and the README names that command; the wiring diagram is the generator's."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    maker = (ROOT / "tools/make_images.py").read_text(encoding="utf-8")
+    assert ".venv/bin/python tools/make_images.py" in readme
+    images = re.findall(r"!\[[^\]]*\]\((docs/images/[^)]+)\)", readme)
+    assert len(images) >= 4  # the TV, a phone, the GM's tablet, a seat box
+    for image in images:
+        assert (ROOT / image).stat().st_size > 1000, image
+        assert f'OUT / "{Path(image).name}"' in maker, image
+    wiring = (ROOT / "docs/images/wiring.svg").read_bytes()
+    assert wiring == (ROOT / "hardware/wiring.svg").read_bytes()
