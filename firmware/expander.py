@@ -3,7 +3,7 @@ their buttons on GPIO and light some LEDs through an expander (smbus2; a fake
 bus in tests).
 
 Outputs only, on/off only: the chip has no PWM, so an expander LED's
-brightness is set by its resistor (hardware/README.md). Registers are those
+brightness is set by its resistor (docs/table/hardware.md). Registers are those
 of IOCON.BANK = 0, the chip's power-on state. Every write goes through an
 injectable `bus` (smbus2.SMBus on a Pi), so tests record the register writes.
 

@@ -14,7 +14,7 @@ bp = Blueprint("pages", __name__)
 def language_choice() -> Response | None:
     """`?lang=ja` on the GM's pages or the table screen, as on a phone's page:
     the device keeps its language in the `lang` cookie, and the page reloads
-    without it (the game's language otherwise; README *Languages*)."""
+    without it (the game's language otherwise; docs/play/languages.md)."""
     lang = request.args.get("lang")
     if lang is None:
         return None

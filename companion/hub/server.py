@@ -22,7 +22,7 @@ Why uvicorn (Hypercorn served until issue 15 item 11): an action makes the
 hub write ~22 stream messages and answer one POST. Through Hypercorn's layers
 (its own events, h11, a lock and a drain per write) that cost the loop
 ~1.2 ms more CPU per action than uvicorn's direct transport writes with
-httptools' C parser (measured side by side: README "Performance"). Where
+httptools' C parser (measured side by side: docs/performance/hub.md). Where
 httptools has no wheel, uvicorn parses with h11 (pure Python), as Hypercorn did.
 """
 

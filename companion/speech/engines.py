@@ -6,7 +6,7 @@ the rest.
     wav = engine.render("夜が来ました。")
 
 Every engine runs offline from packages a Raspberry Pi gets from Debian
-(bookworm, aarch64 and armhf alike; see the README's *Narration*):
+(bookworm, aarch64 and armhf alike; see docs/play/narrated.md):
 - Japanese: Open JTalk, Debian's `open-jtalk` with `open-jtalk-mecab-naist-jdic`
   and the voice `hts-voice-nitech-jp-atr503-m001` (contrib); or PyPI's
   `pyopenjtalk` family when it is importable and finds its dictionary without
