@@ -90,6 +90,10 @@ def test_the_tablets_questions_are_answered(client) -> None:  # type: ignore[no-
     """[issue 32] pairing a second tablet and a narrated game, from /help."""
     status, text = _text(client, "/help/play/")
     assert status == 200 and "Pair another tablet" in text and "the hub narrates" in text
+    for prefix, words in (("ja/", ("別のタブレットを接続", "ハブが読み上げる — 全員が参加")),
+                          ("zh-Hant/", ("配對另一台平板", "由主機朗讀 — 所有人都參與"))):
+        status, text = _text(client, f"/help/{prefix}play/")  # the tablet's own words
+        assert status == 200 and all(w in text for w in words), prefix
     assert _text(client, "/help/play")[0] == 302  # a folder: its index
     assert _text(client, "/help/assets/nope.css")[0] == 404
     status, text = _text(client, "/help/search/search_index.json")
