@@ -78,14 +78,22 @@ def _roles(args: argparse.Namespace) -> int:
     except SetupError as err:
         print(f"werewolf roles: {err}", file=sys.stderr)
         return 2
+    out: dict = {"roles": deal}
     if args.professions:  # The Village: the tokens the `professions` option deals
         from .engine.professions import deal as deal_professions
 
         tokens = deal_professions(args.players, args.seed)
-        counts = {p: tokens.count(p) for p in PROFESSIONS if p in tokens}
-        print(json.dumps({"roles": deal, "professions": counts}))
-        return 0
-    print(json.dumps(deal))
+        out["professions"] = {p: tokens.count(p) for p in PROFESSIONS if p in tokens}
+    if args.events:  # New Moon: the event cards, in the order --seed turns them (§10)
+        from .engine import event_cards, resolve_options
+
+        try:
+            opts = resolve_options(args.ruleset, {"events": args.events})
+        except SetupError as err:
+            print(f"werewolf roles: {err}", file=sys.stderr)
+            return 2
+        out["events"] = list(event_cards.deck(opts, args.seed))
+    print(json.dumps(out if len(out) > 1 else deal))
     return 0
 
 
@@ -101,7 +109,8 @@ def _simulate(args: argparse.Namespace) -> int:
         return 2
     try:
         figures = simulate.run(args.ruleset, args.players, args.add, args.games, args.seed,
-                               progress=sys.stderr, professions=args.professions)
+                               progress=sys.stderr, professions=args.professions,
+                               events=args.events)
     except SetupError as err:
         print(f"werewolf simulate: {err}", file=sys.stderr)
         return 2
@@ -285,7 +294,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "them (one of each building, drifters for the rest; fewer than nine "
                    f"players: a subset drawn from --seed); ids: {', '.join(PROFESSIONS)}; "
                    'prints {"roles": {...}, "professions": {...}}')
-    p.add_argument("--seed", type=int, default=0, help="with --professions, the game's seed")
+    p.add_argument("--seed", type=int, default=0, help="with --professions or --events, the "
+                   "game's seed")
+    p.add_argument("--events", nargs="+", default=[], metavar="ID",
+                   help="New Moon's event cards (RULES.md §10; millers-hollow, bga): prints "
+                   '{"roles": {...}, "events": [ids in the order --seed turns them]}')
     p.set_defaults(run=_roles)
 
     p = sub.add_parser(
@@ -306,6 +319,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "seed plays the same games")
     p.add_argument("--professions", action="store_true", help="deal The Village's "
                    "professions from each game's seed (the `professions` option)")
+    p.add_argument("--events", nargs="+", default=[], metavar="ID",
+                   help="New Moon's event cards (the `events` option, RULES.md §10), shuffled "
+                   "with each game's seed")
     p.set_defaults(run=_simulate)
 
     p = sub.add_parser("bench", help="measure; prints one JSON object of figures")

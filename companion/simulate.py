@@ -27,7 +27,7 @@ from typing import TextIO
 
 from tqdm import tqdm
 
-from .engine import ROLES, new_game, recommended_deal
+from .engine import ROLES, new_game, recommended_deal, resolve_options
 from .engine.play import play_random
 
 #: Actions one game may take before it counts as unfinished (four wolves that
@@ -70,12 +70,19 @@ def deal_game(ruleset: str, cards: list[str], seed: int) -> tuple[list[str], lis
 
 
 def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games: int = 10_000,
-        seed: int = 0, progress: TextIO | None = None, professions: bool = False) -> dict:
+        seed: int = 0, progress: TextIO | None = None, professions: bool = False,
+        events: list[str] | tuple[str, ...] = ()) -> dict:
     """Play `games` random games; the figures as a JSON-ready dict. `progress`
     (a terminal, usually stderr) gets a progress bar. SetupError for a deal
     the ruleset does not allow. `professions`: The Village's professions are
-    dealt from each game's seed (the `professions` option, RULES.md §8)."""
+    dealt from each game's seed (the `professions` option, RULES.md §8).
+    `events`: New Moon's event cards, shuffled with each game's seed (the
+    `events` option, RULES.md §10)."""
     counts = recommended_deal(ruleset, players, list(add))
+    options: dict | None = {"professions": True} if professions else None
+    if events:
+        options = {**(options or {}), "events": list(events)}
+        resolve_options(ruleset, options)  # SetupError before the first game
     cards = [r for r, c in sorted(counts.items()) for _ in range(c)]
     names = [f"P{i + 1}" for i in range(players)]
     won: Counter[str] = Counter()
@@ -87,8 +94,7 @@ def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games
     for i in range(games):
         game_seed = seed * 1_000_003 + i
         deal, center, rng = deal_game(ruleset, cards, game_seed)
-        state = new_game(ruleset, names, deal, {"professions": True} if professions else None,
-                         center=center, seed=game_seed)
+        state = new_game(ruleset, names, deal, options, center=center, seed=game_seed)
         try:
             play_random(state, rng, max_actions=MAX_ACTIONS)
         except RuntimeError:
@@ -111,4 +117,5 @@ def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games
         "games_per_s": round(games / elapsed, 1),
         "unfinished": unfinished,
         "ruleset": ruleset, "players": players, "deal": counts, "seed": seed,
+        "events": list(events),
     }

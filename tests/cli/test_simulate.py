@@ -116,3 +116,24 @@ def test_help_says_random_play_is_no_verdict_on_balance(capsys) -> None:
         main(["simulate", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "Random play says little about balance between good players" in text
+
+
+def test_simulate_and_roles_take_event_cards(capsys) -> None:
+    """[issue 33] RULES.md §10: `simulate --events ID…` plays every game with
+    New Moon's event cards (the `events` option, shuffled with each game's
+    seed) and says so in its JSON; `roles --events` prints the cards in the
+    order --seed turns them; jp-standard plays none (exit 2, one line)."""
+    ids = ["wolves-ally", "quiet-night", "two-executions", "one-voice", "open-ballots",
+           "no-discussion"]
+    status, figures, _ = simulate(capsys, "--ruleset", "millers-hollow", "--players", "12",
+                                  "--games", "30", "--events", *ids)
+    assert status == 0 and figures is not None
+    assert figures["events"] == ids and figures["unfinished"] == 0
+    assert sum(figures["wins"].values()) == pytest.approx(1, abs=1e-3)
+    assert main(["roles", "--ruleset", "bga", "--players", "8", "--seed", "4", "--events",
+                 *ids]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(out["events"]) == sorted(ids) and out["roles"]["werewolf"] == 2
+    assert main(["roles", "--ruleset", "jp-standard", "--players", "9", "--events",
+                 "quiet-night"]) == 2
+    assert "plays no event cards" in capsys.readouterr().err
