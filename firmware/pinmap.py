@@ -8,7 +8,9 @@ problem is one `PinMapError` whose message names the file, the seat and the pin,
 so `werewolf serve` and `werewolf doctor` can print one line and exit 2.
 
 `python -m companion.firmware.pinmap --svg FILE` prints the wiring diagram
-(`hardware/wiring.svg` is exactly that output, checked by a test).
+(`hardware/wiring.svg` is exactly that output, checked by a test);
+`--box-svg SEAT FILE` draws one seat box as it looks built (the manual's
+picture, `tools/make_images.py`).
 """
 
 from __future__ import annotations
@@ -388,17 +390,97 @@ def svg(pinmap: PinMap) -> str:
     return "\n".join(out) + "\n"
 
 
+def box_svg(pinmap: PinMap, number: int) -> str:
+    """One seat box as it looks built, drawn from the pin map [issue 32]: a
+    black project box in three-quarter view, its 30 mm arcade button, its
+    5 mm LED lit, its label (the seat, the button's and the LED's pins) and
+    its cable to the Pi. Plain SVG, deterministic."""
+    seat = next((s for s in pinmap.seats if s.number == number), None)
+    if seat is None:
+        raise PinMapError(f"{pinmap.source}: no seat {number}")
+    label = f"SEAT {seat.number}"
+    pins = f"button GPIO{seat.button} · LED {pin_name(seat.led)}"
+    return "\n".join([
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="420" '
+        'viewBox="0 0 640 420" font-family="sans-serif">',
+        f"<title>Werewolf seat box {seat.number} ({escape(Path(pinmap.source).name)})</title>",
+        "<defs>",
+        '<linearGradient id="table" x1="0" y1="0" x2="0" y2="1">'
+        '<stop offset="0" stop-color="#8a6a44"/><stop offset="1" stop-color="#5e4329"/>'
+        "</linearGradient>",
+        '<linearGradient id="top" x1="0" y1="0" x2="1" y2="1">'
+        '<stop offset="0" stop-color="#3a3d42"/><stop offset="1" stop-color="#1d1f22"/>'
+        "</linearGradient>",
+        '<linearGradient id="front" x1="0" y1="0" x2="0" y2="1">'
+        '<stop offset="0" stop-color="#202225"/><stop offset="1" stop-color="#0e0f10"/>'
+        "</linearGradient>",
+        '<radialGradient id="cap" cx="0.4" cy="0.35" r="0.7">'
+        '<stop offset="0" stop-color="#ff8a80"/><stop offset="0.45" stop-color="#e0242a"/>'
+        '<stop offset="1" stop-color="#8c0f14"/></radialGradient>',
+        '<radialGradient id="bezel" cx="0.5" cy="0.4" r="0.6">'
+        '<stop offset="0" stop-color="#ececec"/><stop offset="1" stop-color="#8d8d8d"/>'
+        "</radialGradient>",
+        '<radialGradient id="glow" cx="0.5" cy="0.5" r="0.5">'
+        '<stop offset="0" stop-color="#b9ff9c" stop-opacity="0.9"/>'
+        '<stop offset="1" stop-color="#4cff3a" stop-opacity="0"/></radialGradient>',
+        '<radialGradient id="led" cx="0.4" cy="0.35" r="0.7">'
+        '<stop offset="0" stop-color="#f4ffe8"/><stop offset="0.5" stop-color="#64f04a"/>'
+        '<stop offset="1" stop-color="#1c8a12"/></radialGradient>',
+        '<filter id="shadow" x="-20%" y="-20%" width="140%" height="160%">'
+        '<feGaussianBlur stdDeviation="9"/></filter>',
+        "</defs>",
+        '<rect width="640" height="420" fill="url(#table)"/>',
+        # the cable to the Pi, then the box's shadow, body (front, right side, top)
+        '<path d="M520 250 C 580 260, 600 330, 640 350" stroke="#111" stroke-width="9" '
+        'fill="none" stroke-linecap="round"/>',
+        '<ellipse cx="330" cy="330" rx="230" ry="34" fill="#000" opacity="0.45" '
+        'filter="url(#shadow)"/>',
+        '<path d="M110 170 L470 170 L470 320 L110 320 Z" fill="url(#front)"/>',
+        '<path d="M470 170 L540 120 L540 262 L470 320 Z" fill="#16181a"/>',
+        '<path d="M110 170 L180 120 L540 120 L470 170 Z" fill="url(#top)"/>',
+        '<path d="M110 170 L470 170 L540 120" stroke="#5b6068" stroke-width="1.5" '
+        'fill="none"/>',
+        # the arcade button on the top: its bezel, then the cap, then the shine
+        '<ellipse cx="300" cy="146" rx="74" ry="25" fill="#0a0a0a"/>',
+        '<ellipse cx="300" cy="140" rx="70" ry="23" fill="url(#bezel)"/>',
+        '<path d="M242 138 L242 124 A58 19 0 0 1 358 124 L358 138 A58 19 0 0 1 242 138 Z" '
+        'fill="#a8141a"/>',
+        '<ellipse cx="300" cy="124" rx="58" ry="19" fill="url(#cap)"/>',
+        '<ellipse cx="284" cy="118" rx="24" ry="6" fill="#fff" opacity="0.35"/>',
+        # the LED, lit (night: dark; a vote: lit)
+        '<ellipse cx="440" cy="145" rx="34" ry="16" fill="url(#glow)"/>',
+        '<ellipse cx="440" cy="146" rx="11" ry="5" fill="#222"/>',
+        '<ellipse cx="440" cy="142" rx="9" ry="6" fill="url(#led)"/>',
+        # the label on the front
+        '<rect x="150" y="205" width="280" height="76" rx="6" fill="#f2efe6" '
+        'stroke="#c9c2ad"/>',
+        f'<text x="290" y="242" text-anchor="middle" font-size="30" font-weight="bold" '
+        f'fill="#222">{escape(label)}</text>',
+        f'<text x="290" y="268" text-anchor="middle" font-size="15" fill="#444">'
+        f"{escape(pins)}</text>",
+        '<text x="20" y="405" font-size="11" fill="#e9dcc5">Drawn by "python -m '
+        'companion.firmware.pinmap --box-svg SEAT FILE" from the pin map.</text>',
+        "</svg>",
+    ]) + "\n"
+
+
+USAGE = ("usage: python -m companion.firmware.pinmap --svg FILE\n"
+         "       python -m companion.firmware.pinmap --box-svg SEAT FILE")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 2 or args[0] != "--svg":
-        print("usage: python -m companion.firmware.pinmap --svg FILE", file=sys.stderr)
+    box = len(args) == 3 and args[0] == "--box-svg" and args[1].isdigit()
+    if not box and (len(args) != 2 or args[0] != "--svg"):
+        print(USAGE, file=sys.stderr)
         return 2
     try:
-        pinmap = load(args[1])
+        pinmap = load(args[-1])
+        sys.stdout.write(box_svg(pinmap, int(args[1])) if box else svg(pinmap))
     except PinMapError as err:
         print(f"pinmap: {err}", file=sys.stderr)
         return 2
-    sys.stdout.write(svg(pinmap))
     return 0
 
 

@@ -7,9 +7,10 @@ simulated seat boxes and display), deals an 8-player Millers Hollow game
 through the JSON API, starts it and lets the clock run into night 1, then
 takes Chromium's screenshots (Playwright, Debian's /usr/bin/chromium as the
 browser tests use it): the TV (`/table`, 1280×720), a player's phone
-(`/p/<token>`, 390×844), the GM tablet (`/gm`, 1024×768) and one seat box
-of the virtual table (`/gm/table`), drawn large. The wiring diagram is the
-pin map's own generator (`python -m companion.firmware.pinmap --svg`).
+(`/p/<token>`, 390×844) and the GM tablet (`/gm`, 1024×768). The wiring
+diagram and the seat box as it looks built are the pin map's own generator
+(`python -m companion.firmware.pinmap --svg`, `--box-svg 3`), the box drawn
+by Chromium into a PNG.
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ def main() -> int:
                           str(ROOT / "hardware/pinmap.toml")], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout
     (OUT / "wiring.svg").write_text(svg, encoding="utf-8")
+    box_svg = subprocess.run([sys.executable, "-m", "companion.firmware.pinmap", "--box-svg",
+                              "3", str(ROOT / "hardware/pinmap.toml")], cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout
     with tempfile.TemporaryDirectory() as data:
         hub = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", "0",
@@ -71,16 +75,13 @@ def main() -> int:
                 tablet.goto(f"{base}/gm?token={TOKEN}")
                 tv = browser.new_page(viewport={"width": 1280, "height": 720})
                 tv.goto(base + "/table")
-                boxes = browser.new_page(viewport={"width": 1024, "height": 768},
-                                         device_scale_factor=2)
-                boxes.goto(f"{base}/gm?token={TOKEN}")  # the GM's cookie, in this context
-                boxes.goto(f"{base}/gm/table")
+                box = browser.new_page(viewport={"width": 640, "height": 420})
+                box.set_content(f'<body style="margin:0">{box_svg}</body>')
                 time.sleep(2.0)  # the streams' first views
                 phone.screenshot(path=str(OUT / "phone.png"))
                 tablet.screenshot(path=str(OUT / "tablet.png"))
                 tv.screenshot(path=str(OUT / "tv.png"))
-                box = boxes.locator("li.box").nth(2)
-                box.screenshot(path=str(OUT / "seat-box.png"))
+                box.locator("svg").screenshot(path=str(OUT / "seat-box.png"))
                 browser.close()
         finally:
             hub.terminate()

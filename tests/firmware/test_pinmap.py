@@ -271,3 +271,22 @@ def test_svg_cli_refuses_a_bad_map(tmp_path):
     """[issue 7]: the generator says what is wrong with the map, exit 2."""
     assert pinmap.main(["--svg", str(write(tmp_path, seats((2, 17))))]) == 2
     assert pinmap.main([]) == 2
+
+
+def test_a_seat_box_is_drawn_from_the_pin_map(tmp_path, capsys):
+    """[issue 32] the manual's seat box "made by the wiring generator": `--box-svg
+    SEAT FILE` draws that seat's box with its own pins on its label (an
+    expander's LED too), the same each time; an unknown seat is one line, exit 2."""
+    import xml.etree.ElementTree as ET
+
+    pm = pinmap.load(HARDWARE / "pinmap-18.toml")
+    text = pinmap.box_svg(pm, 18)
+    ET.fromstring(text)
+    assert text == pinmap.box_svg(pinmap.load(HARDWARE / "pinmap-18.toml"), 18)
+    seat = pm.seats[17]
+    assert ">SEAT 18</text>" in text
+    assert f"button GPIO{seat.button} · LED {pinmap.pin_name(seat.led)}</text>" in text
+    assert pinmap.main(["--box-svg", "3", str(HARDWARE / "pinmap.toml")]) == 0
+    assert ">SEAT 3</text>" in capsys.readouterr().out
+    assert pinmap.main(["--box-svg", "13", str(HARDWARE / "pinmap.toml")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
