@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from .catalogs import catalog_for
-from .names import building_names, role_name
+from .names import EVENT_TEXTS, EVENTS, building_names, role_name, translate
 
 # --- sentences ------------------------------------------------------------------
 
@@ -147,7 +147,29 @@ def announcement_text(a: dict, names: list[str], lang: str,
         return _sentences(lang, out)
     if kind == "over":
         return _sentences(lang, _over(T, a, names))
+    if kind == "event":  # New Moon's card of the day (RULES.md §10)
+        return event_text(a, lang)
     return ""
+
+
+def event_text(a: dict, lang: str) -> str:
+    """The event card turned at dawn, as the table screen shows it and the
+    narration says it (RULES.md §10): its name and text; a text-only card's
+    own title and text (in `lang`, else the first language it was given in),
+    and that the game master applies it."""
+    T = catalog_for(lang)
+    card = str(a.get("card") or "")
+    if card in EVENTS:
+        title, text = translate(EVENTS[card], lang), translate(EVENT_TEXTS[card], lang)
+        return _sentences(lang, [str(T.gettext("Event card: {name}.")).format(name=title),
+                                 text])
+    titles, texts = a.get("title") or {}, a.get("text") or {}
+    pick = lang if lang in titles else next(iter(titles), None)
+    if pick is None:
+        return ""
+    return _sentences(lang, [str(T.gettext("Event card: {name}.")).format(name=titles[pick]),
+                             str(texts.get(pick, "")),
+                             str(T.gettext("The game master applies this card by hand."))])
 
 
 def tally_said(a: dict, names: list[str], lang: str) -> str:
