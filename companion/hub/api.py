@@ -131,9 +131,13 @@ def rulesets() -> Response:
     deal), and each option that applies to its games (engine
     OPTION_CONCERNS [issue 28]: jp-standard has no witch's self-heal and no
     werewolves' call) with its preset value and the values it takes (null: a
-    number of seconds ≥ 0). POST /api/games still takes every option."""
+    number of seconds ≥ 0). POST /api/games still takes every option.
+    A ruleset with New Moon's event cards (RULES.md §10) has "events": each
+    card's id and its source ("[003]": New Moon's, "house": a house event),
+    the option `events`' choices beside text-only events [issue 33]."""
     from ..engine import OPTION_VALUES, ROLES, RULESETS
     from ..engine.dealing import CENTRE, THIEF
+    from ..engine.event_cards import EVENTS
     from ..engine.rulesets import lobby_options
 
     out = {}
@@ -147,6 +151,8 @@ def rulesets() -> Response:
             "options": {k: {"default": v, "values": _values(OPTION_VALUES[k])}
                         for k, v in lobby_options(name).items() if k not in NOT_IN_LOBBY},
         }
+        if "new-moon" in preset.get("expansions", ()):
+            out[name]["events"] = {k: c.source for k, c in EVENTS.items()}
     return jsonify(out)
 
 

@@ -132,6 +132,61 @@
         el("label", { for: "opt-" + name, class: "opt-label", text: label }), input,
         el("p", { class: "quiet help", text: help })));
     }
+    renderEvents(values && values.events);
+  }
+
+  // New Moon's event cards (RULES.md §10) [issue 33]: a checkbox per card of
+  // the ruleset (/api/rulesets' "events": its source, "[003]" or "house"),
+  // and the GM's own text-only cards, typed in the game's language
+  let textEvents = [];
+  function renderEvents(chosen) {
+    const rs = currentRuleset();
+    const cards = (rs && rs.events) || null;
+    $("events-box").hidden = !cards;
+    const box = $("events");
+    box.replaceChildren();
+    if (!cards) { textEvents = []; renderTextEvents(); return; }
+    const on = new Set((chosen || []).filter((e) => typeof e === "string"));
+    textEvents = (chosen || []).filter((e) => e && typeof e === "object");
+    for (const [id, source] of Object.entries(cards)) {
+      const mark = source === "[003]" ? t("New Moon [003]") : t("House event");
+      box.append(el("div", { class: "option check event-option" },
+        el("label", { for: "ev-" + id, class: "opt-label" }, pick(N.events, id) + " ",
+          el("span", { class: "tag" + (source === "[003]" ? " moon" : ""), text: mark })),
+        el("input", { type: "checkbox", id: "ev-" + id, test: "ev-" + id, checked: on.has(id),
+          onchange: remember }),
+        el("p", { class: "quiet help", text: pick(N.event_texts, id) })));
+    }
+    renderTextEvents();
+  }
+  function renderTextEvents() {
+    const list = $("event-texts");
+    list.replaceChildren();
+    textEvents.forEach((card, i) => {
+      const lang = Object.keys(card.title)[0];
+      list.append(el("li", { test: "event-text-" + (i + 1) },
+        el("span", {}, el("strong", { text: card.title[lang] }), " ",
+          el("span", { class: "quiet", text: card.text[lang] })),
+        el("button", { type: "button", class: "small secondary", text: t("Delete"),
+          onclick: () => { textEvents.splice(i, 1); renderTextEvents(); remember(); } })));
+    });
+  }
+  $("event-add").addEventListener("click", () => {
+    const title = $("event-title").value.trim();
+    const text = $("event-text").value.trim();
+    if (!title || !text) { showError(new Error(t("A card needs a title and a text."))); return; }
+    const lang = $("language").value;
+    textEvents.push({ title: { [lang]: title }, text: { [lang]: text } });
+    $("event-title").value = "";
+    $("event-text").value = "";
+    renderTextEvents();
+    remember();
+  });
+  function readEvents() {
+    const cards = (currentRuleset() || {}).events;
+    if (!cards) return [];
+    return Object.keys(cards).filter((id) => $("ev-" + id) && $("ev-" + id).checked)
+      .concat(textEvents);
   }
 
   function readOptions() {
@@ -146,6 +201,8 @@
       else value = Math.max(0, parseInt(input.value, 10) || 0);
       if (value !== spec.default) out[name] = value;
     }
+    const events = readEvents();
+    if (events.length) out.events = events;
     return out;
   }
 
