@@ -10,7 +10,7 @@ took their seats) and does nothing else. The players act as their phones do
 (Table.act_seat, the path of POST /p/<token>/action): the wolves attack a
 villager, the village executes a wolf each day, every other power passes.
 The table screen's voice is switched on with one tap; it plays each
-utterance's WAV at its moment (at 8x in these tests: Settings.voice_rate, the
+utterance's WAV at its moment (at 12x in these tests: Settings.voice_rate, the
 hub's clock waiting as long as the faster voice speaks) [issue 29].
 """
 
