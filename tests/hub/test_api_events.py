@@ -30,7 +30,8 @@ def test_a_game_created_with_events_keeps_them_and_a_saved_setup_round_trips_the
     saved = client.post("/api/setups", json={"name": "moon", "setup": mh8(events=events)},
                         headers=GM)
     assert saved.status_code == 201
-    back = {s["name"]: s["setup"] for s in client.get("/api/setups", headers=GM).get_json()["setups"]}
+    listed = client.get("/api/setups", headers=GM).get_json()["setups"]
+    back = {s["name"]: s["setup"] for s in listed}
     assert back["moon"]["options"]["events"] == events
     again = client.post("/api/games", json=back["moon"], headers=GM)
     assert again.status_code == 201

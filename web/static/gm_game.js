@@ -42,6 +42,7 @@
         { name: nameOf(v.rollcall.candidate), i: v.rollcall.index + 1, n: v.rollcall.of }) : "";
     $("line").textContent = rollcall || line || doing
       || (v.phase === "over" ? winText(v.winner) : whenText(v));
+    renderEvent(v);
     document.querySelector("#running .clock").hidden = v.phase === "over";
     const waiting = (v.pending && v.pending.waiting) || [];
     if (v.phase === "over") $("waiting").textContent = "";
@@ -58,6 +59,25 @@
     tick();
     fitPlayers();  // the line, the waiting and the end above may have grown
   }
+  // New Moon's card of the day (RULES.md §10) [issue 33], all day, under the
+  // moderator's line (which says it): marked New Moon's or a house event; a
+  // text-only card changes no rule, so the GM applies it by hand
+  function renderEvent(v) {
+    const ev = v.event;
+    const box = $("event-card");
+    box.hidden = !(ev && ev.today && v.phase === "day");
+    if (box.hidden) { box.replaceChildren(); return; }
+    const w = eventCardWords(ev, N);  // words.js
+    const mark = w.source === "[003]" ? t("New Moon [003]") : w.source === "house" ? t("House event") : t("Event card");
+    box.classList.toggle("moon", w.source === "[003]");
+    // its text once: the moderator's line at dawn says it already
+    const said = ($("line").textContent || "").includes(w.text);
+    box.replaceChildren(el("span", { class: "tag" + (w.source === "[003]" ? " moon" : ""), text: mark }), " ",
+      el("strong", { test: "event-title", text: w.title }), " ",
+      ...(said ? [] : [el("span", { class: "text", text: w.text })]),
+      ...(w.own ? [el("strong", { class: "by-hand", test: "by-hand", text: " " + t("Apply it by hand.") })] : []));
+  }
+
   // the table's seats in the window's height, else scrolling in their panel
   // (gm.js's hint), never only with the whole page [issue 28]
   const fitPlayers = fitToWindow($("players"));  // dom.js

@@ -148,7 +148,9 @@
     if (!cards) { textEvents = []; renderTextEvents(); return; }
     const on = new Set((chosen || []).filter((e) => typeof e === "string"));
     textEvents = (chosen || []).filter((e) => e && typeof e === "object");
-    for (const [id, source] of Object.entries(cards)) {
+    // New Moon's own card [003] first, then the house events
+    const order = Object.entries(cards).sort(([, a], [, b]) => (b === "[003]") - (a === "[003]"));
+    for (const [id, source] of order) {
       const mark = source === "[003]" ? t("New Moon [003]") : t("House event");
       box.append(el("div", { class: "option check event-option" },
         el("label", { for: "ev-" + id, class: "opt-label" }, pick(N.events, id) + " ",

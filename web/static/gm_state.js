@@ -178,6 +178,7 @@ const GM = (function () {
       case "sheriff": return t("{name} is the sheriff", { name: name(a.seat) });
       case "no-execution": return t("No execution.");
       case "over": return winText(a.winner);
+      case "event": return t("Event card: {name}.", { name: eventCardWords(a, N).title });  // [issue 33]
       default: return a.kind;
     }
   }

@@ -19,6 +19,7 @@
   let doneKey = ""; // the panel whose action was sent
   let lastSent = {key: "", summary: "", seats: []}; // a ballot or pick that may still change
   let sending = false;
+  let deadCall = "";  // the night call a dead phone was called in ("n|call")
 
   const card = phoneCard(words, () => view, () => (view ? night.tonight(view) : []));
   const night = nightScreen(words, card, () => { if (view) renderPanel(); card.refresh(); });
@@ -234,7 +235,12 @@
     const night = atNight(v);
     const deal = !!(v.pace && v.pace.mode === "deal");
     const over = v.phase === "over";
-    const dead = !v.alive && !v.actions.length && !over;
+    // a dead phone called at night (the first dead's call, New Moon's
+    // wolves' ally [issue 33]) keeps the night's screen until the call ends,
+    // as every living phone does: naming at once or late looks the same
+    const call = night ? v.n + "|" + v.pace.call : "";
+    if (night && !v.alive && v.actions.length) deadCall = call;
+    const dead = !v.alive && !v.actions.length && !over && !(night && deadCall === call);
     document.body.classList.toggle("night", (night || deal) && !dead);
     document.body.classList.toggle("is-dead", dead);
     $("step").textContent = stepText(v.phase === "over" ? "over" : v.step);
@@ -260,10 +266,27 @@
     } else {
       renderPanel();
     }
+    renderEvent(v, night || deal || over);
     renderTable(v);
     renderLost(v);
     card.refresh();
     tick();
+  }
+
+  // New Moon's card of the day (RULES.md §10) [issue 33]: a small panel, all
+  // day, the same on every phone (the public view's `event`)
+  function renderEvent(v, off) {
+    const ev = v.event;
+    const box = $("event-box");
+    box.hidden = off || !ev || !ev.today;
+    if (box.hidden) { box.replaceChildren(); return; }
+    const w = eventCardWords(ev, N);  // words.js
+    const mark = w.source === "[003]" ? t("New Moon [003]") : w.source === "house" ? t("House event") : t("Event card");
+    box.classList.toggle("moon", w.source === "[003]");
+    box.replaceChildren(el("p", {class: "mark"}, mark),
+      el("h2", {class: "title", test: "event-title"}, w.title),
+      el("p", {class: "text"}, w.text),
+      ...(w.own ? [el("p", {class: "by-hand"}, t("The game master applies this card by hand."))] : []));
   }
 
   // A lost phone [issue 29]: the table votes to reissue a seat; every living

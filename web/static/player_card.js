@@ -80,6 +80,9 @@ function phoneCard(words, getView, getTonight) {
       return r.wolf === null || r.wolf === undefined ? t("The bakery found no werewolf.")
         : t("The bakery found a werewolf: {name}.", {name: name(v, r.wolf)});
     }
+    if (r.kind === "ally") {  // New Moon's wolves' ally (RULES.md §10) [issue 33]
+      return t("The werewolves: {names}. You keep your card and win only if they win.", {names: names(v, r.wolves)});
+    }
     if (r.kind === "centre") return t("The centre cards: {cards}.", {cards: r.cards.map(roleName).join(", ")});
     return r.kind;
   }

@@ -139,7 +139,10 @@
     }
     // the line as said, one sentence a line, without a first line that only
     // repeats the heading above it [issue 18 item 6]
-    const said = line.split("\n").filter((s, i) => !(i === 0 && s.trim() === $("phase").textContent.trim()));
+    // (and without the card of the day's sentence while its card shows it, renderEvent)
+    const card = eventShown(v, lobby || night) ? eventCardWords(v.event, N) : null;
+    const said = line.split("\n").filter((s, i) => !(i === 0 && s.trim() === $("phase").textContent.trim()))
+      .filter((s) => !(card && card.text && s.includes(card.text)));
     const shown = lobby ? [t("Open a seat's link to join")] : v.phase === "over" ? [] : said;
     $("line").replaceChildren(...shown.map((s) => el("span", {class: "said"}, tagNames(s, v))));
     $("deaths").replaceChildren(...(lobby || night ? [] : news(v).map(([when, lines], i) =>
@@ -177,10 +180,32 @@
         {class: (over.winners.includes(seat) ? "won" : "") + (v.players[seat] && !v.players[seat].alive ? " gone" : "")},
         el("span", {class: "who"}, tag(seat)), el("span", {class: "role"}, roleName(role)))));
     }
+    renderEvent(v, lobby || night || !!over);
     renderLost(v);
     tick();
     sound.night(night);
     fit();
+  }
+
+  // New Moon's card of the day (RULES.md §10) [issue 33]: large, from dawn
+  // until the day's execution vote opens (view.event.today); marked New
+  // Moon's [003], a house event, or the group's own (applied by hand)
+  const eventShown = (v, off) => !off && !!v.event && v.event.today && v.phase === "day"
+    && !(v.vote && v.vote.kind === "vote");
+  function renderEvent(v, off) {
+    const ev = v.event;
+    const show = eventShown(v, off);
+    const box = $("event");
+    box.hidden = !show;
+    if (!show) { box.replaceChildren(); return; }
+    const w = eventCardWords(ev, N);  // words.js
+    const mark = w.source === "[003]" ? t("New Moon [003]") : w.source === "house" ? t("House event") : t("Event card");
+    box.classList.toggle("moon", w.source === "[003]");
+    box.replaceChildren(
+      el("p", {class: "mark"}, mark),
+      el("h2", {class: "title", test: "event-title"}, w.title),
+      el("p", {class: "text", test: "event-text"}, w.text),
+      ...(w.own ? [el("p", {class: "by-hand"}, t("The game master applies this card by hand."))] : []));
   }
 
   // A lost phone [issue 29]: the table decides here, never the host alone.

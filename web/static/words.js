@@ -47,3 +47,20 @@ function pageWords(namesId) {
   }
   return {T, N, t, tn, pick, stepText};
 }
+
+// New Moon's event card of a view (`view.event`: card, source, title/text of
+// a text-only card by language) as words: {title, text, source, own} in the
+// page's language (N.events / N.event_texts; a text-only card in its own
+// words, the page's language if it was given in it, else its first) [issue 33]
+function eventCardWords(ev, N) {
+  if (!ev) return null;
+  const own = ev.source === "text";
+  if (!own) {
+    return {title: (N.events || {})[ev.card] || ev.card, text: (N.event_texts || {})[ev.card] || "",
+      source: ev.source, own};
+  }
+  const lang = (document.documentElement.lang || "en").replace("-", "_");
+  const titles = ev.title || {};
+  const key = lang in titles ? lang : Object.keys(titles)[0];
+  return {title: titles[key] || "", text: (ev.text || {})[key] || "", source: ev.source, own};
+}

@@ -1,0 +1,131 @@
+"""New Moon's event cards in the browser [issue 33] (RULES.md §10): a
+millers-hollow game with the events wolves-ally and quiet-night, night 1
+played through the GM's API; at dawn the card turned (wolves-ally, this
+seed's top card) shows large on the table screen, on a phone and on the GM
+tablet with its line; the night after, the first dead's phone names a living
+player, and the ally's held card shows who the werewolves are. In English and
+Japanese, with screenshots (test-artifacts/screenshots)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from browser_kit import SCREEN, caught_up, hook, next_call, night_tap, open_pages
+
+from companion.table.pacing import Settings
+
+SETTINGS = Settings(call_s=(1.0, 1.5), ballot_s=20, prompt_s=10, last_words_s=0.5,
+                    verdict_s=1.5)
+PLAYERS = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
+DEAL = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager"]
+SEED = 2  # the deck of [wolves-ally, quiet-night] for this seed: wolves-ally on top
+FIRST_DEAD = {"en": "You died first", "ja": "最初に"}
+MARK = {"en": "New Moon [003]", "ja": "新月 [003]"}
+
+
+def _night(hub: Any, attack: str | None) -> None:
+    """The night through the GM's API: the pack attacks `attack`, every
+    other step times out; the calls' windows ended by the GM's Next."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        pending = hub.api("GET", "/api/gm")["pending"]
+        if pending["phase"] == "day":
+            break
+        if pending["step"] == "wolves" and attack is not None:
+            for wolf in ("Ann", "Bob"):
+                hub.api("POST", "/api/actions", {"actor": wolf, "do": "attack", "target": attack})
+            attack = None
+            continue
+        hub.api("POST", "/api/actions", {"do": "timeout"})
+    next_call(hub, "")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_card_of_the_day_shows_everywhere_and_the_first_dead_names_an_ally(
+        hub_factory: Any, new_context: Any, shot: Any, lang: str) -> None:
+    from playwright.sync_api import expect
+
+    with hub_factory("events-" + lang, settings=SETTINGS) as hub:
+        seats = hub.api("POST", "/api/games", {
+            "ruleset": "millers-hollow", "players": PLAYERS, "seed": SEED, "language": lang,
+            "deal": dict(zip(PLAYERS, DEAL)),
+            "options": {"sheriff": False, "discussion_s": 600, "night_s": 1, "pack_s": 1,
+                        "events": ["wolves-ally", "quiet-night"]}})["seats"]
+        hub.api("POST", "/api/timer", {"do": "pause"})  # held while the pages open
+        phones, screen, gm = open_pages(hub, new_context, seats, (5, 7))
+        fay, hal = phones[5], phones[7]
+        screen.close()  # the table screen as a TV shows it: 1920×1080
+        screen = new_context(hub, **SCREEN).new_page()
+        screen.goto(hub.base + "/table")
+        # the lobby offers the cards (a checkbox each, marked) and the GM's own text cards
+        hook(gm, "tab-lobby").click()
+        expect(hook(gm, "ev-wolves-ally")).to_be_visible()
+        expect(hook(gm, "events-box")).to_contain_text(MARK[lang])
+        hook(gm, "event-title").fill("Full moon")
+        hook(gm, "event-text").fill("Everyone howls once.")
+        hook(gm, "event-add").click()
+        expect(hook(gm, "event-text-1")).to_contain_text("Full moon")
+        kept = gm.evaluate("() => JSON.parse(localStorage.getItem('gm-lobby')).options.events")
+        assert sorted(e for e in kept if isinstance(e, str)) == ["quiet-night", "wolves-ally"]
+        assert kept[2:] == [{"title": {lang: "Full moon"}, "text": {lang: "Everyone howls once."}}]
+        shot(gm, "gm-lobby")
+        hook(gm, "tab-running").click()
+        hub.api("POST", "/api/timer", {"do": "resume"})
+        _night(hub, "Hal")
+        event = hub.table.public()["event"]
+        assert event["card"] == "wolves-ally" and event["today"], event
+        # the table screen: the card, large, marked New Moon's
+        card = hook(screen, "event-card")
+        expect(card).to_be_visible()
+        expect(card).to_contain_text(MARK[lang])
+        title = hook(screen, "event-title").inner_text()
+        assert title and hook(screen, "event-text").inner_text()
+        size = hook(screen, "event-title").evaluate(
+            "(e) => parseFloat(getComputedStyle(e).fontSize)")
+        assert size >= 40, f"the card's title is {size} px on the TV"
+        shot(screen, "tv-dawn")
+        # every phone the same card (a living one, the dead one)
+        for phone in (fay, hal):
+            expect(hook(phone, "event-card")).to_be_visible()
+            expect(hook(phone, "event-title")).to_have_text(title)
+        shot(fay, "phone-dawn")
+        # the GM tablet: the card under the moderator's line
+        expect(hook(gm, "event-card")).to_contain_text(title)
+        expect(hook(gm, "line")).to_contain_text(title)
+        shot(gm, "gm-dawn")
+        # the vote opens: the TV's card gives way to the vote, the phones keep it
+        hub.api("POST", "/api/timer", {"do": "skip"})
+        expect(hook(screen, "event-card")).to_be_hidden()
+        expect(hook(fay, "event-card")).to_be_visible()
+        while hub.api("GET", "/api/gm")["pending"]["phase"] == "day":
+            hub.api("POST", "/api/actions", {"do": "timeout"})
+        # night 2: the first dead (Hal) names Fay, who becomes the wolves' ally
+        while hub.api("GET", "/api/gm")["pending"]["step"] != "first-dead":
+            time.sleep(0.05)
+        caught_up(hub, hal)
+        expect(hook(hal, "night-screen")).to_be_visible()
+        expect(hook(hal, "name-7")).to_have_count(0)  # the living only
+        hook(hal, "name-5").click()
+        shot(hal, "phone-first-dead")
+        hook(hal, "card").hover()
+        hal.mouse.down()
+        expect(hook(hal, "tonight")).to_contain_text(FIRST_DEAD[lang])
+        shot(hal, "phone-first-dead-held")
+        hal.mouse.up()
+        night_tap(hal)  # Fay, tapped above
+        expect(hook(hal, "night-screen")).to_be_visible()  # until the call ends, as the living
+        while hub.api("GET", "/api/gm")["pending"]["step"] == "first-dead":
+            hub.api("POST", "/api/timer", {"do": "skip"})
+            time.sleep(0.05)
+        while not any(r["kind"] == "ally" for r in hub.table.seat_view(5)["results"]):
+            time.sleep(0.05)
+        caught_up(hub, fay)
+        hook(fay, "card").hover()
+        fay.mouse.down()
+        expect(hook(fay, "role")).to_be_visible()
+        expect(hook(fay, "results")).to_contain_text("Ann")
+        expect(hook(fay, "results")).to_contain_text("Bob")
+        shot(fay, "phone-ally-held")
+        fay.mouse.up()
