@@ -1,10 +1,13 @@
 """New Moon's event cards in the browser [issue 33] (RULES.md §10): a
-millers-hollow game with the events wolves-ally and quiet-night, night 1
-played through the GM's API; at dawn the card turned (wolves-ally, this
-seed's top card) shows large on the table screen, on a phone and on the GM
-tablet with its line; the night after, the first dead's phone names a living
-player, and the ally's held card shows who the werewolves are. In English and
-Japanese, with screenshots (test-artifacts/screenshots)."""
+millers-hollow game with the events wolves-ally, quiet-night and a text-only
+card, night 1 played through the GM's API; the lobby offers the cards and
+keeps a typed one; at dawn the card turned (wolves-ally, this seed's top
+card) shows large on the table screen, on a phone and on the GM tablet with
+its line, and leaves the TV when the vote opens; the night after, the first
+dead's phone names a living player, and the ally's held card shows who the
+werewolves are; on day 2 the text-only card shows in its own words ("apply it
+by hand" on the tablet). In English and Japanese, with screenshots
+(test-artifacts/screenshots)."""
 
 from __future__ import annotations
 
@@ -21,6 +24,10 @@ SETTINGS = Settings(call_s=(1.0, 1.5), ballot_s=20, prompt_s=10, last_words_s=0.
 PLAYERS = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
 DEAL = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager"]
 SEED = 2  # the deck of [wolves-ally, quiet-night] for this seed: wolves-ally on top
+#: a text-only card of the group's own, in the game's language (this seed turns it on day 2)
+OWN = {"en": ("Full moon", "Before the vote, everyone howls once."),
+       "ja": ("満月", "投票の前に、全員が一度だけ遠吠えします。")}
+BY_HAND = {"en": "Apply it by hand.", "ja": "手動で適用してください。"}
 FIRST_DEAD = {"en": "You died first", "ja": "最初に"}
 MARK = {"en": "New Moon [003]", "ja": "新月 [003]"}
 
@@ -47,12 +54,13 @@ def test_the_card_of_the_day_shows_everywhere_and_the_first_dead_names_an_ally(
         hub_factory: Any, new_context: Any, shot: Any, lang: str) -> None:
     from playwright.sync_api import expect
 
+    own = {"title": {lang: OWN[lang][0]}, "text": {lang: OWN[lang][1]}}
     with hub_factory("events-" + lang, settings=SETTINGS) as hub:
         seats = hub.api("POST", "/api/games", {
             "ruleset": "millers-hollow", "players": PLAYERS, "seed": SEED, "language": lang,
             "deal": dict(zip(PLAYERS, DEAL)),
             "options": {"sheriff": False, "discussion_s": 600, "night_s": 1, "pack_s": 1,
-                        "events": ["wolves-ally", "quiet-night"]}})["seats"]
+                        "events": ["wolves-ally", "quiet-night", own]}})["seats"]
         hub.api("POST", "/api/timer", {"do": "pause"})  # held while the pages open
         phones, screen, gm = open_pages(hub, new_context, seats, (5, 7))
         fay, hal = phones[5], phones[7]
@@ -66,10 +74,11 @@ def test_the_card_of_the_day_shows_everywhere_and_the_first_dead_names_an_ally(
         hook(gm, "event-title").fill("Full moon")
         hook(gm, "event-text").fill("Everyone howls once.")
         hook(gm, "event-add").click()
-        expect(hook(gm, "event-text-1")).to_contain_text("Full moon")
+        expect(hook(gm, "event-text-2")).to_contain_text("Full moon")
         kept = gm.evaluate("() => JSON.parse(localStorage.getItem('gm-lobby')).options.events")
         assert sorted(e for e in kept if isinstance(e, str)) == ["quiet-night", "wolves-ally"]
-        assert kept[2:] == [{"title": {lang: "Full moon"}, "text": {lang: "Everyone howls once."}}]
+        typed = {"title": {lang: "Full moon"}, "text": {lang: "Everyone howls once."}}
+        assert kept[2:] == [own, typed]
         shot(gm, "gm-lobby")
         hook(gm, "tab-running").click()
         hub.api("POST", "/api/timer", {"do": "resume"})
@@ -129,3 +138,12 @@ def test_the_card_of_the_day_shows_everywhere_and_the_first_dead_names_an_ally(
         expect(hook(fay, "results")).to_contain_text("Bob")
         shot(fay, "phone-ally-held")
         fay.mouse.up()
+        # day 2: the group's own card, in its own words; the GM applies it by hand
+        _night(hub, None)
+        assert hub.table.public()["event"]["card"] == "text-1"
+        expect(hook(screen, "event-title")).to_have_text(OWN[lang][0])
+        expect(hook(screen, "event-card")).to_contain_text(OWN[lang][1])
+        expect(hook(fay, "event-title")).to_have_text(OWN[lang][0])
+        expect(hook(gm, "by-hand")).to_have_text(BY_HAND[lang])
+        shot(screen, "tv-own-card")
+        shot(gm, "gm-own-card")
