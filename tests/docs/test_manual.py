@@ -205,3 +205,20 @@ def test_the_readmes_pictures_are_the_ones_the_command_makes() -> None:
         assert f'OUT / "{Path(image).name}"' in maker, image
     wiring = (ROOT / "docs/images/wiring.svg").read_bytes()
     assert wiring == (ROOT / "hardware/wiring.svg").read_bytes()
+
+
+def test_ci_fails_when_the_readmes_test_command_fails(tmp_path: Path) -> None:
+    """`.ci/run` under `set -e` ran on past a failing `ruff check` inside the
+    README's && chain (set -e ignores a failure that is not the chain's last
+    command) and went green on the manual's build: its shell must stop at any
+    failure of the README's line. The same script with that line made to fail
+    early exits non-zero and never reaches the build."""
+    script = (ROOT / ".ci/run").read_text(encoding="utf-8")
+    line = README_COMMANDS[1]
+    assert f"if ! {{ {line}; }}; then" in script
+    failing = script.replace(line, "true && false && true").replace(
+        'cd "$(dirname "$0")/.."', "").replace(".venv/bin/mkdocs", "echo built")
+    (tmp_path / "run").write_text(failing, encoding="utf-8")
+    done = subprocess.run(["bash", str(tmp_path / "run")], capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode != 0 and "built" not in done.stdout
