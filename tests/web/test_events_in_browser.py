@@ -147,3 +147,32 @@ def test_the_card_of_the_day_shows_everywhere_and_the_first_dead_names_an_ally(
         expect(hook(gm, "by-hand")).to_have_text(BY_HAND[lang])
         shot(screen, "tv-own-card")
         shot(gm, "gm-own-card")
+
+
+def test_the_open_ballots_card_names_each_ballot_on_the_table_screen(
+        hub_factory: Any, new_context: Any, shot: Any) -> None:
+    """RULES.md §10 `open-ballots` (house event): "today's execution ballots
+    are shown, named, as they are cast" — on the table screen, each voter and
+    his target as his ballot lands; the other ballots are not there yet."""
+    from playwright.sync_api import expect
+
+    with hub_factory("open-ballots", settings=SETTINGS) as hub:
+        hub.api("POST", "/api/games", {
+            "ruleset": "millers-hollow", "players": PLAYERS, "seed": SEED,
+            "deal": dict(zip(PLAYERS, DEAL)),
+            "options": {"events": ["open-ballots"], "sheriff": False, "discussion_s": 1,
+                        "first_night_attack": True}})
+        tv = new_context(hub, **SCREEN).new_page()
+        tv.goto(f"{hub.base}/table")
+        _night(hub, "Hal")
+        deadline = time.monotonic() + 10
+        while hub.api("GET", "/api/public")["pace"]["mode"] != "ballot":
+            assert time.monotonic() < deadline, "the vote did not open"
+            time.sleep(0.1)
+        hub.api("POST", "/api/actions", {"actor": "Ann", "do": "vote", "target": "Cid"})
+        hub.api("POST", "/api/actions", {"actor": "Dan", "do": "vote", "target": "Bob"})
+        ballots = hook(tv, "open-ballots")
+        expect(ballots.locator("li")).to_have_count(2, timeout=10_000)
+        expect(ballots).to_contain_text("Ann → Cid")
+        expect(ballots).to_contain_text("Dan → Bob")
+        shot(tv, "open-ballots")

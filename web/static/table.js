@@ -73,6 +73,12 @@
       const all = v.vote.voted.length + v.vote.waiting.length;
       box.append(el("h2", {}, v.vote.kind === "election" ? t("Sheriff election") : t("Votes")),
         el("p", {class: "progress"}, t("{done} of {all} have voted", {done: v.vote.voted.length, all: all})));
+      if (v.vote.open) {  // the open-ballots card (RULES.md §10): each ballot named as it is cast
+        if (v.event) box.append(el("p", {class: "open-title"}, eventCardWords(v.event, N).title));
+        box.append(el("ul", {class: "open-ballots", test: "open-ballots"},
+          ...Object.entries(v.vote.open).map(([voter, target]) => el("li", {},
+            tag(Number(voter)), " → ", target === null ? t("abstained") : tag(target)))));
+      }
       box.hidden = false;
       return;
     }
