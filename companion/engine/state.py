@@ -16,6 +16,8 @@ from .rulesets import migrate_options
 
 #: jp-standard's one night step, in which every night role acts at once (RULES.md §4)
 TOGETHER = "actions"
+#: `State.verdicts` once a vote with no ballots ended the day's voting (RULES.md §6)
+DAY_VOTED = 1_000
 
 
 @dataclass(slots=True)
@@ -82,7 +84,7 @@ class State:
     turned: int = 0  # cards turned so far
     card: str | None = None  # the last card turned
     card_day: int = 0  # the day it was turned
-    verdicts: int = 0  # execution votes decided today (two-executions)
+    verdicts: int = 0  # execution votes decided today (two-executions; DAY_VOTED: no more)
     ally: int | None = None  # the wolves' ally
     # deaths and their triggers (RULES.md §6)
     deaths: list[tuple[int, str, str]] = field(default_factory=list)
@@ -293,7 +295,8 @@ def _died(s: State, e: dict) -> None:
 def _resolve(s: State, e: dict) -> None:
     s.then = e["then"]
     if e["then"] == "night" and s.phase == "day":  # an execution vote decided
-        s.verdicts += 1
+        # a vote with no ballots ends the day's voting (RULES.md §6 Decision)
+        s.verdicts = DAY_VOTED if e.get("ends_day") else s.verdicts + 1
         s.ties = []  # a second vote's ties are its own (two-executions, RULES.md §10)
 
 

@@ -111,8 +111,8 @@ def close_vote(state: State) -> Next:
         return _close_election(state, tied)
     if len(tied) == 1:
         return execute(state, tied[0])
-    if not tied:
-        return execute(state, None)
+    if not tied:  # no ballot: nobody, and the day's voting ends (RULES.md §6 Decision)
+        return execute(state, None, ends_day=True)
     # the scapegoat overrides every policy [002][003]
     for tie in in_play(state, powers.TIE).values():
         settled = tie(state)
@@ -167,15 +167,17 @@ def _close_election(state: State, tied: list[int]) -> Next:
 
 
 def execute(state: State, seat: int | None, cause: str = "execution",
-            asked: bool = False) -> Next:
+            asked: bool = False, ends_day: bool = False) -> Next:
     """The vote's outcome carried out (None: nobody); the lord may pardon it
-    first; the village idiot lives on (his card's `executed` hook)."""
+    first; the village idiot lives on (his card's `executed` hook).
+    `ends_day`: a vote with no ballots ends the day's voting (RULES.md §6
+    Decision), a second vote of two-executions included (§10)."""
     if seat is not None and cause == "execution" and state.village and not asked:
         lord = village.lord(state, seat)
         if lord is not None:  # he may pardon it first (RULES.md §8 Decision)
             emit(state, {"e": "step", "step": "pardon", "actor": lord, "condemned": seat})
             return None
-    emit(state, {"e": "resolve", "then": "night"})
+    emit(state, {"e": "resolve", "then": "night", **({"ends_day": True} if ends_day else {})})
     if seat is not None:
         saved = powers.EXECUTED.get(state.roles[seat]) if cause == "execution" else None
         if saved is None or not saved(state, seat):  # the village idiot lives on

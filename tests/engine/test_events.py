@@ -308,3 +308,17 @@ def test_the_engines_invisible_characters_are_the_names_rules():
     assert unicodedata.category("\u200b") in event_cards.REFUSED_CATEGORIES
     from companion.words import LANGUAGES
     assert event_cards.LANGS == set(LANGUAGES)
+
+
+def test_two_executions_end_with_a_vote_of_no_ballots_rules_6_decision():
+    """RULES.md §6 Decision (no ballots): a vote in which nobody casts a
+    ballot "executes nobody and ends the day's voting" — on a two-executions
+    day (§10) too: no second vote, night falls. A vote with ballots still
+    brings the second (the test above)."""
+    deal = ["werewolf", "werewolf", "seer", "hunter", *["villager"] * 4]
+    state = game(MH, deal, NIGHT1, options=opts("two-executions", vote_timeout="abstain"))
+    assert (state.now, state.step) == ("day 1", "vote")
+    act(state, Action(None, "timeout"))  # every ballot missing
+    assert state.now == "night 2" and state.alive.count(True) == 7
+    resolve = [e for e in state.log if e["e"] == "resolve"][-1]
+    assert resolve.get("ends_day") is True
