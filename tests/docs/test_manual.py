@@ -35,6 +35,8 @@ AMENDED = {
     "| `companion/bench.py`, `companion/bench_hub.py`, `companion/bench_presses.py` |"
     " `werewolf bench engine`, `werewolf bench hub`, `werewolf bench presses` |":
     "the benches are the package companion/bench/ [issue 32]",
+    "`werewolf simulate --ruleset R --players N [--add ROLE]... [--games K] [--seed S]"
+    " [--professions]`": "simulate takes --events ID… too [issue 33]",
 }
 
 README_COMMANDS = [
