@@ -115,5 +115,19 @@
     tick();
   });
   setInterval(tick, 100);
+  // the table screen's view changed (table.js): what it announces is in the
+  // timeline now — ask at once rather than at the next poll
+  let poking = false;
+  window.narrationPoke = () => {
+    if (poking || !game) return;
+    poking = true;
+    fetch("/api/speech?after=" + after, {cache: "no-store"}).then((r) => r.ok ? r.json() : null)
+      .then((s) => {
+        if (s && s.game === game) {
+          for (const u of s.said) { lines.set(u.n, u); after = Math.max(after, u.n); }
+          tick();
+        }
+      }).catch(() => {}).finally(() => { poking = false; });
+  };
   poll();
 })();

@@ -129,6 +129,7 @@
 
   function render(v) {
     view = v;
+    if (window.narrationPoke) window.narrationPoke();  // narration.js: the voice of this change
     offset = typeof v.now === "number" ? v.now - Date.now() / 1000 : 0;
     const lobby = v.phase === "lobby" || !v.players || !v.players.length;
     const night = !!(v.pace && v.pace.mode === "calls");
