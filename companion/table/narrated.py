@@ -49,6 +49,7 @@ GAP_S = 0.25  # silence between the pieces of one sentence
 SENTENCE_GAP_S = 0.35  # silence between two sentences
 #: a new stage's first words start this long after it opens, so that the
 #: table screen has fetched them when their moment comes [issue 29]
+#: (the default of Settings.voice_lead_s)
 LEAD_S = 0.5
 KEEP = 400  # utterances kept (a long game says a few hundred)
 
@@ -169,7 +170,7 @@ class Narration:
             older = [u for u in self._said if not u.dropped] if same else []
         sentences = spoken(last, view, lang)
         stop: list[tuple[Utterance, float]] = []
-        free = now + LEAD_S
+        free = now + self.table.settings.voice_lead_s
         step = step_of(view)
         for u in older:
             if u.step != step and u.at >= now:

@@ -67,6 +67,9 @@ class Settings:
     #: narrated games: how fast the voice speaks (a line lasts its rendered
     #: length / voice_rate; the table screen plays it that fast): tests [issue 29]
     voice_rate: float = 1.0
+    #: narrated games: a new step's first words start this long after it
+    #: (time for the table screen to fetch them) [issue 29]
+    voice_lead_s: float = 0.5
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 #: windows are the game's own night_s and pack_s (exact, RULES.md §4 [issue 16]:
 #: a test that drives the night through the GM's API sets them to 0, and the
 #: GM's Next ends each call)
-FAST = Settings(ballot_s=20, prompt_s=10, last_words_s=0.5, verdict_s=1.5, voice_rate=12)
+FAST = Settings(ballot_s=20, prompt_s=10, last_words_s=0.5, verdict_s=1.5, voice_rate=12,
+                voice_lead_s=0.15)
 
 
 def chromium_path() -> str | None:

@@ -79,6 +79,8 @@ def _pick(state: Any, seat: int, choice: dict) -> dict | None:
         return {"do": "vote", "target": state.names[target]}
     if choice["do"] == "pass":
         return {"do": "pass"}
+    if choice["do"] == "appoint" and choice.get("targets"):  # the dying sheriff's successor
+        return {"do": "appoint", "target": state.names[choice["targets"][0]]}
     return None
 
 
@@ -250,7 +252,8 @@ def test_the_table_screen_says_each_line_in_time(hub_factory: Any, new_context: 
         pytest.skip(f"no voice for {lang}: {find(lang)[1]}")
     names = NAMES if lang == "en" else ["あかり", "ゆうと", "さくら", "はると", "みお", "そうた",
                                          "ひな", "れん"]
-    with hub_factory(f"in-time-{lang}", settings=replace(FAST, voice_rate=4)) as hub:
+    settings = replace(FAST, voice_rate=4, voice_lead_s=0.5)  # the hub's own lead
+    with hub_factory(f"in-time-{lang}", settings=settings) as hub:
         hub.api("POST", "/api/games", {
             "ruleset": "millers-hollow", "players": names, "language": lang,
             "deal": dict(zip(names, HUNTER_GAME)), "narrated": True, "wait_for_start": True,
