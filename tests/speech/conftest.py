@@ -3,14 +3,43 @@ is rendered once (Japanese takes ~25 s on the CI machine)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
+from companion.hub import create_app
 from companion.speech import Cache, engine_for
 from companion.speech.engines import find
+from companion.store import Store
+from companion.table import Table
 
 LANGS = ("ja", "zh_Hant", "en")
+TOKEN = "host-token"  # the hub's GM token, which a narrated game's host holds
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+class FakeClock:
+    """The table's clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def app(tmp_path: Path, clock: FakeClock):  # type: ignore[no-untyped-def]
+    """A hub on a fake clock, its speech rendered into the test's folder."""
+    table = Table(Store(tmp_path / "games.sqlite3"), clock=clock, rng=random.Random(7))
+    return create_app(table, TOKEN, {"TESTING": True, "HEARTBEAT_S": 0.05,
+                                     "SPEECH_DIR": tmp_path / "speech"})
 
 
 def need_engine(lang: str) -> None:

@@ -5,39 +5,16 @@ show cards, enter another seat's action or undo a night"."""
 from __future__ import annotations
 
 import io
-import random
 import wave
 from pathlib import Path
 
 import pytest
 
-from companion.hub import create_app
 from companion.speech import Cache
 from companion.store import Store
 from companion.table import Table
 
-TOKEN = "host-token"
-AUTH = {"Authorization": f"Bearer {TOKEN}"}
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.t = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def app(tmp_path: Path, clock: FakeClock):  # type: ignore[no-untyped-def]
-    table = Table(Store(tmp_path / "games.sqlite3"), clock=clock, rng=random.Random(7))
-    return create_app(table, TOKEN, {"TESTING": True, "HEARTBEAT_S": 0.05,
-                                     "SPEECH_DIR": tmp_path / "speech"})
+from .conftest import AUTH
 
 
 def _game(client, narrated: bool = True):  # type: ignore[no-untyped-def]

@@ -11,42 +11,18 @@ new code's QR is served once, for the table screen."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from companion.hub import create_app
-from companion.store import Store
-from companion.table import Table
 from companion.table.lost_phone import SHOW_S, VOTE_S
 
-TOKEN = "host-token"
-AUTH = {"Authorization": f"Bearer {TOKEN}"}
+from .conftest import AUTH
+
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
 SEER = 2  # Cid, in every game here: the seat whose card and night the host wants
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.t = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def app(tmp_path: Path, clock: FakeClock):  # type: ignore[no-untyped-def]
-    table = Table(Store(tmp_path / "games.sqlite3"), clock=clock, rng=random.Random(7))
-    return create_app(table, TOKEN, {"TESTING": True, "HEARTBEAT_S": 0.05,
-                                     "SPEECH_DIR": tmp_path / "speech"})
 
 
 def _example() -> dict:

@@ -17,15 +17,7 @@ from companion.store import Store
 from companion.table import Table, TableError
 from companion.table.narrated import Narration
 
-from .conftest import need_engine
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.t = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
+from .conftest import FakeClock, need_engine
 
 
 def _setup(roles: list[str], narrated: bool = True, **options: object) -> dict:

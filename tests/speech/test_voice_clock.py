@@ -25,18 +25,10 @@ from companion.table.narrated import LEAD_S, Narration
 from companion.table.pace import Pace
 from companion.table.pacing import NARRATOR_SPEAKING, VERDICT_AFTER_S, voiced
 
-from .conftest import need_engine
+from .conftest import FakeClock, need_engine
 
 PLAYERS = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
 ROLES = ["werewolf", "villager", "seer", "witch", "werewolf", "villager", "villager", "villager"]
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.t = 5_000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 class Tone:
