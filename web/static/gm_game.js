@@ -68,7 +68,7 @@
     box.hidden = !(ev && ev.today && v.phase === "day");
     if (box.hidden) { box.replaceChildren(); return; }
     const w = eventCardWords(ev, N);  // words.js
-    const mark = w.source === "[003]" ? t("New Moon [003]") : w.source === "house" ? t("House event") : t("Event card");
+    const mark = eventMark(w, t);  // words.js
     box.classList.toggle("moon", w.source === "[003]");
     // its text once: the moderator's line at dawn says it already
     const said = ($("line").textContent || "").includes(w.text);

@@ -281,12 +281,8 @@
     box.hidden = off || !ev || !ev.today;
     if (box.hidden) { box.replaceChildren(); return; }
     const w = eventCardWords(ev, N);  // words.js
-    const mark = w.source === "[003]" ? t("New Moon [003]") : w.source === "house" ? t("House event") : t("Event card");
     box.classList.toggle("moon", w.source === "[003]");
-    box.replaceChildren(el("p", {class: "mark"}, mark),
-      el("h2", {class: "title", test: "event-title"}, w.title),
-      el("p", {class: "text"}, w.text),
-      ...(w.own ? [el("p", {class: "by-hand"}, t("The game master applies this card by hand."))] : []));
+    box.replaceChildren(...eventCardNodes(w, t));
   }
 
   // A lost phone [issue 29]: the table votes to reissue a seat; every living

@@ -206,13 +206,8 @@
     box.hidden = !show;
     if (!show) { box.replaceChildren(); return; }
     const w = eventCardWords(ev, N);  // words.js
-    const mark = w.source === "[003]" ? t("New Moon [003]") : w.source === "house" ? t("House event") : t("Event card");
     box.classList.toggle("moon", w.source === "[003]");
-    box.replaceChildren(
-      el("p", {class: "mark"}, mark),
-      el("h2", {class: "title", test: "event-title"}, w.title),
-      el("p", {class: "text", test: "event-text"}, w.text),
-      ...(w.own ? [el("p", {class: "by-hand"}, t("The game master applies this card by hand."))] : []));
+    box.replaceChildren(...eventCardNodes(w, t));
   }
 
   // A lost phone [issue 29]: the table decides here, never the host alone.
