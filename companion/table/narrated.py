@@ -47,10 +47,6 @@ from .table import Table
 
 GAP_S = 0.25  # silence between the pieces of one sentence
 SENTENCE_GAP_S = 0.35  # silence between two sentences
-#: a new stage's first words start this long after it opens, so that the
-#: table screen has fetched them when their moment comes [issue 29]
-#: (the default of Settings.voice_lead_s)
-LEAD_S = 0.5
 KEEP = 400  # utterances kept (a long game says a few hundred)
 
 
@@ -158,7 +154,8 @@ class Narration:
         """What to say now that the public view is `view` (about to be
         committed), and when: after what is being said (a stage that ended
         stops its words: those not yet begun are dropped, the one being said
-        is cut), back to back, from a moment after now (LEAD_S). Each line's
+        is cut), back to back, from a moment after now (Settings.voice_lead_s,
+        time for the table screen to fetch them). Each line's
         length is its rendered WAV's (rendered now if it is not on disk yet),
         a public fact: the same words take the same time in every game."""
         game = view.get("game")

@@ -21,12 +21,13 @@ from companion.speech import Cache
 from companion.speech.engines import wav_bytes
 from companion.store import Store
 from companion.table import NotNow, Table
-from companion.table.narrated import LEAD_S, Narration
+from companion.table.narrated import Narration
 from companion.table.pace import Pace
-from companion.table.pacing import NARRATOR_SPEAKING, VERDICT_AFTER_S, voiced
+from companion.table.pacing import NARRATOR_SPEAKING, VERDICT_AFTER_S, Settings, voiced
 
 from .conftest import FakeClock, need_engine
 
+LEAD_S = Settings().voice_lead_s  # the hub's own lead before a step's first words
 PLAYERS = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
 ROLES = ["werewolf", "villager", "seer", "witch", "werewolf", "villager", "villager", "villager"]
 
