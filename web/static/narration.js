@@ -79,6 +79,15 @@
     if (due.length) begin(due[due.length - 1], now);  // the line of now (any before it is over)
   }
 
+  // the timeline's lines as sent (new ones, and later words on those still to come)
+  function take(said) {
+    for (const u of said) {
+      lines.set(u.n, u);
+      after = Math.max(after, u.n);
+    }
+    tick();
+  }
+
   async function poll() {
     let narrated = false;
     try {
@@ -97,11 +106,7 @@
         rate = s.rate || 1;
         if (current) current.audio.volume = volume;
         offset = s.now - (sent + got) / 2;  // the hub's clock at the middle of the round trip
-        for (const u of s.said) {
-          lines.set(u.n, u);
-          after = Math.max(after, u.n);
-        }
-        tick();
+        take(s.said);
       }
     } catch (err) { /* the hub is restarting: the next poll tries again */ }
     setTimeout(poll, narrated ? 250 : 5000);  // a game master's game says nothing
@@ -123,10 +128,7 @@
     poking = true;
     fetch("/api/speech?after=" + after, {cache: "no-store"}).then((r) => r.ok ? r.json() : null)
       .then((s) => {
-        if (s && s.game === game) {
-          for (const u of s.said) { lines.set(u.n, u); after = Math.max(after, u.n); }
-          tick();
-        }
+        if (s && s.game === game) take(s.said);
       }).catch(() => {}).finally(() => { poking = false; });
   };
   poll();
