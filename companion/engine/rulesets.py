@@ -33,6 +33,8 @@ OPTION_VALUES: dict[str, tuple | None] = {
     "secret_deck": (True, False),  # call every card of the ruleset, not the deck's (§4)
     # a revealed idiot dies with the elder killed by the village [003 變體規則] (§5)
     "idiot_dies_with_elder": (True, False),
+    # the dead read the story so far, every card, on their phones [issue 35] (§1)
+    "ghosts": (True, False),
 }
 #: Options that take a list, each with its check (SetupError), set by no
 #: preset: absent, an option is empty (today's behaviour, older logs alike).
@@ -46,7 +48,7 @@ _MH_OPTIONS = {
     "vote_timeout": "abstain", "self_vote": True, "first_night_attack": True,
     "witch_self_heal": True, "professions": False, "discussion_s": 300, "night_s": 20,
     "pack_s": 40, "extra_discussion_s": 0, "secret_deck": False,
-    "idiot_dies_with_elder": False,
+    "idiot_dies_with_elder": False, "ghosts": False,
 }
 
 RULESETS: dict[str, dict] = {
@@ -68,7 +70,7 @@ RULESETS: dict[str, dict] = {
             "vote_timeout": "abstain", "self_vote": False, "first_night_attack": False,
             "witch_self_heal": False, "professions": False, "discussion_s": 600, "night_s": 300,
             "pack_s": 300, "extra_discussion_s": 180, "secret_deck": False,
-            "idiot_dies_with_elder": False,
+            "idiot_dies_with_elder": False, "ghosts": False,
         },
         # one window in which every night role acts at once [004] (RULES.md §4)
         "night": "together",

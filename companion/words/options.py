@@ -31,6 +31,7 @@ LABELS: dict[str, Msg] = {
     "extra_discussion_s": P_("option", "Extra discussion (seconds)"),
     "professions": N_("The Village: professions"),
     "idiot_dies_with_elder": P_("option", "The idiot dies with the elder"),
+    "ghosts": P_("option", "Ghosts: the dead read the story"),  # [issue 35]
 }
 
 HELPS: dict[str, Msg] = {
@@ -60,6 +61,8 @@ HELPS: dict[str, Msg] = {
     "idiot_dies_with_elder": N_("When the village kills the elder (poison, the hunter's shot, "
                                 "an execution), a village idiot already revealed dies with "
                                 "him."),
+    "ghosts": N_("A dead player's phone shows the whole game so far, every card. The dead "
+                 "must stay silent until the game is over."),  # [issue 35]
 }
 
 #: the values an option may take (booleans as "true"/"false")
