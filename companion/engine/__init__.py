@@ -5,6 +5,8 @@
     events = act(state, Action(seat, "vote", target=3))
     view_for(state, seat) / view_for(state, None) / public_view(state)
     pending(state)                    # the current step for machines: kind, timer, timeout
+    discussion_order(state)           # discussion_turns' speakers, in order [issue 34]
+    night_ready(state, ready_seats)   # ready_ends_night: the window may end now [issue 34]
     announcements(state)              # what the table has been told, in order
     act(state, action, expect=view["seq"])   # StaleAction if the game moved on
     state = undo(state)               # rebuild from the log without the last action
@@ -34,7 +36,7 @@ from .rulesets import (
     resolve_options,
 )
 from .state import State, apply, rebuild
-from .steps import night_calls, pending
+from .steps import discussion_order, night_calls, night_ready, pending, ready_window
 from .views import (
     announcements,
     public_view,
@@ -52,4 +54,5 @@ __all__ = [
     "announcements", "shared_announcements", "seat_actions",
     "PUBLIC_CAUSES", "fresh_memo", "mixed_lovers", "migrate_overrides",
     "attack_tonight", "today", "tonight",
+    "discussion_order", "night_ready", "ready_window",  # [issue 34]
 ]

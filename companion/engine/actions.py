@@ -214,6 +214,12 @@ class Choice:
         if buildings != ():
             d["buildings"] = buildings
 
+    @property
+    def one_potion(self) -> bool:
+        """`potion` under `witch_single_potion` (RULES.md §5 witch [003]): heal
+        or poison, not both (said in `info`, so the phone shows it too)."""
+        return bool(self.info and self.info.get("one_potion"))
+
     @classmethod
     def one_of(cls, do: str, targets: tuple[int, ...]) -> Choice:
         """`Choice(do, targets, (1, 1))` for a plain `do` (not MULTI nor
@@ -240,6 +246,8 @@ class Choice:
         if do == "potion":
             if a.heal and not self.heal:
                 return False
+            if a.heal and a.poison is not None and self.one_potion:
+                return False  # `witch_single_potion`: heal or poison, not both [003]
             return a.poison is None or a.poison in self.targets
         if do == "swap":
             return a.card in self.cards
@@ -261,6 +269,8 @@ class Choice:
         if do == "pass":
             return 1
         if do == "potion":
+            if self.one_potion:  # heal, or poison one, or neither
+                return len(self.targets) + 1 + (1 if self.heal else 0)
             return (2 if self.heal else 1) * (len(self.targets) + 1)
         if do == "swap":
             return len(self.cards)
@@ -282,6 +292,11 @@ class Choice:
             targets = self.targets
             return Action.of(actor, do, targets[int(rng.random() * len(targets))])  # pick(), inline
         if do == "potion":
+            if self.one_potion:  # each of the size's actions alike
+                k = int(rng.random() * self.size)
+                if k < len(self.targets):
+                    return Action(actor, do, poison=self.targets[k])
+                return Action(actor, do, heal=self.heal and k == len(self.targets) + 1)
             heal = self.heal and rng.random() < 0.5
             poison = rng.choice(self.targets + (None,)) if self.targets else None
             return Action(actor, do, heal=heal, poison=poison)

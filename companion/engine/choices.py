@@ -145,9 +145,12 @@ def ballots(state: State) -> dict:
     self_ok = election or state.opts["self_vote"]
     lovers = state.lovers  # in every vote, the election too (RULES.md §5 Cupid [000][003])
     allowed = None if election else state.allowed
+    # vote_mode=candidates: the candidates do not vote in the rounds after the first (§6)
+    nominees = None if election else state.nominees
     revealed = state.revealed
     up = state.up
-    if pool is up and len(up) > 1 and not (self_ok or revealed or lovers or allowed is not None):
+    if pool is up and len(up) > 1 and not (self_ok or revealed or lovers or allowed is not None
+                                           or nominees is not None):
         # the usual first round: every living player names anyone but himself
         for k, seat in enumerate(up):
             cached[seat] = [Choice.one_of("vote", up[:k] + up[k + 1:])]
@@ -155,7 +158,8 @@ def ballots(state: State) -> dict:
     shared = [Choice.one_of("vote", pool)] if pool else []  # for all who may name anyone
     voters = []  # those left with a choice (`voters`)
     for at, seat in enumerate(up):
-        if seat in revealed or (allowed is not None and seat not in allowed):
+        if seat in revealed or (allowed is not None and seat not in allowed) or (
+                nominees is not None and seat in nominees):
             cached[seat] = []
             continue
         out = pool
@@ -210,7 +214,9 @@ def voters(state: State) -> list[int]:
     else:
         revealed = state.revealed
         allowed = state.allowed if state.step == "vote" else None
-        got = [i for i in state.up if i not in revealed and (allowed is None or i in allowed)]
+        nominees = state.nominees if state.step == "vote" else None
+        got = [i for i in state.up if i not in revealed and (allowed is None or i in allowed)
+               and not (nominees is not None and i in nominees)]
     got = state.memo_step["voters"] = village.voters(state, got, vote_targets)
     return got
 

@@ -39,9 +39,14 @@ def run_queue(state: State) -> Next:
         if dies is not None:
             cause = next(c for s, c, _ in state.deaths if s == seat)
             prompts = [[kind, seat] for kind in dies(state, seat, cause)]
-        if state.sheriff == seat:
+        # a revealed idiot sheriff names no successor: the badge leaves the game
+        # with him (RULES.md §6 [002] 「保安官が脱落：怠け者以外は後継者を指定する」)
+        badge = state.sheriff == seat and seat in state.revealed
+        if state.sheriff == seat and not badge:
             prompts.append(["appoint", seat])
         emit(state, {"e": "triggers", "seat": seat, "prompts": prompts})
+        if badge:
+            emit(state, {"e": "sheriff", "seat": None, "how": "idiot"})
     won = outcome(state)
     if won:
         emit(state, {"e": "over", "winner": won[0], "winners": won[1]})

@@ -219,7 +219,9 @@ def step_label(state: State) -> str:
     if state.phase == "over":
         return "over"
     step = state.step
-    if step == "vote" and state.round > 1:
+    if step == "vote" and state.nominees is not None:  # vote_mode=candidates (§6)
+        step = "candidates" if state.round == 2 else f"runoff {state.round - 2}"
+    elif step == "vote" and state.round > 1:
         step = f"runoff {state.round - 1}"
     elif step == "election" and state.round > 1:
         step = "election runoff"

@@ -244,7 +244,10 @@ def _witch_night(state: State, seat: int) -> list[Choice]:
     poison = state.up if state.potions["poison"] else ()  # herself too [003]
     if not (heal or poison):
         return []
-    return _or_pass([Choice("potion", poison, (0, 1), heal=heal, info={"victim": victim})])
+    info: dict = {"victim": victim}
+    if state.opts.get("witch_single_potion"):
+        info["one_potion"] = True  # one potion a game: heal or poison [003] (RULES.md §5)
+    return _or_pass([Choice("potion", poison, (0, 1), heal=heal, info=info)])
 
 
 def _witch_called(state: State, seat: int) -> None:

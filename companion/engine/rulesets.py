@@ -35,6 +35,23 @@ OPTION_VALUES: dict[str, tuple | None] = {
     "idiot_dies_with_elder": (True, False),
     # the dead read the story so far, every card, on their phones [issue 35] (§1)
     "ghosts": (True, False),
+    # [issue 34], each RULES.md's option with its seed line (docs/rules.md)
+    "witch_single_potion": (True, False),  # one potion for the game [003 house rule] (§5)
+    "announce_potions": (True, False),  # the dawn tells the potions used [000 l.49] (§5)
+    "election": ("before-discussion", "after-discussion"),  # day 1's election [003 l.26] (§6)
+    "discussion_turns": (True, False),  # the discussion in turns [003 variant] (§6)
+    "vote_mode": ("plurality", "candidates"),  # [003 variant: 憤怒的暴民] (§6)
+    "turn_s": None,  # one speaker's turn, a candidate's defence included (§6)
+    "ready_ends_night": (True, False),  # night 1 ends once all are ready [004 l.86-87] (§4)
+}
+#: What an option missing from a stored game (a log, a saved game) means:
+#: today's behaviour before the option existed, whatever its preset says now
+#: (bga's `announce_potions` and jp-standard's `ready_ends_night` are on in
+#: their presets, for new games only). `migrate_options` fills them in.
+LEGACY_OPTIONS: dict[str, object] = {
+    "witch_single_potion": False, "announce_potions": False,
+    "election": "before-discussion", "discussion_turns": False, "vote_mode": "plurality",
+    "turn_s": 45, "ready_ends_night": False,
 }
 #: Options that take a list, each with its check (SetupError), set by no
 #: preset: absent, an option is empty (today's behaviour, older logs alike).
@@ -49,6 +66,8 @@ _MH_OPTIONS = {
     "witch_self_heal": True, "professions": False, "discussion_s": 300, "night_s": 20,
     "pack_s": 40, "extra_discussion_s": 0, "secret_deck": False,
     "idiot_dies_with_elder": False, "ghosts": False,
+    "witch_single_potion": False, "announce_potions": False, "election": "before-discussion",
+    "discussion_turns": False, "vote_mode": "plurality", "turn_s": 45, "ready_ends_night": False,
 }
 
 RULESETS: dict[str, dict] = {
@@ -56,7 +75,9 @@ RULESETS: dict[str, dict] = {
                        "expansions": frozenset({"village", "new-moon"})},
     "bga": {
         "roles": _BASE_MH, "players": (8, 18),
-        "options": {**_MH_OPTIONS, "tie": "runoff-once", "vote_timeout": "right-neighbour"},
+        "options": {**_MH_OPTIONS, "tie": "runoff-once", "vote_timeout": "right-neighbour",
+                    # 「癒しの薬、毒薬使用時は翌朝公表される。」 [000 l.49] (RULES.md §5 witch)
+                    "announce_potions": True},
         # The Village [000] (RULES.md §8), New Moon's event cards [003] (§10)
         "expansions": frozenset({"village", "new-moon"}),
     },
@@ -71,6 +92,11 @@ RULESETS: dict[str, dict] = {
             "witch_self_heal": False, "professions": False, "discussion_s": 600, "night_s": 300,
             "pack_s": 300, "extra_discussion_s": 180, "secret_deck": False,
             "idiot_dies_with_elder": False, "ghosts": False,
+            "witch_single_potion": False, "announce_potions": False,
+            "election": "before-discussion", "discussion_turns": False,
+            "vote_mode": "plurality", "turn_s": 45,
+            # 「参戦者全員の準備が完了次第、Bに移ります」 [004 l.86-87] (RULES.md §4)
+            "ready_ends_night": True,
         },
         # one window in which every night role acts at once [004] (RULES.md §4)
         "night": "together",
@@ -82,7 +108,8 @@ MIN_PLAYERS, MAX_PLAYERS = 4, 24
 #: Which games an option is about [issue 28], as data: the cards it concerns
 #: (it applies when the ruleset deals one of them), the night it needs
 #: ("calls": one call after another, not jp-standard's one window, RULES.md
-#: §4) or the expansion it belongs to. An option named nowhere here applies
+#: §4), the expansion it belongs to, or the preset option it needs on
+#: ("option": the sheriff's election). An option named nowhere here applies
 #: to every ruleset. Only what the lobby offers follows it (`lobby_options`):
 #: a game may still set any option of OPTION_VALUES (`resolve_options`).
 OPTION_CONCERNS: dict[str, dict] = {
@@ -91,6 +118,10 @@ OPTION_CONCERNS: dict[str, dict] = {
     "pack_s": {"night": "calls"},  # the werewolves' own call
     "professions": {"expansion": "village"},  # The Village (RULES.md §8)
     "idiot_dies_with_elder": {"roles": frozenset({"elder"})},  # §5 elder [003]
+    "witch_single_potion": {"roles": frozenset({"witch"})},  # §5 witch [003]
+    "announce_potions": {"roles": frozenset({"witch"})},  # §5 witch [000]
+    "election": {"option": "sheriff"},  # only where a sheriff is elected (§6 [003])
+    "ready_ends_night": {"night": "together"},  # jp-standard's one window (§4 [004])
 }
 
 
@@ -103,6 +134,8 @@ def option_applies(name: str, option: str) -> bool:
     if "roles" in concerns and not concerns["roles"] & preset["roles"]:
         return False
     if "night" in concerns and preset.get("night", "calls") != concerns["night"]:
+        return False
+    if "option" in concerns and not preset["options"].get(concerns["option"]):
         return False
     return "expansion" not in concerns or concerns["expansion"] in preset.get("expansions", ())
 
@@ -120,9 +153,14 @@ def together(name: str) -> bool:
 
 
 def migrate_options(name: str, opts: dict) -> dict:
-    """A game's options stored before `night_s` became an exact window (no
-    `pack_s` among them): the new options take their preset value and the
-    old `night_s` is read as it was meant (`_old_night_s`)."""
+    """A game's options as stored, read as they were meant: an option added
+    since takes today's behaviour (LEGACY_OPTIONS, not its preset value:
+    an old bga game announces no potions [issue 34]); stored before `night_s`
+    became an exact window (no `pack_s` among them), the other new options
+    take their preset value and the old `night_s` is read as it was meant
+    (`_old_night_s`)."""
+    if not all(k in opts for k in LEGACY_OPTIONS):
+        opts = {**LEGACY_OPTIONS, **opts}
     if "pack_s" in opts or name not in RULESETS:
         return opts
     preset = RULESETS[name]["options"]

@@ -63,6 +63,9 @@ class State:
     # voting
     votes: dict[int, int | None] = field(default_factory=dict)
     candidates: tuple[int, ...] | None = None  # runoff: only these may be named
+    # vote_mode=candidates (RULES.md §6): the day's candidates, named by the first
+    # round; they may not vote in the rounds that follow it (None: not now)
+    nominees: tuple[int, ...] | None = None
     round: int = 1
     ties: list[tuple] = field(default_factory=list)  # this day's tied breakdowns
     allowed: frozenset[int] | None = None  # the scapegoat's voters for today
@@ -171,6 +174,8 @@ def _step(s: State, e: dict) -> None:
         s.round = e["round"]
         c = e.get("candidates")
         s.candidates = tuple(c) if c is not None else None
+        c = e.get("nominees")  # absent from every other vote: older logs alike
+        s.nominees = tuple(c) if c is not None else None
 
 
 def _act(s: State, e: dict) -> None:
@@ -209,6 +214,8 @@ def _act(s: State, e: dict) -> None:
             s.healed, s.potions["heal"] = True, False
         if e["poison"] is not None:
             s.poisoned, s.potions["poison"] = e["poison"], False
+        if s.opts.get("witch_single_potion") and (e["heal"] or e["poison"] is not None):
+            s.potions = {"heal": False, "poison": False}  # one potion a game [003]
     elif do == "charm":
         s.charmed.update(e["targets"])
     elif do == "link":

@@ -9,8 +9,8 @@ read no clock (the hub owns the timers).
 from __future__ import annotations
 
 from . import new_moon, powers
-from .choices import waiting_for
-from .kernel import PROMPTS, VOTES, attack_tonight, today
+from .choices import waiting, waiting_for
+from .kernel import PROMPTS, PUBLIC_CAUSES, VOTES, attack_tonight, left_of, today
 from .roles import NIGHT_STEPS, ROLES, called_tonight
 from .rulesets import RULESETS, together
 from .state import TOGETHER, State
@@ -83,10 +83,31 @@ def pending(state: State) -> dict:
     - "calls": `night_calls(state)` while the phase is night, else [].
     - "secret": True for the night's own steps (kinds night and wolves), whose
       names must not be shown publicly (RULES.md §4).
+
+    [issue 34] (docs: /work/notes/issue34-engine-api.md):
+    - "nominees": `vote_mode=candidates`' candidates once the first round has
+      named them (in seat order), on the candidates' round and the runoffs
+      after it: they do not vote (`waiting` never lists them); else None.
+    - "defence": on the candidates' round (round 2 with "nominees"), the
+      candidates in seat order, who defend themselves before its ballots
+      (RULES.md §6 Decision); else None.
+    - "turns": the seats that speak in turn, each for `turn_s` seconds, before
+      this step's ballots: the defence, or the day's discussion with
+      `discussion_turns` (`discussion_order`); None: no turns. With turns
+      "timer" is "turn_s" (one turn's seconds).
+    - "ready": True while `ready_ends_night` may end this window early
+      (jp-standard's night 1, RULES.md §4): see `night_ready`.
+    With `election=after-discussion` the day's election round 1 holds the
+    day's discussion ("discussion_s") and the execution vote after it has
+    none (timer None: its ballots open at once).
     """
     step = state.step
     kind = _kind(state)
     round_ = state.round if step in VOTES else None
+    opts = state.opts
+    nominees = state.nominees if step == "vote" and state.phase == "day" else None
+    defence = sorted(nominees) if nominees is not None and state.round == 2 else None
+    turns: list[int] | None = None
     if kind == "wolves":
         timer: str | None = "pack_s"
     elif kind == "night":
@@ -94,6 +115,13 @@ def pending(state: State) -> dict:
     elif kind in ("vote", "election") and state.round == 1:
         card = today(state)  # no-discussion: the vote opens at dawn (RULES.md §10)
         timer = "discussion_s" if card is None or card.discussion else None
+        after = opts.get("election") == "after-discussion"
+        if timer and after and kind == "vote" and not state.verdicts and _elected_today(state):
+            timer = None  # the day's discussion came before the election (§6 [003])
+        if timer and opts.get("discussion_turns") and (kind == "vote" or after):
+            turns, timer = discussion_order(state), "turn_s"
+    elif defence is not None:
+        turns, timer = defence, "turn_s"  # each candidate's defence (§6 Decision)
     elif kind in ("runoff", "election"):
         timer = "extra_discussion_s"
     else:
@@ -107,7 +135,72 @@ def pending(state: State) -> dict:
         "waiting": waiting_for(state), "timer": timer, "on_timeout": _on_timeout(state, kind),
         "calls": night_calls(state) if state.phase == "night" else [],
         "secret": kind in ("night", "wolves"),
+        "nominees": list(nominees) if nominees is not None else None,
+        "defence": defence, "turns": turns, "ready": ready_window(state),
     }
+
+
+def _elected_today(state: State) -> bool:
+    """An election step was opened today (read back to the day's dawn)."""
+    log = state.log
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i]
+        if e["e"] == "day":
+            return False
+        if e["e"] == "step" and e["step"] == "election":
+            return True
+    return False
+
+
+def discussion_order(state: State) -> list[int]:
+    """The day's speakers with `discussion_turns` (RULES.md §6, [003] variant
+    「從剛才天黑時被殺的玩家左手邊的玩家開始，按照順時針方向，輪流發言」): every
+    living player, clockwise (RULES.md §1: a seat's left is the next seat,
+    i+1) from the first living seat left of the night's first victim.
+    **Decision:** with no victim, from the living sheriff's left, else from
+    seat 1 (index 0) or the first living seat after it.
+
+    Public facts only: "the night's first victim" is the first death the
+    dawn announced for the night before this day (night N before day N;
+    the dawn names its deaths of hidden cause in seat order, RULES.md §6,
+    whatever order they were resolved in), else its first death of public
+    cause (a hunter's shot at night). Outside a day: the last night's."""
+    night = f"night {state.n}"
+    hidden = [s for s, cause, time in state.deaths if time == night
+              and cause not in PUBLIC_CAUSES]
+    shown = [s for s, cause, time in state.deaths if time == night and cause in PUBLIC_CAUSES]
+    victim = min(hidden) if hidden else shown[0] if shown else None
+    if victim is None and state.sheriff is not None and state.alive[state.sheriff]:
+        victim = state.sheriff  # from his left (Decision)
+    if victim is None:
+        first = 0 if state.alive[0] else left_of(state, 0)
+    else:
+        first = left_of(state, victim)
+    if first is None:
+        return []  # nobody alive
+    up = state.up
+    k = up.index(first)
+    return list(up[k:] + up[:k])
+
+
+def ready_window(state: State) -> bool:
+    """`ready_ends_night` applies to the open step (RULES.md §4 [004] l.86–87
+    「目覚めの準備が整った人は挙手をしてください」「参戦者全員の準備が完了次第、
+    Bに移ります」): jp-standard's one night window on night 1, the option on."""
+    return (state.phase == "night" and state.n == 1 and state.step == TOGETHER
+            and bool(state.opts.get("ready_ends_night")) and together(state.ruleset))
+
+
+def night_ready(state: State, ready: set[int] | frozenset[int] | list[int]) -> bool:
+    """With `ready_window`: every living player has tapped "ready" (`ready`,
+    the seats the hub counted) and the window waits for nobody (the seer has
+    inspected or passed): the hub then ends the window (the engine's
+    `timeout`, which here applies no default, since nobody is waited for).
+    The same "ready" button on every phone, so the early end leaks nothing."""
+    if not ready_window(state):
+        return False
+    seats = set(ready)
+    return all(i in seats for i in state.up) and not waiting(state)
 
 
 def _kind(state: State) -> str:

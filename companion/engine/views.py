@@ -96,6 +96,11 @@ def _public_view(state: State) -> dict:
         vote: dict = {"kind": state.step, "round": state.round,
                       "candidates": list(state.candidates) if state.candidates else None,
                       "voted": sorted(state.votes), "waiting": waiting_for(state)}
+        if state.nominees is not None and state.step == "vote":
+            # vote_mode=candidates (RULES.md §6): the day's candidates, who do not
+            # vote now; "defence": on their round, the order they defend in
+            vote["nominees"] = list(state.nominees)
+            vote["defence"] = sorted(state.nominees) if state.round == 2 else None
         if state.village:  # the tavern keeper's ballot is shown before the others vote
             first = village.keeper(state) if state.step == "vote" else None
             if first is not None and first in state.votes:
@@ -106,6 +111,10 @@ def _public_view(state: State) -> dict:
         view["vote"] = vote
     if state.card is not None:
         view["event"] = event_view(state)
+    if state.opts.get("announce_potions") and state.phase in ("day", "over") and (
+            state.healed or state.poisoned is not None):
+        # the dawn told it [000] (RULES.md §5 witch): that she used them, never on whom
+        view["potions"] = {"heal": state.healed, "poison": state.poisoned is not None}
     if state.village or state.burned or state.poster is not None:
         view["village"] = _public_village(state)
     last = _last_tally(state)
@@ -167,6 +176,8 @@ def _tally_fields(log: list[dict], index: int, sheriff: int | None = -1) -> dict
     e = log[index]
     out = {k: e[k] for k in ("step", "round", "votes", "counts", "top")}
     out["tie"] = e.get("tie")
+    if "nominees" in e:  # vote_mode=candidates' first round (RULES.md §6)
+        out["nominees"] = e["nominees"]
     if "ballots" in e:
         out["ballots"], out["extra"] = e["ballots"], e["extra"]
         return out
@@ -448,12 +459,16 @@ def announcements(state: State) -> list[dict]:
     - "dawn": {"n", "deaths"}: one per dawn; "deaths" are the night's deaths
       of undisclosed cause in seat order, each {"seat", "name", "role", "cause"}
       ("role" only with `reveal_on_death`, "cause" only if public, else None);
-      [] is a peaceful morning.
+      [] is a peaceful morning. With `announce_potions` [000] (RULES.md §5
+      witch), a dawn after a night the witch used a potion also carries
+      "potions": {"heal": bool, "poison": bool} (that she used it, never on whom).
     - "death": {"seat", "name", "role", "cause"}: any other death (execution,
       hunter's shot, scapegoat, heartbreak after them, day deaths), in order.
     - "tally": {"step", "round", "votes", "counts", "top", "tie", "ballots",
       "extra"}: a closed vote; "ballots" and "extra" say how "counts" were made
-      (each ballot's weight: the sheriff's 2; the rumormonger's two posted votes).
+      (each ballot's weight: the sheriff's 2; the rumormonger's two posted votes);
+      `vote_mode=candidates`' first round adds "nominees", the candidates it
+      named (RULES.md §6; it is never a tie).
     - "revealed": {"seat", "name", "role": "village-idiot"}: an idiot voted out.
     - "sheriff": {"seat", "how"}: elected, drawn, none, appointed, default, died.
     - "no-execution": a vote closed and nobody is executed.
@@ -480,6 +495,8 @@ def announcements(state: State) -> list[dict]:
     poster: int | None = None  # and tonight's accusation
     condemned: int | None = None
     sheriff: int | None = None  # for the ballots' weights of tallies logged without them
+    potions = bool(state.opts.get("announce_potions"))  # told at dawn [000] (§5 witch)
+    used: dict[str, bool] = {}  # tonight's potions, for the dawn
 
     def death(e: dict) -> dict:
         seat, cause = e["seat"], e["cause"]
@@ -504,11 +521,15 @@ def announcements(state: State) -> list[dict]:
             flush()
             time = f"{kind} {e['n']}"
             fires, poster = ([], None) if kind == "night" else (fires, poster)
+            used = {} if kind == "night" else used
         elif kind == "resolve":
             if e["then"] == "day":
                 flush()
                 dawn = {"kind": "dawn", "time": time, "n": int(time.split()[1]),
                         "deaths": []}
+                if used:
+                    dawn["potions"] = {"heal": used.get("heal", False),
+                                       "poison": used.get("poison", False)}
                 if fires:
                     dawn["burned"] = fires
                 if poster is not None:
@@ -535,6 +556,11 @@ def announcements(state: State) -> list[dict]:
                           "building": _building_at(state, i, seat)})
         elif kind == "act" and e["do"] == "post":
             poster = e["target"]
+        elif potions and kind == "act" and e["do"] == "potion":
+            if e["heal"]:
+                used["heal"] = True
+            if e["poison"] is not None:
+                used["poison"] = True
         elif kind == "act" and e["do"] in ("silence", "pardon"):
             flush()
             seat = e["actor"]

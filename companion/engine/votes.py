@@ -40,10 +40,35 @@ def _elect(state: State, candidates: list[int] | None) -> Next:
 
 
 def open_vote(state: State, round_: int, candidates: list[int] | None) -> Next:
-    emit(state, {"e": "step", "step": "vote", "round": round_, "candidates": candidates})
+    event = {"e": "step", "step": "vote", "round": round_, "candidates": candidates}
+    if round_ > 1 and state.nominees is not None:  # vote_mode=candidates: they still
+        event["nominees"] = list(state.nominees)  # do not vote in a runoff (RULES.md §6)
+    emit(state, event)
     if not waiting(state):
         return close_vote(state)
     return None
+
+
+def _first_of_candidates(state: State) -> bool:
+    """The open vote is `vote_mode=candidates`' first round (RULES.md §6
+    [003] variant): an execution vote's round 1, which names the candidates."""
+    return (state.step == "vote" and state.round == 1 and state.nominees is None
+            and state.opts.get("vote_mode") == "candidates")
+
+
+def nominees_of(state: State, counts: dict[int, int]) -> list[int]:
+    """The candidates a first round names (RULES.md §6 `vote_mode=candidates`,
+    [003] 「最高票…的兩位（如果平手則可能是兩位以上）玩家成為“候選人”」): the two
+    with most votes, more when tied for second place (a tie for first of
+    three or more: all of them); **Decision:** only a player who received a
+    ballot (the rumormonger's posted votes alone make nobody a candidate).
+    In seat order."""
+    balloted = {t for t in state.votes.values() if t is not None}
+    ranked = sorted((c for s, c in counts.items() if s in balloted), reverse=True)
+    if not ranked:
+        return []
+    bar = ranked[min(1, len(ranked) - 1)]  # the second highest count
+    return sorted(s for s, c in counts.items() if s in balloted and c >= bar)
 
 
 def _tally(state: State) -> tuple[dict, dict[int, int], list[int]]:
@@ -102,6 +127,19 @@ def _posted(state: State, counts: dict[int, int]) -> bool:
 
 def close_vote(state: State) -> Next:
     event, counts, tied = _tally(state)
+    if tied and _first_of_candidates(state):
+        # the first round names the candidates: never a tie, no scapegoat, no
+        # runoff, not one of runoff-draw's three (RULES.md §6 Decision)
+        nominees = nominees_of(state, counts)
+        event["nominees"] = nominees
+        emit(state, event)
+        if state.village:
+            village.closed(state, counts, tied)  # the tavern keeper's loss
+        # their defence is the hub's (pending's "defence"); then only the
+        # others vote, among them
+        emit(state, {"e": "step", "step": "vote", "round": 2, "candidates": nominees,
+                     "nominees": nominees})
+        return None if waiting(state) else close_vote(state)
     if len(tied) > 1:
         event["tie"] = tied
     emit(state, event)

@@ -265,6 +265,11 @@ def check_potions(state: State) -> None:
     poisons = [e for e in state.log if e["e"] == "act" and e["do"] == "potion"
                and e["poison"] is not None]
     assert len(heals) <= 1 and len(poisons) <= 1, (heals, poisons)
+    if state.opts.get("witch_single_potion"):  # one potion for the game [003] (§5 witch)
+        assert len(heals) + len(poisons) <= 1, (heals, poisons)
+        assert state.potions == {"heal": not (heals or poisons),
+                                 "poison": not (heals or poisons)}
+        return
     assert state.potions == {"heal": not heals, "poison": not poisons}
 
 
@@ -483,6 +488,7 @@ def audit_log(state: State) -> None:
     charmed: set[int] = set()
     revealed: set[int] = set()
     step, candidates = "", None
+    nominees: list[int] | None = None  # vote_mode=candidates (RULES.md §6)
     expect_execution: int | None = None  # after an untied execution vote
     for e in state.log:
         kind = e["e"]
@@ -504,6 +510,9 @@ def audit_log(state: State) -> None:
             step = e["step"]
             if "round" in e:
                 candidates = e.get("candidates")
+                nominees = e.get("nominees")
+                assert nominees is None or (e["round"] >= 2 and opts["vote_mode"] ==
+                                            "candidates"), e
             if phase == "night" and step not in PROMPTS:
                 steps.append(step)
         elif kind == "act":
@@ -542,6 +551,8 @@ def audit_log(state: State) -> None:
                 assert actor not in revealed, "a revealed idiot votes (§6)"
                 if candidates is not None:
                     assert t in candidates, ("runoff vote outside the tied", e)
+                if nominees is not None and step == "vote":  # RULES.md §6 [003] variant
+                    assert actor not in nominees, ("a candidate votes after round 1", e)
                 if step == "vote":
                     assert not (lovers and {actor, t} == set(lovers)), "votes for his lover"
                     assert opts["self_vote"] or t != actor, "self-vote with self_vote=false"
@@ -589,6 +600,20 @@ def audit_log(state: State) -> None:
             assert counts == e["counts"], ("tally (§6: sheriff counts two)", e, sheriff)
             top = max(counts.values(), default=0)
             assert e["top"] == top
+            if e.get("nominees") is not None:
+                # RULES.md §6 vote_mode=candidates: the first round names the two
+                # most voted (more if tied for second), each with a ballot; no tie
+                assert (e["step"], e["round"], opts["vote_mode"]) == ("vote", 1, "candidates")
+                assert "tie" not in e, e
+                balloted = {t for t in e["votes"].values() if t is not None}
+                ranked = sorted((c for t, c in counts.items() if int(t) in balloted),
+                                reverse=True)
+                bar = ranked[min(1, len(ranked) - 1)]
+                assert e["nominees"] == sorted(int(t) for t, c in counts.items()
+                                               if int(t) in balloted and c >= bar), e
+                continue
+            assert not (e["step"] == "vote" and e["round"] == 1 and top and nominees is None
+                        and opts.get("vote_mode") == "candidates"), ("no candidates", e)
             tied = sorted(int(t) for t, c in counts.items() if c == top) if top else []
             assert e.get("tie") == (tied if len(tied) > 1 else None), e
             if e["step"] == "vote" and len(tied) == 1:

@@ -117,10 +117,15 @@ def test_rulesets_offer_only_the_options_that_apply(client) -> None:
     jp = doc["jp-standard"]["options"]
     assert not {"witch_self_heal", "pack_s", "professions"} & set(jp)
     assert set(jp) == set(RULESETS["jp-standard"]["options"]) - {
-        "witch_self_heal", "pack_s", "professions", "idiot_dies_with_elder"}  # no elder [004]
+        "witch_self_heal", "pack_s", "professions", "idiot_dies_with_elder",  # no elder [004]
+        "witch_single_potion", "announce_potions",  # no witch [004]
+        "election"}  # no sheriff to elect [004] [issue 34]
     assert jp["night_s"] == {"default": 300, "values": None}  # its one window stays
-    for name in ("millers-hollow", "bga"):  # every option applies to them
-        assert set(doc[name]["options"]) == set(RULESETS[name]["options"])
+    assert jp["ready_ends_night"] == {"default": True, "values": [True, False]}  # [004]
+    for name in ("millers-hollow", "bga"):  # every option applies to them but the one
+        # window's ready button (RULES.md §4 [004], jp-standard's night) [issue 34]
+        assert set(doc[name]["options"]) == set(RULESETS[name]["options"]) - {
+            "ready_ends_night"}
 
 
 def test_an_option_that_does_not_apply_is_still_taken(client) -> None:
