@@ -215,6 +215,32 @@ def _narrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _story(args: argparse.Namespace) -> int:
+    """`werewolf story GAME_ID` [issue 35]: a finished game's story from the
+    hub's data folder, as text (or --json), as the game master reads it."""
+    from pathlib import Path
+
+    from . import serve
+    from .history import History
+    from .store import Store
+    from .table.errors import TableError
+    from .words.story import story_plain
+
+    data = Path(args.data) if args.data else serve.default_data_dir()
+    path = data / "games.sqlite3"
+    if not path.exists():
+        return _fail(f"no games in {data} (give the hub's --data folder)")
+    try:
+        told = History(Store(path)).story(args.game, True, args.lang)
+    except TableError as err:
+        return _fail(str(err))
+    if args.json:
+        print(json.dumps(told, ensure_ascii=False, indent=1))
+    else:
+        print(story_plain(told["told"]), end="")
+    return 0
+
+
 def _options(pairs: list[str]) -> dict:
     """--option KEY=VALUE, the value as JSON (true, 30, "x") or as text."""
     import json
@@ -279,6 +305,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="--timeline: a game option, e.g. professions=true (The Village)")
     p.set_defaults(run=_narrate)
+
+    p = sub.add_parser("story", help="print a game's story: every night's cards and every "
+                       "vote, in order, from the hub's data folder")
+    p.add_argument("game", type=int, metavar="GAME_ID", help="the game's id (the GM's history)")
+    p.add_argument("--lang", choices=list(LANGUAGES), help="the language (default: the game's)")
+    p.add_argument("--json", action="store_true", help="the story as data: chapters, entries "
+                   "and their sentences")
+    p.add_argument("--data", metavar="DIR", help="the hub's data folder (serve --data; "
+                   "default: per-user data)")
+    p.set_defaults(run=_story)
 
     p = sub.add_parser("replay", help="play a scripted game (docs/replay.md) and print the result")
     p.add_argument("file", help="the scripted game, or - for standard input")

@@ -9,7 +9,18 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from ..table import BadInput, NotFound, NotNow
-from .common import answer, body, clock_press, gm_only, gm_seat, history, qr_svg, stream, table
+from .common import (
+    answer,
+    body,
+    clock_press,
+    gm_only,
+    gm_seat,
+    history,
+    is_gm,
+    qr_svg,
+    stream,
+    table,
+)
 from .speech import shown_seats
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -221,6 +232,14 @@ def game_view(game: int) -> Response:
     it, all of them), for stepping through a game in the history [issue 6]
     (`History.view_at`)."""
     return jsonify(history().view_at(game, request.args.get("at")))
+
+
+@bp.get("/games/<int:game>/story")
+def game_story(game: int) -> Response:
+    """The story of game `game` [issue 35] (`History.story`): the game
+    master's always, anyone's once the game is over (403 before); told in
+    `?lang=` (default the game's language)."""
+    return jsonify(history().story(game, is_gm(), request.args.get("lang")))
 
 
 @bp.get("/stats")

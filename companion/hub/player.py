@@ -84,6 +84,14 @@ def state(token: str) -> Response:
     return _private(answer(table().seat_view(_seat(token))))
 
 
+@bp.get("/<token>/story")
+def story(token: str) -> Response:
+    """The story for this seat [issue 35]: once the game is over, or while
+    it is dead with the `ghosts` option (Table.story; 403 otherwise); told
+    in `?lang=` (default the game's language)."""
+    return _private(jsonify(table().story(_seat(token), request.args.get("lang"))))
+
+
 @bp.post("/<token>/action")
 def action(token: str) -> Response:
     seat = _seat(token)

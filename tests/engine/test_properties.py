@@ -447,8 +447,11 @@ def check_prompts_after_dawn(state: State) -> None:
 
 NIGHT_ORDER = ("thief", "cupid", "defender", "seer", "pyromaniac", "rumormonger", "knight",
                "wolves", "white-werewolf", "witch", "piper")
+#: docs/replay.md's causes; `elder`: a revealed idiot dying with the elder
+#: (option idiot_dies_with_elder, RULES.md §5 elder [003]), a trigger of
+#: either phase like a heartbreak.
 CAUSES = {"werewolves", "poison", "hunter", "execution", "heartbreak", "scapegoat",
-          "white-werewolf", "seer", "barber", "fire"}
+          "white-werewolf", "seer", "barber", "fire", "elder"}
 NIGHT_CAUSES = {"werewolves", "poison", "white-werewolf", "seer", "fire"}
 DAY_CAUSES = {"execution", "scapegoat", "barber"}
 
