@@ -15,7 +15,9 @@ package, a fresh temporary data folder, 127.0.0.1, a free port) and measures:
   over plain sockets by one thread (a selector: clients.Stream). Each
   message is timed at its arrival: the time the kernel stamped on the
   segment that brought it to its socket (Linux's SO_TIMESTAMPNS; elsewhere,
-  when the reader took it). Until 2026-12-01 each stream had a thread of its
+  and where the kernel refuses the option, as qemu-user does with OSError 92,
+  when the reader took it: `arrival_timing` says which, "kernel" or
+  "reader", and `arrival_timing_why` why). Until 2026-12-01 each stream had a thread of its
   own: 22 threads woken per action and queueing for this process's GIL
   added their own delay to the figures (1.3-1.7 ms of p50 here, against the
   same server). Until 2026-12-02 a message was timed when the one reader
@@ -82,6 +84,7 @@ from .clients import (
     Server,
     Stream,
     arrival_latencies,
+    arrival_timing,
     machine,
     percentile,
     settle,
@@ -335,4 +338,5 @@ def run(quick: bool = False) -> dict:
         "startup_s": round(startup_s, 3),
         "machine": machine(),
         "quick": quick,
+        **arrival_timing(),
     }

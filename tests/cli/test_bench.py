@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 import time
 from random import Random
 
@@ -51,6 +52,8 @@ def test_bench_hub_prints_one_json_object_of_figures(capsys) -> None:
     assert figures["read_p50_ms"] >= figures["p50_ms"]
     assert figures["actions"] == 25 and figures["streams"] == 22
     assert figures["machine"]["python"] and figures["quick"] is True
+    # [issue 31 item 6] which timing the figures used, and why
+    assert figures["arrival_timing"] == ("kernel" if bench_clients.KERNEL_STAMPS else "reader")
     # [issue 30 item 3] one seat's flood, beside the same with no flood: the
     # flood is refused past the seat's rate (a count, not a time)
     assert {"seat_calm_gm_p95_ms", "seat_flood_gm_p95_ms", "seat_flood_msg_p50_ms",
@@ -81,6 +84,39 @@ def test_a_message_is_timed_when_it_reached_its_socket_not_when_it_was_read() ->
             chunk, lag = bench_clients._read(phone)
     assert chunk == b"data: {}\n\n"
     assert 0.07 <= lag < 1.0, lag
+
+
+def test_a_refused_stamp_option_falls_back_to_the_readers_time(monkeypatch) -> None:
+    """[issue 31 item 6] Under qemu-user the kernel's arrival stamp is not
+    offered: setsockopt(SO_TIMESTAMPNS) fails with OSError 92. The stream is
+    still read, each message timed when the reader took it (lag 0), and the
+    bench's JSON says it used the reader's timing and why."""
+    real = socket.socket.setsockopt
+
+    def refuse(sock, level, option, *value):
+        if level == socket.SOL_SOCKET and option == bench_clients.SO_TIMESTAMPNS:
+            raise OSError(92, "Protocol not available")
+        return real(sock, level, option, *value)
+
+    monkeypatch.setattr(socket.socket, "setsockopt", refuse)
+    monkeypatch.setattr(bench_clients, "_STAMPS_REFUSED", [])
+    monkeypatch.setattr(bench_clients, "KERNEL_STAMPS", True)
+    with socket.create_server((bench_clients.HOST, 0)) as server:
+        stop = threading.Event()
+        stream = bench_clients.Stream("s", server.getsockname()[1], "/", {}, stop)
+        stream.start()
+        hub, _ = server.accept()
+        with hub:
+            hub.recv(1024)
+            hub.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
+                        b'data: {"seq": 1}\n\n')
+            stream.wait(lambda s: len(s.messages) == 1)
+            stop.set()
+    assert stream.error is None and stream.messages[0][1] == '{"seq": 1}'
+    assert stream.lags == [0.0]
+    timing = bench_clients.arrival_timing()
+    assert timing["arrival_timing"] == "reader"
+    assert "Errno 92" in timing["arrival_timing_why"]
 
 
 def test_latencies_count_the_arrival_and_the_readers_time() -> None:
