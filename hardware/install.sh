@@ -88,7 +88,9 @@ if installed python3-rpi-lgpio || installed python3-rpi.gpio; then :
 elif has_candidate python3-rpi-lgpio; then PINLIBS="$PINLIBS python3-rpi-lgpio"
 elif has_candidate python3-rpi.gpio; then PINLIBS="$PINLIBS python3-rpi.gpio"
 fi
-if [ "$SYSTEM" = 1 ] && [ "$HOTSPOT" = 1 ]; then PKGS="$PKGS network-manager"; fi
+# the hotspot's shared addressing (ipv4.method shared) runs dnsmasq: dnsmasq-base is
+# only a Recommends of network-manager, which --no-install-recommends leaves out
+if [ "$SYSTEM" = 1 ] && [ "$HOTSPOT" = 1 ]; then PKGS="$PKGS network-manager dnsmasq-base"; fi
 # the narrated mode's voices [issue 20]: espeak-ng (English; Mandarin from pinyin),
 # Open JTalk with its dictionary (Japanese), aplay for --speaker; the Japanese
 # voice is in contrib (on by default in Raspberry Pi OS): without it the hub
@@ -101,6 +103,19 @@ if [ -z "$PINLIBS" ]; then
     say "no pin library in this OS's archive (python3-lgpio, python3-rpi-lgpio, python3-rpi.gpio)"
 fi
 
+# --- the Python that runs, not the kernel ------------------------------------------
+# A 32-bit Raspberry Pi OS on a Pi 4/400/5 runs a 64-bit kernel: `uname -m` (and
+# pip's platform_machine) say aarch64 while Python is 32-bit armhf. What pip may
+# ask for follows dpkg's architecture and Python's pointer size [issue 31].
+DEB_ARCH=$(dpkg --print-architecture)
+PY_BITS=$(python3 -c 'import struct; print(struct.calcsize("P") * 8)')
+say "Python: $DEB_ARCH, $PY_BITS-bit (kernel: $MACHINE)"
+PIP_MORE=""
+if [ "$PY_BITS" = 32 ]; then
+    # cbor2 6 (luma.core's) is built with Rust and has no 32-bit ARM wheel
+    PIP_MORE="cbor2<6"
+fi
+
 # --- the venv -------------------------------------------------------------------
 say "venv .venv (sees the system's pillow, lgpio, RPi.GPIO)"
 # run again on an existing venv, this rewrites pyvenv.cfg: a venv made without
@@ -108,7 +123,17 @@ say "venv .venv (sees the system's pillow, lgpio, RPi.GPIO)"
 python3 -m venv --system-site-packages "$ROOT/.venv"
 # --prefer-binary: never build a newer release from source when a wheel (or
 # the system's copy) satisfies the floor
-"$ROOT/.venv/bin/pip" install -q --prefer-binary --disable-pip-version-check -e "$ROOT"
+# shellcheck disable=SC2086  # PIP_MORE: zero or one requirement
+"$ROOT/.venv/bin/pip" install -q --prefer-binary --disable-pip-version-check -e "$ROOT" $PIP_MORE
+# httptools, the server's faster C parser: only as a wheel (64-bit Pi OS has one;
+# a 32-bit Python has none, and nothing is compiled on a Pi): else uvicorn parses
+# with h11, pure Python
+if "$ROOT/.venv/bin/pip" install -q --only-binary=:all: --disable-pip-version-check \
+        "httptools>=0.6" >/dev/null 2>&1; then
+    say "httptools (the server's C parser) from a wheel"
+else
+    say "no httptools wheel for a $PY_BITS-bit $DEB_ARCH Python: the server parses with h11 (pure Python)"
+fi
 "$ROOT/.venv/bin/python" - <<'EOF'
 from PIL import features
 if not features.check("freetype2"):
