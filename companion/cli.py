@@ -228,12 +228,13 @@ def _story(args: argparse.Namespace) -> int:
 
     data = Path(args.data) if args.data else serve.default_data_dir()
     path = data / "games.sqlite3"
-    if not path.exists():
-        return _fail(f"no games in {data} (give the hub's --data folder)")
     try:
+        if not path.exists():
+            raise FileNotFoundError(f"no games in {data} (give the hub's --data folder)")
         told = History(Store(path)).story(args.game, True, args.lang)
-    except TableError as err:
-        return _fail(str(err))
+    except (TableError, FileNotFoundError) as err:
+        print(f"werewolf story: {err}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(told, ensure_ascii=False, indent=1))
     else:

@@ -17,10 +17,13 @@ from .engine import (
     rebuild,
     view_for,
 )
+from .engine.story import readable
 from .replay import result_of
 from .store import GameRecord, Store
-from .table.errors import BadInput, NotFound
+from .table.errors import BadInput, Denied, NotFound
 from .table.setup import cards_of, parse_setup
+from .words import LANGUAGES
+from .words.story import told
 
 SQLITE_MAX = 2**63  # past SQLite's integers: no such game (not an OverflowError)
 SETUP_NAME_MAX = 60
@@ -77,6 +80,21 @@ class History:
         view.update(at=k, total=total, action=action, announcements=announcements(state),
                     log=state.log, game=rec.id, created=rec.created)
         return view
+
+    def story(self, game: int, gm: bool, lang: str | None = None) -> dict:
+        """The story of game `game` [issue 35] (engine.story, told in `lang`,
+        default the game's language): the game master's always; anyone's
+        once the game is over (403 before: the story holds every card)."""
+        rec = self._record(game)
+        if not rec.events:
+            raise NotFound(f"no game {game}")
+        state = rebuild(rec.events)
+        if not readable(state, None if gm else "public"):
+            raise Denied("the story is told once the game is over")
+        lang = lang or str(rec.setup.get("language", "en"))
+        if lang not in LANGUAGES:
+            raise BadInput(f"'lang' is one of {', '.join(LANGUAGES)}")
+        return told(state, lang, rec.id)
 
     def stats(self) -> dict[str, dict]:
         """Per player name across the finished games [issue 6]:

@@ -88,6 +88,24 @@ class Showing:
         with self.lock:
             return self.audiences.view(self._live(), "gm", self.clock())
 
+    def story(self, seat: int, lang: str | None = None) -> dict:
+        """A seat's reading of the live game's story [issue 35]: once the
+        game is over, or while the seat is dead with `ghosts` on (the one
+        rule, engine.story.readable); 403 otherwise."""
+        from ..engine.story import readable
+        from ..words import LANGUAGES
+        from ..words.story import told
+        from .errors import BadInput, Denied
+
+        with self.lock:
+            state = self._need_game()
+            if not readable(state, seat):
+                raise Denied("the story is for the dead with ghosts on, or after the game")
+            lang = lang or self.language
+            if lang not in LANGUAGES:
+                raise BadInput(f"'lang' is one of {', '.join(LANGUAGES)}")
+            return told(state, lang, self.game)
+
     def result(self) -> dict:
         """The replay output object of the current game, with its id and timers."""
         with self.lock:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.story import seats_of
+from ..engine import State
+from ..engine.story import seats_of, story
 from .announce import _over, join_names, person
 from .catalogs import catalog_for
 from .names import EVENTS, _translated, cause_name, role_name, step_name, translate
@@ -40,6 +41,15 @@ def story_text(story: dict, lang: str) -> dict:
         chapters.append({"kind": ch["kind"], "n": ch["n"], "time": ch["time"],
                          "title": teller.title(ch), "lines": lines})
     return {"over": bool(story.get("over")), "language": lang, "chapters": chapters}
+
+
+def told(state: State, lang: str, game: int | None) -> dict:
+    """A state's story as data and in words [issue 35]: {"game", "over",
+    "players", "ruleset", "chapters" (engine.story's entries), "told"
+    (`story_text`: each chapter's title and lines in `lang`)}. Whoever asks
+    has been let read it (engine.story.readable)."""
+    data = story(state)
+    return {"game": game, **data, "told": story_text(data, lang)}
 
 
 def story_plain(told: dict) -> str:
@@ -133,8 +143,11 @@ class _Words:
                                        "last two alive.")
             return text
         if kind == "protect":
-            return _("The {role}, {name}, protected {target}.", role=self.role(e["role"]),
-                     name=who(seat), target=who(e["target"]))
+            if e["role"] == "knight":
+                return _("The knight, {name}, guarded {target}.", name=who(seat),
+                         target=who(e["target"]))
+            return _("The defender, {name}, protected {target}.", name=who(seat),
+                     target=who(e["target"]))
         if kind == "inspect":
             return _("The seer, {name}, looked at {target}: {result}.", name=who(seat),
                      target=who(e["target"]), result=self.read(e["result"]))
@@ -195,9 +208,10 @@ class _Words:
                      name=who(seat), target=who(e["named"]))
         if kind == "pass":
             if seat is None:
-                return _("The {role} did nothing.", role=self.role(e["role"]))
-            return _("The {role}, {name}, did nothing.", role=self.role(e["role"]),
-                     name=who(seat))
+                return _("Nobody answered the call of the {role}.", role=self.role(e["role"]))
+            if e["role"] == "little-girl":
+                return _("The little girl, {name}, did not spy.", name=who(seat))
+            return _("{name} ({role}) did nothing.", role=self.role(e["role"]), name=who(seat))
         if kind == "dawn":
             return _("Dawn.")
         if kind == "spared":
@@ -298,6 +312,9 @@ class _Words:
             return _("The werewolves caught the little girl, {name}: she is their victim.",
                      name=who(e.get("target")))
         if e.get("target") is not None:
+            if len(e["wolves"]) == 1:
+                return _("The last werewolf, {name}, chose {target}.", name=who(e["wolves"][0]),
+                         target=who(e["target"]))
             if e.get("rule") == "any-wolf":
                 return _("The werewolves ({wolves}) chose {target}.", wolves=self.all(
                     e["wolves"]), target=who(e["target"]))
@@ -332,7 +349,8 @@ class _Words:
                              votes=x["votes"]))
         if not ballots:
             return _("{vote}: nobody voted.", vote=head)
-        counts = sorted(((int(s), c) for s, c in e["counts"].items()), key=lambda kv: -kv[1])
+        counts = sorted(((int(s), c) for s, c in e["counts"].items()),
+                        key=lambda kv: (-kv[1], kv[0]))
         said = self.comma().join(ballots)
         text = _("{vote}: {ballots}.", vote=head, ballots=said)
         counted = self.comma().join(self.count(s, c) for s, c in counts)

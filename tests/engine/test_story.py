@@ -1,0 +1,149 @@
+"""The story of a game [issue 35] (engine/story.py, words/story.py): scripted
+games, one per ruleset, told sentence by sentence in each language and
+checked against what happened; and who may read it (RULES.md §1: the dead
+stay silent; §4: nothing public tells a night's actions before the end)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.engine import State, public_view, rebuild, view_for
+from companion.engine.story import readable, seats_of, story, story_for
+from companion.replay import run_replay
+from companion.words.story import story_plain, story_text
+
+STORIES = Path(__file__).parent / "stories"
+GAMES = ("millers-hollow", "bga-the-village", "jp-standard")
+LANGS = ("en", "ja", "zh_Hant")
+
+
+def _played(name: str) -> State:
+    out, status = run_replay(json.loads((STORIES / f"{name}.json").read_text()))
+    assert status == 0, out.get("error")
+    return rebuild(out["events"])
+
+
+def _entries(state: State, kind: str) -> list[dict]:
+    return [e for ch in story(state)["chapters"] for e in ch["entries"] if e["kind"] == kind]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", GAMES)
+def test_the_story_is_told_sentence_by_sentence(name: str, lang: str) -> None:
+    """Each scripted game's story, line by line, in each language: the
+    sentences written out in tests/engine/stories/<game>.<lang>.txt, read
+    against the script (the deal, each night's calls and cards, each ballot)."""
+    told = story_plain(story_text(story(_played(name)), lang)).splitlines()
+    want = (STORIES / f"{name}.{lang}.txt").read_text(encoding="utf-8").splitlines()
+    for i, (got, expected) in enumerate(zip(told, want)):
+        assert got == expected, f"line {i + 1}"
+    assert len(told) == len(want)
+
+
+def test_millers_hollow_what_happened() -> None:
+    """RULES.md §4-§7: the story holds what the log did, card by card."""
+    state = _played("millers-hollow")
+    chapters = story(state)["chapters"]
+    assert [c["time"] for c in chapters] == ["cast 0", "night 1", "day 1", "night 2", "end 2"]
+    assert chapters[1]["called"] == ["thief", "cupid", "defender", "seer", "wolves", "witch"]
+    # §5 thief [003]: he took the centre's second card
+    assert _entries(state, "thief") == [{"kind": "thief", "seat": 5,
+                                         "cards": ["villager", "scapegoat"],
+                                         "took": "scapegoat", "forced": False}]
+    # §5 werewolf [000]: unanimous, and they did not agree on night 1
+    first, second = _entries(state, "pack")
+    assert first["target"] is None and not first["agreed"]
+    assert first["picks"] == [{"seat": 0, "target": 2}, {"seat": 1, "target": 7}]
+    assert second["target"] == 2 and second["agreed"]
+    # §6 sheriff [000][002][003]: his ballot weighs 2 in the execution vote, not the election
+    election, vote = _entries(state, "tally")
+    assert all(b["weight"] == 1 for b in election["ballots"])
+    assert {"voter": 2, "target": 0, "weight": 2} in vote["ballots"]
+    # §6: the executed hunter's lover dies of heartbreak, then he shoots
+    deaths = [(e["seat"], e["cause"]) for e in _entries(state, "death")]
+    assert deaths == [(4, "execution"), (6, "heartbreak"), (0, "hunter"), (2, "werewolves"),
+                      (1, "poison")]
+    assert _entries(state, "shoot") == [{"kind": "shoot", "seat": 4, "target": 0}]
+    assert _entries(state, "sheriff")[-1] == {"kind": "sheriff", "seat": 3, "how": "appointed",
+                                              "by": 2}
+    assert _entries(state, "over")[0]["why"] == "no-wolves"
+
+
+def test_the_village_what_happened() -> None:
+    """RULES.md §8 [000]: fire, rumour, the elder's spare life, day powers."""
+    state = _played("bga-the-village")
+    assert _entries(state, "burn") == [{"kind": "burn", "seat": 3, "target": 6,
+                                        "building": "schoolteacher"}]
+    assert _entries(state, "spared") == [{"kind": "spared", "seat": 8, "why": "elder",
+                                          "role": "elder"}]
+    vote, runoff = _entries(state, "tally")
+    assert vote["extra"] == [{"source": "poster", "target": 0, "votes": 2}]  # the rumour
+    assert vote["tie"] == [0, 9] and runoff["round"] == 2
+    assert _entries(state, "keeper-lost") == [{"kind": "keeper-lost", "seat": 7}]
+    assert _entries(state, "no-pardon") == [{"kind": "no-pardon", "seat": 4, "condemned": 0}]
+
+
+def test_jp_standard_what_happened() -> None:
+    """RULES.md §4-§5 [004]: night 1 without an attack, the knight's guard,
+    the fox cursed by the seer, the medium's result."""
+    state = _played("jp-standard")
+    nights = [c for c in story(state)["chapters"] if c["kind"] == "night"]
+    assert [e["kind"] for e in nights[0]["entries"]] == ["inspect", "no-attack", "dawn"]
+    assert _entries(state, "spared") == [{"kind": "spared", "seat": 2, "why": "protected",
+                                          "role": "seer"}]
+    assert (6, "seer") in [(e["seat"], e["cause"]) for e in _entries(state, "death")]
+    assert _entries(state, "medium")[0]["result"] == "wolf"
+
+
+def test_only_the_gm_and_with_ghosts_the_dead_read_it_before_the_end() -> None:
+    """RULES.md §1 (the dead stay silent) and §4: before the end the story
+    is the GM's, and a dead seat's only with `ghosts`; never a living seat's
+    nor the table's. At the end, everyone's."""
+    script = json.loads((STORIES / "millers-hollow.json").read_text())
+    for ghosts in (False, True):
+        doc = {**script, "options": {"ghosts": ghosts}}
+        out, _ = run_replay(doc)
+        log = out["events"]
+        for k in range(1, len(log)):
+            state = rebuild(log[:k])
+            if state.phase == "over":
+                break
+            assert story_for(state, None) is not None
+            assert not readable(state, "public")
+            for seat in range(state.size):
+                may = story_for(state, seat) is not None
+                assert may == (ghosts and not state.alive[seat]), (k, seat)
+        final = rebuild(log)
+        assert final.phase == "over" and readable(final, "public")
+        assert all(story_for(final, s) is not None for s in range(final.size))
+
+
+def test_ghosts_change_no_living_seats_view_nor_the_tables() -> None:
+    """[issue 35]: the option changes what a dead phone may read, never what
+    a living seat or the table sees (their views are equal, option aside),
+    and no view holds the story."""
+    script = json.loads((STORIES / "millers-hollow.json").read_text())
+    logs = [run_replay({**script, "options": {"ghosts": g}})[0]["events"] for g in (False, True)]
+    assert len(logs[0]) == len(logs[1])
+    for k in range(1, len(logs[0]) + 1):
+        off, on = rebuild(logs[0][:k]), rebuild(logs[1][:k])
+        views = [(public_view(off), public_view(on))]
+        views += [(view_for(off, s), view_for(on, s)) for s in range(off.size) if off.alive[s]]
+        for a, b in views:
+            a.pop("options"), b.pop("options")
+            assert a == b
+            assert "story" not in a and "story" not in b
+
+
+def test_a_phone_finds_its_own_part() -> None:
+    """Each line names its seats, for a phone to mark its own part."""
+    state = _played("millers-hollow")
+    told = story_text(story(state), "en")
+    night1 = told["chapters"][1]["lines"]
+    seer = next(line for line in night1 if line["kind"] == "inspect")
+    assert seer["seats"] == [0, 2]
+    assert seats_of({"kind": "tally", "ballots": [{"voter": 1, "target": 3, "weight": 2}]}) \
+        == [1, 3]

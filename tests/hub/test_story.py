@@ -1,0 +1,111 @@
+"""The story's routes and its secrecy [issue 35]: GET /api/games/<id>/story
+(the GM's always, anyone's once the game is over) and /p/<token>/story (a
+seat's once the game is over, or while it is dead with `ghosts`), and
+`werewolf story` on a finished game of each ruleset."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.replay import run_replay
+from companion.store import Store
+
+from .conftest import GM, mh8
+
+NIGHT_1 = [{"actor": "C", "do": "inspect", "target": "A"},
+           {"actor": "A", "do": "attack", "target": "F"},
+           {"actor": "B", "do": "attack", "target": "F"},
+           {"actor": "D", "do": "potion", "heal": False, "poison": None}]
+
+
+def _game(app, client, **options: object) -> tuple[int, dict]:  # type: ignore[no-untyped-def]
+    out = client.post("/api/games", json=mh8(sheriff=False, **options), headers=GM).json
+    phones = {}
+    for s in out["seats"]:
+        device = app.test_client()
+        device.get(s["url"])
+        phones[s["name"]] = (device, s["url"])
+    for action in NIGHT_1:
+        r = client.post("/api/actions", json=action, headers=GM)
+        assert r.status_code == 200, r.json
+    return out["id"], phones
+
+
+def _story(phone: tuple) -> object:
+    device, url = phone
+    return device.get(f"{url}/story")
+
+
+@pytest.mark.parametrize("ghosts", [False, True])
+def test_before_the_end_only_the_gm_and_a_ghost_read_the_story(app, client, ghosts):
+    """RULES.md §1, §4: before the end the table (the public route) and every
+    living seat are refused the story (403); the dead F reads it only with
+    `ghosts`; the GM always."""
+    game, phones = _game(app, client, ghosts=ghosts)
+    assert client.get(f"/api/games/{game}/story").status_code == 403
+    gm = client.get(f"/api/games/{game}/story", headers=GM)
+    assert gm.status_code == 200 and not gm.json["over"]
+    for name in "ABCDEGH":  # alive
+        assert _story(phones[name]).status_code == 403
+    dead = _story(phones["F"])
+    assert dead.status_code == (200 if ghosts else 403)
+    if ghosts:
+        lines = [ln["text"] for ch in dead.json["told"]["chapters"] for ln in ch["lines"]]
+        assert "The seer, C, looked at A: Werewolf." in lines
+        assert "The werewolves (A and B) agreed on F." in lines
+    # nothing of it in any view the table or a living seat is sent
+    for r in [client.get("/api/public"), *(phones[n][0].get(f"{phones[n][1]}/state")
+                                           for n in "ABCDEGH")]:
+        assert "looked at" not in r.get_data(as_text=True)
+        assert "story" not in r.json
+
+
+def test_at_the_end_everyone_reads_it_in_any_language(app, client):
+    game, phones = _game(app, client)
+    for action in ([{"actor": n, "do": "vote", "target": "A"} for n in "BCDEGH"]
+                   + [{"actor": "A", "do": "vote", "target": "C"}]
+                   + [{"actor": "C", "do": "inspect", "target": "B"},
+                      {"actor": "B", "do": "attack", "target": "G"},
+                      {"actor": "D", "do": "potion", "heal": False, "poison": "B"}]):
+        r = client.post("/api/actions", json=action, headers=GM)
+        assert r.status_code == 200, (action, r.json)
+    public = client.get(f"/api/games/{game}/story?lang=ja")
+    assert public.status_code == 200 and public.json["over"]
+    assert public.json["told"]["chapters"][-1]["title"] == "結末"
+    assert _story(phones["C"]).status_code == 200
+    assert client.get(f"/api/games/{game}/story?lang=xx").status_code == 400
+    assert client.get("/api/games/99/story").status_code == 404
+
+
+def _stored(tmp_path: Path, name: str) -> Path:
+    """A finished scripted game (tests/engine/stories) kept as the hub keeps one."""
+    doc = json.loads((Path(__file__).parents[1] / "engine" / "stories" / f"{name}.json")
+                     .read_text())
+    out, status = run_replay(doc)
+    assert status == 0 and out["winner"]
+    store = Store(tmp_path / "games.sqlite3")
+    tokens = [f"t{i}" for i in range(len(doc["players"]))]
+    store.create_game({"ruleset": doc["ruleset"], "players": doc["players"],
+                       "language": "en"}, out["events"], tokens, {})
+    store.close()
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", ["millers-hollow", "bga-the-village", "jp-standard"])
+def test_werewolf_story_prints_a_finished_game(tmp_path, capsys, name):
+    """`werewolf story GAME_ID --data DIR`: the text the GM's history shows,
+    the sentences of tests/engine/stories/<game>.<lang>.txt; --json as data."""
+    data = _stored(tmp_path, name)
+    stories = Path(__file__).parents[1] / "engine" / "stories"
+    for lang in ("en", "ja"):
+        assert main(["story", "1", "--data", str(data), "--lang", lang]) == 0
+        assert capsys.readouterr().out == (stories / f"{name}.{lang}.txt").read_text()
+    assert main(["story", "1", "--data", str(data), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["over"] and doc["chapters"][-1]["entries"][0]["kind"] == "over"
+    assert main(["story", "2", "--data", str(data)]) == 2
+    assert "no game 2" in capsys.readouterr().err
