@@ -95,8 +95,9 @@ def pending(state: State) -> dict:
       this step's ballots: the defence, or the day's discussion with
       `discussion_turns` (`discussion_order`); None: no turns. With turns
       "timer" is "turn_s" (one turn's seconds).
-    - "ready": True while `ready_ends_night` may end this window early
-      (jp-standard's night 1, RULES.md §4): see `night_ready`.
+    - "ready": True in jp-standard's night-1 window with `ready_ends_night`
+      (RULES.md §4): the phones show the ready button; see `ready_window`
+      and `night_ready`.
     With `election=after-discussion` the day's election round 1 holds the
     day's discussion ("discussion_s") and the execution vote after it has
     none (timer None: its ballots open at once).
@@ -136,7 +137,8 @@ def pending(state: State) -> dict:
         "calls": night_calls(state) if state.phase == "night" else [],
         "secret": kind in ("night", "wolves"),
         "nominees": list(nominees) if nominees is not None else None,
-        "defence": defence, "turns": turns, "ready": ready_window(state),
+        "defence": defence, "turns": turns,
+        "ready": state.phase == "night" and ready_window(state),
     }
 
 
@@ -184,23 +186,29 @@ def discussion_order(state: State) -> list[int]:
 
 
 def ready_window(state: State) -> bool:
-    """`ready_ends_night` applies to the open step (RULES.md §4 [004] l.86–87
+    """`ready_ends_night` applies (RULES.md §4 [004] l.86–87
     「目覚めの準備が整った人は挙手をしてください」「参戦者全員の準備が完了次第、
-    Bに移ります」): jp-standard's one night window on night 1, the option on."""
-    return (state.phase == "night" and state.n == 1 and state.step == TOGETHER
+    Bに移ります」): jp-standard's one night window on night 1, the option on.
+    True from night 1 until day 1 ends: the engine leaves the window as soon
+    as it waits for nobody (the seer acted), while the table still holds it
+    for its `night_s` (RULES.md §4); the ready taps end that hold."""
+    return (state.n == 1 and state.phase in ("night", "day")
             and bool(state.opts.get("ready_ends_night")) and together(state.ruleset))
 
 
 def night_ready(state: State, ready: set[int] | frozenset[int] | list[int]) -> bool:
     """With `ready_window`: every living player has tapped "ready" (`ready`,
-    the seats the hub counted) and the window waits for nobody (the seer has
-    inspected or passed): the hub then ends the window (the engine's
-    `timeout`, which here applies no default, since nobody is waited for).
-    The same "ready" button on every phone, so the early end leaks nothing."""
+    the seats the hub counted) and the night-1 window waits for nobody (the
+    seer has inspected or passed; the engine has then already closed its
+    step: on night 1 the wolves only meet). The table then ends the window
+    it holds. The same "ready" button on every phone, so the early end leaks
+    nothing."""
     if not ready_window(state):
         return False
     seats = set(ready)
-    return all(i in seats for i in state.up) and not waiting(state)
+    if not all(i in seats for i in state.up):
+        return False
+    return not (state.phase == "night" and state.step == TOGETHER and waiting(state))
 
 
 def _kind(state: State) -> str:
