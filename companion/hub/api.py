@@ -242,6 +242,15 @@ def game_story(game: int) -> Response:
     return jsonify(history().story(game, is_gm(), request.args.get("lang")))
 
 
+@bp.post("/story/step")
+@gm_only
+def story_step() -> Response:
+    """The story's next page on the table screen at the end [issue 35]
+    (the GM's tablet and the host page): answers the public view; 409
+    before the end."""
+    return jsonify(table().story_step())
+
+
 @bp.get("/stats")
 @gm_only
 def stats() -> Response:

@@ -129,6 +129,9 @@ def beat(view: dict | None) -> tuple:
 def spoken(before: dict | None, view: dict, lang: str) -> list[str]:
     """The sentences to say now that the public view went from `before` to
     `view` (each a public view as the table screen gets it, with its "line")."""
+    told = _story_said(before, view)  # the story's new page at the end [issue 35]
+    if told:
+        return told
     old, new = beat(before), beat(view)
     if old == new or view.get("phase") == "lobby":
         return []
@@ -148,6 +151,17 @@ def spoken(before: dict | None, view: dict, lang: str) -> list[str]:
     said = set(_sentences(before.get("line") or "")) if before and old[0] == "day" else set()
     new_lines = [s for s in _sentences(view.get("line") or "") if s not in said]
     return out + said_as(new_lines, view, lang)
+
+
+def _story_said(before: dict | None, view: dict) -> list[str]:
+    """A page of the story the table screen turned to [issue 35]: its title
+    and its lines, as the screen shows them (public once the game is over)."""
+    page = view.get("story")
+    if not page or (before and (before.get("story") or {}).get("page") == page.get("page")
+                    and before.get("game") == view.get("game")):
+        return []
+    return [str(page.get("title") or ""), *(str(ln.get("text") or "") for ln in
+                                            page.get("lines") or [])]
 
 
 def said_as(sentences: list[str], view: dict, lang: str) -> list[str]:

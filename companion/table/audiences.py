@@ -120,6 +120,7 @@ class Live:
     window: float  # roll-call: each candidate's window (Settings.rollcall_s)
     seats: list[dict]  # the seats' names, links and claims (the GM's)
     storage: str | None = None  # what this start found in the game file (the GM's) [issue 30]
+    story: dict | None = None  # the story's page the table tells at the end [issue 35]
 
 
 @dataclass
@@ -289,6 +290,8 @@ class Audiences:
         view["game"], view["language"] = live.game, live.language
         view["line"] = public_line(view, live.language)  # from the public view alone
         view["opened"] = self._opened_seats(live)
+        if live.story is not None:  # only once over and begun (Showing._story_page)
+            view["story"] = live.story
         self._beside(view, src)
         return view
 

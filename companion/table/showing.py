@@ -20,6 +20,13 @@ from .pace import Pace
 from .pacing import Settings
 from .seats import Seats
 
+#: the story told on the table screen at the end [issue 35]: it begins this
+#: long after the end (the winners are said first), and each page (a night,
+#: a day) stays for a base time and a time per line, or until the voice
+#: of a narrated game has said it, unless a tap turns it sooner
+STORY_START_S = 8.0
+STORY_PAGE_S = 6.0
+STORY_LINE_S = 3.0
 
 class Showing:
     """Views and listeners of one live game (mixed into `Table`)."""
@@ -35,6 +42,13 @@ class Showing:
     audiences: Audiences
     store: Store
     _rollcall_shown: int | None
+    #: the story's page on the table screen (-1: not begun), since when, and
+    #: until when the voice says it (narrated games) [issue 35]
+    story_page: int = -1
+    story_at: float = 0.0
+    story_voice: float = 0.0
+    _story_over: tuple[int, float] | None = None  # (game, when its end was first seen)
+    _story_told: tuple[int, str, dict] | None = None  # (game, language, told)
 
     @property
     def language(self) -> str:
@@ -71,7 +85,8 @@ class Showing:
         assert self.game is not None
         shown = self._rollcall_shown if rollcall is False else rollcall
         return Live(self.game, state, self.pace, self.language, self.buttons,
-                    shown, self.settings.rollcall_s, self.seats(), self.store.notice)
+                    shown, self.settings.rollcall_s, self.seats(), self.store.notice,
+                    self._story_page())
 
     def public(self) -> dict:
         """The table's view (the display, the table screen, the LEDs)."""
@@ -105,6 +120,55 @@ class Showing:
             if lang not in LANGUAGES:
                 raise BadInput(f"'lang' is one of {', '.join(LANGUAGES)}")
             return told(state, lang, self.game)
+
+    # --- the story told on the table screen at the end [issue 35] ---------------
+
+    def _told(self) -> dict:
+        state = self._need_game()
+        assert self.game is not None
+        got = self._story_told
+        if got is None or got[0] != self.game or got[1] != self.language:
+            from ..words.story import told
+
+            got = self._story_told = (self.game, self.language,
+                                      told(state, self.language, self.game)["told"])
+        return got[2]
+
+    def _story_page(self) -> dict | None:
+        """The page the table screen tells now, for the public view: only
+        once the game is over and the story has begun (else None)."""
+        state = self.state
+        if state is None or state.phase != "over" or self.story_page < 0:
+            return None
+        chapters = self._told()["chapters"]
+        k = min(self.story_page, len(chapters) - 1)
+        ch = chapters[k]
+        return {"page": k, "pages": len(chapters), "kind": ch["kind"], "title": ch["title"],
+                "lines": [{"text": ln["text"], "seats": ln["seats"]} for ln in ch["lines"]]}
+
+    def story_due(self, now: float) -> bool:
+        """The clock turns the story's page: it begins STORY_START_S after
+        the end, then each page stays its time (and its voice's)."""
+        state = self.state
+        if state is None or state.phase != "over" or self.game is None:
+            return False
+        if self._story_over is None or self._story_over[0] != self.game:
+            self._story_over = (self.game, now)
+            self.story_page, self.story_at, self.story_voice = -1, now, 0.0
+            return False
+        if self.story_page < 0:
+            return now >= self._story_over[1] + STORY_START_S
+        pages = len(self._told()["chapters"])
+        if self.story_page >= pages - 1:
+            return False  # the end stays on the screen
+        lines = len(self._told()["chapters"][self.story_page]["lines"])
+        return now >= max(self.story_at + STORY_PAGE_S + STORY_LINE_S * lines, self.story_voice)
+
+    def story_turn(self, now: float) -> None:
+        """The next page (after the last, the story begins again)."""
+        pages = len(self._told()["chapters"])
+        self.story_page = (self.story_page + 1) % pages
+        self.story_at = now
 
     def result(self) -> dict:
         """The replay output object of the current game, with its id and timers."""

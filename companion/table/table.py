@@ -274,8 +274,26 @@ class Table(Showing):
         with self.lock:
             if self.state is None:
                 return
-            self._advance_and_commit(self.clock() if now is None else now,
-                                     start=len(self.state.log), quiet=True)
+            now = self.clock() if now is None else now
+            self._advance_and_commit(now, start=len(self.state.log), quiet=True)
+            if self.story_due(now):  # the story's next page at the end [issue 35]
+                self.story_turn(now)
+                self._voice_due = True
+                self._advance_and_commit(now, start=len(self.state.log))
+
+    def story_step(self) -> dict:
+        """A tap on the GM's tablet or the host page: the story's next page
+        on the table screen [issue 35]; NotNow before the end."""
+        with self.lock:
+            state = self._need_game()
+            if state.phase != "over":
+                raise NotNow("the story is told once the game is over")
+            now = self.clock()
+            self.story_due(now)
+            self.story_turn(now)
+            self._voice_due = True
+            self._advance_and_commit(now, start=len(state.log))
+            return self.public()
 
     def _settle(self, now: float) -> None:
         self.pace = settle(self._need_game(), self.pace, now, self._rules())
@@ -341,6 +359,7 @@ class Table(Showing):
         heard = self.voice.hear(view, self.pace.stage, now)
         if heard is not None and heard.ends is not None:
             self.pace = pacing.voiced(self.pace, heard.ends, self.pace.stage != stage)
+            self.story_voice = heard.ends  # a story's page waits for its words [issue 35]
         return heard
 
     def _publish(self) -> None:
