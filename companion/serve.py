@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import socket
 import sys
 import threading
 from pathlib import Path
@@ -50,28 +49,11 @@ def gm_token(data: Path, given: str | None, new: bool = False) -> str:
 
 
 def lan_address(host: str) -> str:
-    """The address others at the table use to reach this machine: the first
-    non-loopback IPv4 address of an interface (read locally, nothing is sent)."""
-    if host not in ("0.0.0.0", "", "::"):
-        return host
-    for _, name in socket.if_nameindex():
-        address = _interface_address(name)
-        if address and not address.startswith("127."):
-            return address
-    return "127.0.0.1"
+    """The address others at the table use to reach this machine (see
+    companion/address.py: serve follows it as the network changes)."""
+    from .address import lan_address as read
 
-
-def _interface_address(name: str) -> str | None:
-    try:
-        import fcntl
-        import struct
-
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            packed = struct.pack("256s", name.encode()[:15])
-            raw = fcntl.ioctl(s.fileno(), 0x8915, packed)  # SIOCGIFADDR (Linux)
-            return socket.inet_ntoa(raw[20:24])
-    except (OSError, ImportError):
-        return None  # no IPv4 address on it, or not Linux
+    return read(host)
 
 
 def qr_text(url: str) -> str:
@@ -132,16 +114,25 @@ def run(host: str, port: int, data: Path, token: str | None,
     threading.Thread(target=clock, name="table-clock", daemon=True).start()
 
     bound = server.port
-    base = f"http://{lan_address(host)}:{bound}"
+    from .address import Address
+
+    def moved(new_base: str) -> None:  # the hotspot came up, a cable was plugged in [issue 31]
+        app.config["BASE_URL"] = new_base  # the GM's pairing link, the seats' QR codes
+        print(f"Werewolf hub now on {new_base}/  (the network changed)", flush=True)
+        print(f"Game master: {new_base}/gm?token={seat.token}", flush=True)
+        print(qr_text(f"{new_base}/gm?token={seat.token}"), flush=True)
+
+    address = Address(host, bound, on_change=moved)  # read again every 2 s
+    base = address.base
     app.config["BASE_URL"] = base  # what QR codes encode: the IP, not a .local name
     url = f"{base}/gm?token={token}"  # the terminal's only: the display shows pairing links
 
     def display_url() -> str | None:  # a pairing link while no tablet is paired [issue 17]
-        code = seat.display_code()
-        return f"{base}/gm/pair/{code}" if code else None
+        code = seat.display_code()  # the address as it is now: the display asks every frame
+        return f"{address.base}/gm/pair/{code}" if code else None
 
     def rotated(new: str) -> None:
-        print(f"Game master token rotated: {base}/gm?token={new}", flush=True)
+        print(f"Game master token rotated: {address.base}/gm?token={new}", flush=True)
 
     seat.on_rotate = rotated
     seat.on_pair = lambda n: print(f"Game master tablet paired ({n} paired)", flush=True)
@@ -178,11 +169,13 @@ def run(host: str, port: int, data: Path, token: str | None,
             print(f"Virtual table (seat boxes, LEDs, display): {base}/gm/table", flush=True)
     print(f"Manual (offline): {base}/help", flush=True)
     print(qr_text(url), flush=True)
+    address.start()
 
     try:
         server.run(on_signal=table.close_listeners)  # streams end, then the server stops
     finally:
         stop.set()
+        address.stop()
         if hardware is not None:
             hardware.close()
         server.close()
