@@ -93,6 +93,16 @@ def _roles(args: argparse.Namespace) -> int:
             print(f"werewolf roles: {err}", file=sys.stderr)
             return 2
         out["events"] = list(event_cards.deck(opts, args.seed))
+    if args.options or args.option:  # the options a game of it plays with [issue 34]
+        from .engine import resolve_options
+        from .engine.rulesets import option_applies
+
+        try:
+            opts = resolve_options(args.ruleset, _options(args.option, "roles"))
+        except SetupError as err:
+            print(f"werewolf roles: {err}", file=sys.stderr)
+            return 2
+        out["options"] = {k: v for k, v in opts.items() if option_applies(args.ruleset, k)}
     print(json.dumps(out if len(out) > 1 else deal))
     return 0
 
@@ -110,7 +120,7 @@ def _simulate(args: argparse.Namespace) -> int:
     try:
         figures = simulate.run(args.ruleset, args.players, args.add, args.games, args.seed,
                                progress=sys.stderr, professions=args.professions,
-                               events=args.events)
+                               events=args.events, options=_options(args.option, "simulate"))
     except SetupError as err:
         print(f"werewolf simulate: {err}", file=sys.stderr)
         return 2
@@ -176,6 +186,10 @@ def _doctor(args: argparse.Namespace) -> int:
     for line in status_lines():  # never a failure: a narrated game falls back to text
         print(line, flush=True)
     data = Path(args.data) if args.data else serve.default_data_dir()
+    from .speech.speaker import doctor_lines
+
+    for line in doctor_lines(data / "speech"):  # aplay, and the hub's last failure [issue 31]
+        print(line, flush=True)
     sound, lines = storage_report(data / "games.sqlite3")  # [issue 30 item 1]
     for line in lines:
         print(line, flush=True)
@@ -242,7 +256,7 @@ def _story(args: argparse.Namespace) -> int:
     return 0
 
 
-def _options(pairs: list[str]) -> dict:
+def _options(pairs: list[str], command: str = "narrate") -> dict:
     """--option KEY=VALUE, the value as JSON (true, 30, "x") or as text."""
     import json
 
@@ -250,7 +264,7 @@ def _options(pairs: list[str]) -> dict:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise SystemExit(f"werewolf narrate: --option takes KEY=VALUE, not {pair!r}")
+            raise SystemExit(f"werewolf {command}: --option takes KEY=VALUE, not {pair!r}")
         try:
             out[key] = json.loads(value)
         except ValueError:
@@ -336,6 +350,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--events", nargs="+", default=[], metavar="ID",
                    help="New Moon's event cards (RULES.md §10; millers-hollow, bga): prints "
                    '{"roles": {...}, "events": [ids in the order --seed turns them]}')
+    p.add_argument("--options", action="store_true",
+                   help='also the options a game of this ruleset plays with, as the lobby '
+                   'offers them (the preset\'s values, with any --option): prints '
+                   '{"roles": {...}, "options": {...}}')
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option as a game would set it (implies --options), e.g. "
+                   "vote_mode=candidates")
     p.set_defaults(run=_roles)
 
     p = sub.add_parser(
@@ -359,6 +380,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--events", nargs="+", default=[], metavar="ID",
                    help="New Moon's event cards (the `events` option, RULES.md §10), shuffled "
                    "with each game's seed")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option for every game (repeatable), the value as JSON or text, "
+                   "e.g. vote_mode=candidates, witch_single_potion=true, turn_s=30")
     p.set_defaults(run=_simulate)
 
     p = sub.add_parser("bench", help="measure; prints one JSON object of figures")

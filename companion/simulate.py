@@ -71,18 +71,23 @@ def deal_game(ruleset: str, cards: list[str], seed: int) -> tuple[list[str], lis
 
 def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games: int = 10_000,
         seed: int = 0, progress: TextIO | None = None, professions: bool = False,
-        events: list[str] | tuple[str, ...] = ()) -> dict:
+        events: list[str] | tuple[str, ...] = (), options: dict | None = None) -> dict:
     """Play `games` random games; the figures as a JSON-ready dict. `progress`
     (a terminal, usually stderr) gets a progress bar. SetupError for a deal
     the ruleset does not allow. `professions`: The Village's professions are
     dealt from each game's seed (the `professions` option, RULES.md §8).
     `events`: New Moon's event cards, shuffled with each game's seed (the
-    `events` option, RULES.md §10)."""
+    `events` option, RULES.md §10). `options`: any other game options
+    (`--option`), e.g. vote_mode=candidates [issue 34]."""
     counts = recommended_deal(ruleset, players, list(add))
-    options: dict | None = {"professions": True} if professions else None
+    overrides = dict(options or {})
+    if professions:
+        overrides["professions"] = True
     if events:
-        options = {**(options or {}), "events": list(events)}
-        resolve_options(ruleset, options)  # SetupError before the first game
+        overrides["events"] = list(events)
+    if overrides:
+        resolve_options(ruleset, overrides)  # SetupError before the first game
+    game_options: dict | None = overrides or None
     cards = [r for r, c in sorted(counts.items()) for _ in range(c)]
     names = [f"P{i + 1}" for i in range(players)]
     won: Counter[str] = Counter()
@@ -94,7 +99,7 @@ def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games
     for i in range(games):
         game_seed = seed * 1_000_003 + i
         deal, center, rng = deal_game(ruleset, cards, game_seed)
-        state = new_game(ruleset, names, deal, options, center=center, seed=game_seed)
+        state = new_game(ruleset, names, deal, game_options, center=center, seed=game_seed)
         try:
             play_random(state, rng, max_actions=MAX_ACTIONS)
         except RuntimeError:
@@ -117,5 +122,5 @@ def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games
         "games_per_s": round(games / elapsed, 1),
         "unfinished": unfinished,
         "ruleset": ruleset, "players": players, "deal": counts, "seed": seed,
-        "events": list(events),
+        "events": list(events), "options": dict(options or {}),
     }

@@ -103,6 +103,8 @@ def _why_not(state: State, choice: Choice, a: Action) -> str:
     if a.do == "potion":
         if a.heal and not choice.heal:
             return f"{name} cannot heal now"
+        if a.heal and a.poison is not None and choice.one_potion:
+            return f"{name} has one potion for the game: heal or poison, not both"
         picked = [a.poison]
     verb = "poison" if a.do == "potion" else a.do
     for t in picked:

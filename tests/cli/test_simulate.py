@@ -137,3 +137,31 @@ def test_simulate_and_roles_take_event_cards(capsys) -> None:
     assert main(["roles", "--ruleset", "jp-standard", "--players", "9", "--events",
                  "quiet-night"]) == 2
     assert "plays no event cards" in capsys.readouterr().err
+
+
+def test_simulate_and_roles_take_the_seed_options(capsys) -> None:
+    """[issue 34] `simulate --option K=V` plays every game with the options
+    (random play through the candidates' two rounds, one potion, the turns)
+    and says so in its JSON; `roles --options` shows the options a game of
+    the ruleset plays with, the lobby's (bga: the potions announced [000];
+    jp-standard: ready_ends_night [004], no witch's options); a bad value:
+    exit 2 with the engine's message."""
+    status, figures, _ = simulate(
+        capsys, "--ruleset", "millers-hollow", "--players", "10", "--add", "witch",
+        "--games", "40", "--option", "vote_mode=candidates", "--option",
+        "witch_single_potion=true", "--option", "election=after-discussion")
+    assert status == 0 and figures is not None and figures["unfinished"] == 0
+    assert figures["options"] == {"vote_mode": "candidates", "witch_single_potion": True,
+                                  "election": "after-discussion"}
+    assert sum(figures["wins"].values()) == pytest.approx(1, abs=1e-3)
+    assert main(["roles", "--ruleset", "bga", "--players", "8", "--options"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["options"]["announce_potions"] is True and "ready_ends_night" not in out["options"]
+    assert main(["roles", "--ruleset", "jp-standard", "--players", "9", "--option",
+                 "vote_mode=candidates"]) == 0
+    opts = json.loads(capsys.readouterr().out)["options"]
+    assert opts["vote_mode"] == "candidates" and opts["ready_ends_night"] is True
+    assert "witch_single_potion" not in opts
+    assert main(["roles", "--ruleset", "bga", "--players", "8", "--option",
+                 "vote_mode=secret"]) == 2
+    assert "vote_mode" in capsys.readouterr().err
