@@ -64,8 +64,7 @@ def test_before_the_end_only_the_gm_and_a_ghost_read_the_story(app, client, ghos
         assert "story" not in r.json
 
 
-def test_at_the_end_everyone_reads_it_in_any_language(app, client):
-    game, phones = _game(app, client)
+def _finish(client) -> None:  # type: ignore[no-untyped-def]
     for action in ([{"actor": n, "do": "vote", "target": "A"} for n in "BCDEGH"]
                    + [{"actor": "A", "do": "vote", "target": "C"}]
                    + [{"actor": "C", "do": "inspect", "target": "B"},
@@ -73,12 +72,43 @@ def test_at_the_end_everyone_reads_it_in_any_language(app, client):
                       {"actor": "D", "do": "potion", "heal": False, "poison": "B"}]):
         r = client.post("/api/actions", json=action, headers=GM)
         assert r.status_code == 200, (action, r.json)
+
+
+def test_at_the_end_everyone_reads_it_in_any_language(app, client):
+    game, phones = _game(app, client)
+    _finish(client)
     public = client.get(f"/api/games/{game}/story?lang=ja")
     assert public.status_code == 200 and public.json["over"]
     assert public.json["told"]["chapters"][-1]["title"] == "結末"
     assert _story(phones["C"]).status_code == 200
     assert client.get(f"/api/games/{game}/story?lang=xx").status_code == 400
     assert client.get("/api/games/99/story").status_code == 404
+
+
+def test_the_table_screen_tells_it_page_by_page(app, client, table, clock):
+    """At the end the public view carries the story's page (title, lines):
+    it begins STORY_START_S after the end, steps on by itself, and a tap on
+    the GM's tablet or the host page (POST /api/story/step) turns it; before
+    the end the tap is refused (409) and no view has a page."""
+    from companion.table.showing import STORY_LINE_S, STORY_PAGE_S, STORY_START_S
+
+    _game(app, client)
+    assert client.post("/api/story/step", json={}, headers=GM).status_code == 409
+    _finish(client)
+    table.tick()
+    assert "story" not in client.get("/api/public").json  # the winners first
+    clock.advance(STORY_START_S + 0.1)
+    table.tick()
+    page = client.get("/api/public").json["story"]
+    assert (page["page"], page["title"]) == (0, "The cards")
+    assert page["lines"][0] == {"text": "A: Werewolf.", "seats": [0]}
+    clock.advance(STORY_PAGE_S + STORY_LINE_S * len(page["lines"]) + 0.1)
+    table.tick()
+    page = client.get("/api/public").json["story"]
+    assert (page["page"], page["title"]) == (1, "Night 1")
+    r = client.post("/api/story/step", json={}, headers=GM)
+    assert r.status_code == 200 and r.json["story"]["title"] == "Day 1"
+    assert client.post("/api/story/step", json={}).status_code == 401  # the GM's (and the host's) only
 
 
 def _stored(tmp_path: Path, name: str) -> Path:
