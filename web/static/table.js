@@ -130,6 +130,7 @@
   function render(v) {
     view = v;
     if (window.narrationPoke) window.narrationPoke();  // narration.js: the voice of this change
+    tableStory(v, $("story"));  // story.js: the story's page at the end [issue 35]
     offset = typeof v.now === "number" ? v.now - Date.now() / 1000 : 0;
     const lobby = v.phase === "lobby" || !v.players || !v.players.length;
     const night = !!(v.pace && v.pace.mode === "calls");

@@ -1,0 +1,56 @@
+// The story of the game [issue 35]: what the hub tells (companion/words/story.py
+// says every sentence; this only lays it out). Three readers:
+// - the table screen at the end: the public view's page (`v.story`: one night
+//   or day, its lines), large, fitted to the screen (tableStory);
+// - a phone (at the end, or a dead player's with the `ghosts` option) and
+//   the GM's history: the whole story, the reader's own lines marked
+//   (storyBook, from GET /p/<token>/story or /api/games/<id>/story).
+// el() is dom.js's.
+(function () {
+  "use strict";
+
+  // the whole story as chapters: each a title and its lines; `own` (a seat
+  // or null) marks the lines that name it
+  function storyBook(told, own) {
+    const book = el("div", {class: "story-book", test: "story-book"});
+    for (const ch of told.chapters || []) {
+      const lines = (ch.lines || []).map((ln) => el("li", {
+        class: "story-line story-" + ln.kind + (own !== null && own !== undefined
+          && (ln.seats || []).includes(own) ? " mine" : ""),
+      }, ln.text));
+      book.append(el("section", {class: "story-chapter story-" + ch.kind},
+        el("h3", {}, ch.title), el("ol", {}, ...lines)));
+    }
+    return book;
+  }
+
+  // the table screen's page: its title, "k / n", its lines; the text shrinks
+  // until the page fits the screen (read from 3 m: it starts large)
+  function tableStory(v, box) {
+    const page = v && v.story;
+    document.body.classList.toggle("telling", !!page);
+    if (!page) { box.hidden = true; box.replaceChildren(); return; }
+    const key = (v.game || "") + ":" + page.page;
+    box.hidden = false;
+    if (box.dataset.page === key) return;
+    box.dataset.page = key;
+    box.replaceChildren(
+      el("header", {class: "story-head"},
+        el("h2", {test: "story-title"}, page.title),
+        el("span", {class: "story-count", test: "story-count"}, (page.page + 1) + " / " + page.pages)),
+      el("ol", {class: "story-lines", test: "story-lines"},
+        ...(page.lines || []).map((ln) => el("li", {}, ln.text))));
+    fitStory(box);
+  }
+
+  function fitStory(box) {
+    const list = box.querySelector(".story-lines");
+    for (let k = 20; k >= 6; k--) {
+      box.style.setProperty("--story-k", String(k / 20));
+      if (list.scrollHeight <= list.clientHeight + 1) return;
+    }
+  }
+
+  window.storyBook = storyBook;
+  window.tableStory = tableStory;
+})();
