@@ -49,7 +49,20 @@ def told(state: State, lang: str, game: int | None) -> dict:
     (`story_text`: each chapter's title and lines in `lang`)}. Whoever asks
     has been let read it (engine.story.readable)."""
     data = story(state)
-    return {"game": game, **data, "told": story_text(data, lang)}
+    return {"game": game, **data, "told": {**story_text(data, lang), "words": story_words(lang)}}
+
+
+def story_words(lang: str) -> dict[str, str]:
+    """The pages' own words around the story (its heading, the ghost's
+    reminder, the buttons), in `lang`."""
+    _ = catalog_for(lang).gettext
+    return {
+        "heading": str(_("The story of the game")),
+        "ghost": str(_("You are dead: you see every card as the game goes on. Say nothing, "
+                       "show nothing, until the game is over.")),
+        "next": str(_("Next page of the story")),
+        "open": str(_("The story")),
+    }
 
 
 def story_plain(told: dict) -> str:

@@ -269,6 +269,7 @@
     renderEvent(v, night || deal || over);
     renderTable(v);
     renderLost(v);
+    phoneStory(v, $("story"));  // story.js: at the end, or dead with ghosts [issue 35]
     card.refresh();
     tick();
   }

@@ -51,6 +51,42 @@
     }
   }
 
+  // the page's language as the hub names it ("zh-Hant" → "zh_Hant")
+  const storyLang = () => (document.documentElement.lang || "en").replace("-", "_");
+
+  async function fetchStory(url) {
+    const r = await fetch(url, {headers: {Accept: "application/json"}, credentials: "same-origin"});
+    return r.ok ? r.json() : null;
+  }
+
+  // a phone: the whole story at the end, or, dead with the `ghosts` option,
+  // the story so far (asked again at each new view); the hub says who may
+  // read it (403 otherwise), this only asks when it may
+  let phoneKey = null;
+  async function phoneStory(v, box) {
+    const ghost = v.phase !== "over" && v.alive === false && !!(v.options && v.options.ghosts);
+    if (v.phase !== "over" && !ghost) {
+      phoneKey = null;
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const key = [v.game, v.seq, v.phase].join(":");
+    if (key === phoneKey) return;
+    phoneKey = key;
+    const token = document.getElementById("app").dataset.token;
+    const doc = await fetchStory("/p/" + token + "/story?lang=" + storyLang());
+    if (!doc || phoneKey !== key) return;
+    const words = doc.told.words;
+    box.replaceChildren(el("h2", {}, words.heading),
+      ghost ? el("p", {class: "ghost-note", test: "ghost-note"}, words.ghost) : null,
+      storyBook(doc.told, v.seat));
+    box.hidden = false;
+  }
+
   window.storyBook = storyBook;
   window.tableStory = tableStory;
+  window.phoneStory = phoneStory;
+  window.fetchStory = fetchStory;
+  window.storyLang = storyLang;
 })();
