@@ -6,10 +6,17 @@
 #
 #   hardware/install.sh [--seats 12|18] [--country CC] [--ssid NAME] [--psk PASS]
 #                       [--hostname NAME] [--no-hotspot] [--no-system]
+#                       [--speaker | --no-speaker] [--print-unit]
 #
 # --no-system: only the packages and the venv (no systemd unit, access point,
 # hostname, raspi-config or groups): for a chroot or a container, where
 # tools/pi-check.sh runs it.
+# --speaker / --no-speaker: narrated games also speak on the Pi's own audio
+# output (serve --speaker), or not. Without either, install.sh decides: yes
+# when `aplay -l` lists an output that is not HDMI (the headphone jack of a
+# Pi 3/4/400, a USB speaker, an I2S board), no when there is only HDMI (the TV
+# showing the table screen speaks). Run it again with the other to change it.
+# --print-unit: print the systemd unit it would install, and stop.
 #
 # Why apt first: the compiled parts (pillow with FreeType, lgpio, RPi.GPIO)
 # come from the OS, built for the board, and the venv sees them
@@ -26,6 +33,8 @@ PSK=""
 NAME="werewolf"
 HOTSPOT=1
 SYSTEM=1
+SPEAKER=auto
+PRINT_UNIT=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --seats) SEATS=$2; shift ;;
@@ -35,7 +44,10 @@ while [ $# -gt 0 ]; do
         --hostname) NAME=$2; shift ;;
         --no-hotspot) HOTSPOT=0 ;;
         --no-system) SYSTEM=0; HOTSPOT=0 ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        --speaker) SPEAKER=1 ;;
+        --no-speaker) SPEAKER=0 ;;
+        --print-unit) PRINT_UNIT=1 ;;
+        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -53,6 +65,26 @@ if [ "$SYSTEM" = 1 ] && [ -n "${SUDO_USER:-}" ]; then
     exit 2
 fi
 RUN_AS=${SUDO_USER:-$(id -un)}
+
+# --- the Pi's own speaker [issue 31] ------------------------------------------------
+speaker_output() {  # an ALSA output that is not HDMI: a jack, a USB speaker, an I2S board
+    command -v aplay >/dev/null 2>&1 || return 1
+    aplay -l 2>/dev/null | grep '^card ' | grep -qvi 'hdmi'
+}
+unit_text() {  # the unit for this checkout, this user, this pin map and this speaker
+    speaker=""
+    if [ "$SPEAKER" = 1 ] || { [ "$SPEAKER" = auto ] && speaker_output; }; then
+        speaker=" --speaker"
+    fi
+    sed -e "s|^User=.*|User=$RUN_AS|" -e "s|^Group=.*|Group=$(id -gn "$RUN_AS")|" \
+        -e "s|/home/pi/werewolf/hardware/pinmap.toml|$PINMAP|" \
+        -e "s|/home/pi/werewolf|$ROOT|g" \
+        -e "s|^\(ExecStart=.*\)\$|\1$speaker|" "$ROOT/hardware/werewolf.service"
+}
+if [ "$PRINT_UNIT" = 1 ]; then
+    unit_text
+    exit 0
+fi
 
 # --- the board ----------------------------------------------------------------
 MACHINE=$(uname -m)
@@ -161,9 +193,12 @@ done
 # --- the systemd unit ---------------------------------------------------------------
 say "systemd unit werewolf.service ($SEATS seats: $PINMAP)"
 UNIT=$(mktemp)
-sed -e "s|^User=.*|User=$RUN_AS|" -e "s|^Group=.*|Group=$(id -gn "$RUN_AS")|" \
-    -e "s|/home/pi/werewolf/hardware/pinmap.toml|$PINMAP|" \
-    -e "s|/home/pi/werewolf|$ROOT|g" "$ROOT/hardware/werewolf.service" > "$UNIT"
+unit_text > "$UNIT"
+if grep -q -- '--speaker' "$UNIT"; then
+    say "the Pi's own speaker: on (serve --speaker; install.sh --no-speaker turns it off)"
+else
+    say "the Pi's own speaker: off (no audio output but HDMI; install.sh --speaker turns it on)"
+fi
 if ! cmp -s "$UNIT" /etc/systemd/system/werewolf.service; then
     $SUDO install -m 644 "$UNIT" /etc/systemd/system/werewolf.service
     $SUDO systemctl daemon-reload

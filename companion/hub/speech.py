@@ -26,6 +26,8 @@ never shown again; a seat reissued by the table's vote on a lost phone
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import (
     Blueprint,
     Flask,
@@ -39,6 +41,7 @@ from flask import (
 )
 
 from ..speech import Cache, SpeechError
+from ..speech.speaker import FAILURE_FILE
 from ..table import BadInput, NotFound
 from ..table.narrated import Narration, aplay, cache_folder
 from .common import PRIVATE, Forbidden, body, clock_press, gm_only, is_gm, lost_phones, table
@@ -62,7 +65,7 @@ def init_app(app: Flask) -> None:
     folder; the Pi's speaker when `SPEAKER` is set), and its routes."""
     tbl = app.extensions["table"]
     folder = app.config.get("SPEECH_DIR") or cache_folder(tbl)
-    speaker = aplay() if app.config.get("SPEAKER") else None
+    speaker = aplay(Path(folder) / FAILURE_FILE) if app.config.get("SPEAKER") else None
     app.extensions["narration"] = Narration(tbl, Cache(folder), speaker)
     app.register_blueprint(bp)
 

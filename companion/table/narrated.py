@@ -32,8 +32,6 @@ from __future__ import annotations
 
 import array
 import queue
-import shutil
-import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -379,15 +377,10 @@ def scaled(data: bytes, volume: float) -> bytes:
     return wav_bytes(samples.tobytes(), rate)
 
 
-def aplay() -> Callable[[bytes], None] | None:
+def aplay(record: Path | None = None) -> Callable[[bytes], None] | None:
     """The Pi's audio output through ALSA's `aplay` (alsa-utils), or None
-    when this machine has none."""
-    binary = shutil.which("aplay")
-    if binary is None:
-        return None
+    when this machine has none. A failure is one line in the log and is kept
+    in `record` for `werewolf doctor` (companion/speech/speaker.py) [issue 31]."""
+    from ..speech import speaker
 
-    def play(data: bytes) -> None:
-        subprocess.run([binary, "-q", "-"], input=data, check=False, timeout=120,
-                       capture_output=True)
-
-    return play
+    return speaker.find(record)

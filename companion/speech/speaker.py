@@ -1,0 +1,112 @@
+"""The Pi's own speaker: ALSA's `aplay` (alsa-utils) [issues 20, 31].
+
+`werewolf serve --speaker` plays each narrated line through `aplay` on the
+machine's default ALSA output (hardware/install.sh sets `--speaker` when
+`aplay -l` lists an output that is not HDMI: a headphone jack, a USB
+speaker, an I2S board). A failing `aplay` never stops a game (the table
+screen still speaks), but it is never silent either: its first stderr line
+goes to the hub's log once (`journalctl -u werewolf`), again only when the
+reason changes or after a line played, and the last failure is kept in the
+data folder (`speech/speaker-failure.txt`) for `werewolf doctor`, which also
+plays a moment of silence through `aplay` itself.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import sys
+import time
+import wave
+from collections.abc import Callable
+from pathlib import Path
+
+#: the hub's last aplay failure, in its speech folder (`narrated.cache_folder`)
+FAILURE_FILE = "speaker-failure.txt"
+TIMEOUT_S = 120.0
+
+
+def why_failed(done: subprocess.CompletedProcess[bytes]) -> str:
+    """One line: aplay's exit status and the first line it wrote to stderr."""
+    text = (done.stderr or b"").decode("utf-8", "replace")
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return f"aplay exited {done.returncode}" + (f": {first[:200]}" if first else "")
+
+
+class Aplay:
+    """Plays WAV bytes through `aplay -q -`; a failure is one line in the log."""
+
+    def __init__(self, binary: str, record: Path | None = None,
+                 log: Callable[[str], None] | None = None) -> None:
+        self.binary, self.record = binary, record
+        self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.last: str | None = None  # the failure last logged (None: the last line played)
+        self.failures = 0
+
+    def __call__(self, data: bytes) -> None:
+        try:
+            done = subprocess.run([self.binary, "-q", "-"], input=data, check=False,
+                                  timeout=TIMEOUT_S, capture_output=True)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            self._failed(f"aplay: {err}")
+            return
+        if done.returncode != 0:
+            self._failed(why_failed(done))
+        elif self.last is not None:
+            self.last = None
+            if self.record is not None:
+                self.record.unlink(missing_ok=True)
+
+    def _failed(self, why: str) -> None:
+        self.failures += 1
+        if why == self.last:
+            return  # said once: every line of a game would say it again
+        self.last = why
+        self.log(f"werewolf serve: speaker: {why} (the table screen still speaks)")
+        if self.record is not None:
+            try:
+                self.record.parent.mkdir(parents=True, exist_ok=True)
+                stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime())
+                self.record.write_text(f"{stamp} {why}\n", encoding="utf-8")
+            except OSError:
+                pass  # a full card: the log has it
+
+
+def find(record: Path | None = None) -> Aplay | None:
+    """The machine's `aplay`, or None when alsa-utils is not installed."""
+    binary = shutil.which("aplay")
+    return Aplay(binary, record) if binary else None
+
+
+def silence(seconds: float = 0.1, rate: int = 16000) -> bytes:
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(b"\0\0" * int(rate * seconds))
+    return out.getvalue()
+
+
+def doctor_lines(speech_folder: Path | None = None) -> list[str]:
+    """`werewolf doctor`'s speaker lines: aplay plays a moment of silence on
+    the default output (or the one line saying why not), then the hub's own
+    last failure, if one is kept. Never a failure of doctor's exit status: a
+    narrated game falls back to the table screen."""
+    binary = shutil.which("aplay")
+    if binary is None:
+        return ["note  speaker: no aplay (apt install alsa-utils): serve --speaker stays silent"]
+    try:
+        done = subprocess.run([binary, "-q", "-"], input=silence(), check=False, timeout=20,
+                              capture_output=True)
+        why = why_failed(done) if done.returncode != 0 else None
+    except (OSError, subprocess.TimeoutExpired) as err:
+        why = f"aplay: {err}"
+    lines = [f"FAIL  speaker: {why} (serve --speaker is silent; the table screen still speaks)"
+             if why else "ok    speaker: aplay plays on ALSA's default output"]
+    record = speech_folder / FAILURE_FILE if speech_folder is not None else None
+    if record is not None and record.exists():
+        kept = record.read_text(encoding="utf-8", errors="replace").strip()
+        lines.append(f"FAIL  speaker: the hub's last aplay failure: {kept}")
+    return lines
