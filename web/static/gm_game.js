@@ -242,6 +242,7 @@
     $("over-box").hidden = !over;
     if (!over) { $("winner").textContent = ""; $("reveal").replaceChildren(); return; }
     $("winner").textContent = winText(v.winner);
+    overStory(v, $("over-story"), true);  // story.js: the table screen's story [issue 35]
     const winners = new Set(v.winners || []);
     $("reveal").replaceChildren(...v.players.map((p) => el("li", {
       class: "card" + (winners.has(p.seat) ? " won" : "") + (p.alive ? "" : " dead") },

@@ -66,6 +66,12 @@
       show ? el("span", { class: "pinfo" },
         el("span", { class: "role", text: roleName(p.role), title: roleName(p.role) })) : null)));
     $("replay-news").replaceChildren(...v.announcements.map((a) => el("li", {}, newsText(a, seatName))).reverse());
+    let told = $("replay-story");  // the story of the game [issue 35] (story.js)
+    if (!told) {
+      told = el("div", { id: "replay-story", class: "story-box", test: "replay-story" });
+      $("replay-news").after(told);
+    }
+    historyStory(h.game, told, show);
   }
   $("step-back").addEventListener("click", guard(() => {
     if (S.history.game !== null && S.history.at > 0) return openReplay(S.history.game, S.history.at - 1);

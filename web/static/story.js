@@ -84,9 +84,48 @@
     box.hidden = false;
   }
 
+  // the GM's tablet at the end, and the host page: a tap turns the table
+  // screen's page (POST /api/story/step); with `book`, the whole story below
+  const shown = new WeakMap();  // box -> the game whose story it shows
+  async function overStory(v, box, book) {
+    if (v.phase !== "over" || !v.game) {
+      shown.delete(box);
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const key = v.game + ":" + storyLang();
+    if (shown.get(box) === key) return;
+    shown.set(box, key);
+    const doc = await fetchStory("/api/games/" + v.game + "/story?lang=" + storyLang());
+    if (!doc) return;
+    const words = doc.told.words;
+    const next = el("button", {type: "button", test: "story-next", onclick: () => fetch("/api/story/step", {
+      method: "POST", headers: {"Content-Type": "application/json"}, body: "{}", credentials: "same-origin",
+    })}, words.next + " ▶");
+    box.replaceChildren(next, book ? el("details", {class: "story-details"},
+      el("summary", {}, words.heading), storyBook(doc.told, null)) : null);
+    box.hidden = false;
+  }
+
+  // the GM's history: the story of the game stepped through (`show`: a game
+  // over, or the GM sees the secrets)
+  async function historyStory(game, box, show) {
+    if (!show) { shown.delete(box); box.hidden = true; box.replaceChildren(); return; }
+    const key = game + ":" + storyLang();
+    if (shown.get(box) === key) return;
+    shown.set(box, key);
+    const doc = await fetchStory("/api/games/" + game + "/story?lang=" + storyLang());
+    if (!doc || shown.get(box) !== key) return;
+    box.replaceChildren(el("h3", {}, doc.told.words.heading), storyBook(doc.told, null));
+    box.hidden = false;
+  }
+
   window.storyBook = storyBook;
   window.tableStory = tableStory;
   window.phoneStory = phoneStory;
+  window.overStory = overStory;
+  window.historyStory = historyStory;
   window.fetchStory = fetchStory;
   window.storyLang = storyLang;
 })();
