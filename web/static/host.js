@@ -36,6 +36,7 @@
     if (typeof v.now === "number") offset = v.now - Date.now() / 1000;
     $("phase").textContent = v.phase === "lobby" ? t("Waiting for a game") : stepText(v.step);
     $("line").textContent = v.line || "";
+    overStory(v, $("host-story"), false);  // story.js: a tap turns the story's page [issue 35]
     // only what can be done now [issue 29]: the deal, Start; a paused clock,
     // Resume; a running one, Pause (something has a deadline), +30 s and Next
     // (something is open); at the end, nothing but "New game"
