@@ -9,7 +9,9 @@
   mode), so an LED can never say more than the table screen: dark at night,
   slow blink while a button vote waits for that seat, solid once its vote is
   in the log (in lock-in: locked, never for whom) and while that vote's
-  result is announced (so the last to press sees it too), off otherwise.
+  result is announced (so the last to press sees it too), solid for the
+  speaker while the discussion or the defence runs as turns [issue 34]
+  (whatever the button mode), off otherwise.
 - `SeatBridge(table, boxes)`: one consumer thread drains the presses (the
   gpiozero callbacks only timestamp and enqueue) and hands each batch to
   `Table.act_presses`, which commits the votes in one transaction before it
@@ -58,7 +60,7 @@ def seats(value: object) -> list[int]:
 
 
 def lights(view: Mapping[str, object]) -> dict[int, str]:
-    """Each seat's LED ("dark" | "off" | "waiting" | "recorded"), by game
+    """Each seat's LED ("dark" | "off" | "waiting" | "recorded" | "speaking"), by game
     seat, from a public view (RULES.md §4: nothing public reveals a night
     action; [issue 7] LED language)."""
     players = seats([p.get("seat") for p in _objects(view.get("players"))])
@@ -67,6 +69,10 @@ def lights(view: Mapping[str, object]) -> dict[int, str]:
     if mode == "calls" or view.get("phase") == "night":
         return {seat: "dark" for seat in players}
     out = {seat: "off" for seat in players}
+    speaker = field(pace, "turns").get("seat") if mode == "discussion" else None
+    if isinstance(speaker, int) and speaker in out:  # whose turn to speak [issue 34]
+        out[speaker] = "speaking"
+        return out
     if view.get("buttons") not in BUTTON_MODES:
         return out
     if mode in AFTER_A_VOTE:  # the last to press sees his LED lit too
@@ -180,5 +186,7 @@ def _say(box: SeatBox, state: str) -> None:
         box.waiting()
     elif state == "recorded":
         box.recorded()
+    elif state == "speaking":
+        box.speaking()
     else:
         box.off()

@@ -345,6 +345,8 @@ def _mode_label(view: dict, lang: str) -> str:
     vote = view.get("vote") or {}
     if mode == "ballot" and vote:
         kind = vote.get("kind") or "vote"
+        if kind == "vote" and vote.get("nominees"):  # vote_mode=candidates [issue 34]
+            return _word("candidates", lang)
         if kind == "vote" and (vote.get("round") or 1) > 1:
             kind = "runoff"
         return step_name(str(kind), lang)
@@ -359,6 +361,7 @@ def _mode_label(view: dict, lang: str) -> str:
 def render(view: dict, lang: str | None = None, size: tuple[int, int] = SIZE) -> Image.Image:
     """The display's frame for a public view (mode "1"), from the public
     fields only: phase, timer, the night's call, the roll-call candidate,
+    the speaker of a speaking turn [issue 34],
     the last tally (its counts, weighted ballots and extra votes as the
     tally lists them: contract C1), announcements and the winner."""
     lang = _lang(view, lang)
@@ -392,6 +395,12 @@ def render(view: dict, lang: str | None = None, size: tuple[int, int] = SIZE) ->
             f"{max(0, math.ceil(float(ends) - float(now) - 1e-6))}s"
         c.text(1, _word("rollcall", lang), right=left)
         c.big_text(2, _name(view, rollcall["candidate"]))
+        return c.image
+    turns = pace.get("turns")
+    if mode == "discussion" and isinstance(turns, dict) and turns.get("seat") is not None:
+        # whose turn to speak, or whose defence [issue 34]
+        c.text(1, _word("defence" if turns.get("of") == "defence" else "turn", lang))
+        c.big_text(2, _name(view, turns["seat"]))
         return c.image
     tally = view.get("last_tally")
     if tally and mode == "verdict":  # the closed vote: tally, ★×2, its outcome

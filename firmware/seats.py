@@ -12,6 +12,8 @@ actions through the hub's one path is the consumer's job (not in this module).
     `waiting()`  slow blink (1 s on / 1 s off): waiting for you;
     `recorded()` solid: your vote is recorded (in lock-in mode: locked,
                  never for whom);
+    `speaking()` solid: your turn to speak (the day's turns, a candidate's
+                 defence) [issue 34];
     `refused()`  three quick blinks, then back to the state before;
     `dark()`     the night: off whatever else; `dark(False)` shows the
                  state again. A refusal at night is not shown at all.
@@ -179,7 +181,7 @@ class SeatBox:
         self.seat = seat
         self.number = seat.number
         self.timing = timing
-        self.state = "off"  # "off" | "waiting" | "recorded"
+        self.state = "off"  # "off" | "waiting" | "recorded" | "speaking"
         self.is_dark = False
         self.changed_ns = 0  # time.monotonic_ns() when the state was last set
         self._lock = threading.RLock()
@@ -209,6 +211,11 @@ class SeatBox:
     def recorded(self) -> None:
         """Solid: your vote is recorded (lock-in: locked, never for whom) [issue 7]."""
         self._set("recorded")
+
+    def speaking(self) -> None:
+        """Solid: your turn to speak [issue 34] (the public view names the
+        speaker; no vote is open while turns run)."""
+        self._set("speaking")
 
     def refused(self) -> None:
         """Three quick blinks, then back to the state before [issue 7]. Nothing

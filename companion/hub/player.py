@@ -115,6 +115,21 @@ def suspect(token: str) -> Response:
     return _private(answer(table().suspect(_seat(token), body())))
 
 
+@bp.post("/<token>/pass")
+def pass_turn(token: str) -> Response:
+    """The speaker passes: his speaking turn ends now [issue 34] (409 when
+    it is not his turn)."""
+    return _private(answer(table().pass_turn(_seat(token))))
+
+
+@bp.post("/<token>/ready")
+def ready(token: str) -> Response:
+    """This phone is ready: night 1's window ends once every living phone
+    is and no night action is awaited [issue 34] (`ready_ends_night`; 409
+    when no such window is open)."""
+    return _private(answer(table().ready(_seat(token))))
+
+
 @bp.post("/<token>/lost")
 def lost(token: str) -> Response:
     """This phone's answer to the table's vote on a lost phone [issue 29]:

@@ -348,6 +348,9 @@ class Audiences:
             view["pack_picks"] = pack["picks"]
         elif pack is not None:
             view["no_attack"] = True  # said on his held card [issue 28]
+        if pacing.ready_window(state, pc) and pacing.up_tonight(state, pc.night, seat):
+            # every living phone the same button (RULES.md §4 [004]) [issue 34]
+            view["ready"] = seat in pc.ready
         self._overlay(live, view)
         view["game"], view["language"] = live.game, live.language
         self._beside(view, self._shown(live))

@@ -51,6 +51,15 @@ class Pace:
     #: narrated games [issue 29]: when the open stage's window opened, once
     #: the voice had said what opens it (None: as it began, or not narrated)
     opens: float | None = None
+    #: speaking turns [issue 34]: the seats who speak, in order (the day's
+    #: discussion with `discussion_turns`, the candidates' defences with
+    #: `vote_mode=candidates`); [] for a free discussion
+    turns: list[int] = field(default_factory=list)
+    turn: int = 0  # the index in `turns` of the seat speaking now
+    turns_of: str = ""  # "discussion" | "defence" (companion/table/turns.py)
+    #: `ready_ends_night` [issue 34]: the seats whose phone tapped "ready" in
+    #: the night's one window (never public: it would tell who is slow)
+    ready: list[int] = field(default_factory=list)
 
     def rollcall(self, at: float, window: float) -> int | None:
         """Roll-call: the index in `order` of the candidate whose window holds
@@ -73,6 +82,7 @@ class Pace:
         out = dict(self.__dict__)
         out["calls"], out["words"], out["order"] = list(self.calls), list(self.words), \
             list(self.order)
+        out["turns"], out["ready"] = list(self.turns), list(self.ready)
         out["picks"] = dict(self.picks)
         return out
 

@@ -35,8 +35,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import ROLES, State, attack_tonight, night_calls, pending, rebuild
+from ..engine import (
+    ROLES,
+    State,
+    attack_tonight,
+    night_calls,
+    night_ready,
+    pending,
+    rebuild,
+)
+from ..engine import ready_window as engine_ready_window
+from ..engine.state import TOGETHER
 from .pace import CLOCK_FIELDS, LEGACY_MAX_S, Pace
+from .turns import turn_seconds, turns_for
 
 __all__ = ["CLOCK_FIELDS", "LEGACY_MAX_S", "Pace", "Rules", "Settings"]
 
@@ -158,7 +169,76 @@ def public(pace: Pace) -> dict:
         out["opens"] = pace.opens
     if pace.mode == "last-words":
         out["seat"] = pace.seat
+    if pace.mode == "discussion" and pace.turns and pace.turn < len(pace.turns):
+        out["turns"] = turns_view(pace)
     return out
+
+
+def turns_view(pace: Pace) -> dict:
+    """Whose turn it is and who is next [issue 34] (RULES.md §6
+    `discussion_turns`, `vote_mode=candidates`): `of` ("discussion" |
+    "defence"), the whole `order`, the `index` of the `seat` speaking, the
+    `next` seat (None: the last turn). Public facts only: the order is a
+    function of who is alive, the night's public deaths, the sheriff and the
+    candidates (companion/table/turns.py)."""
+    i = pace.turn
+    return {"of": pace.turns_of, "order": list(pace.turns), "index": i,
+            "seat": pace.turns[i], "next": pace.turns[i + 1] if i + 1 < len(pace.turns) else None}
+
+
+def pass_turn(pace: Pace, seat: int, now: float) -> Pace:
+    """The speaker's phone passes [issue 34]: his turn ends now (the next
+    one starts at the table's next step). ValueError when `seat` is not the
+    one speaking."""
+    if pace.mode != "discussion" or not pace.turns or pace.turn >= len(pace.turns) \
+            or pace.turns[pace.turn] != seat:
+        raise ValueError("it is not your turn to speak")
+    pc = pace.copy()
+    pc.paused, pc.deadline = None, now
+    return pc
+
+
+def ready_window(state: State, pace: Pace) -> bool:
+    """`ready_ends_night` [issue 34] (RULES.md §4 [004]: 「参戦者全員の準備が
+    完了次第」): the table holds night 1's one window and the option applies
+    (`engine.ready_window`: the engine may already have left the window once
+    it waited for nobody), so it may end on the living phones' "ready"."""
+    return (pace.mode == "calls" and pace.night == 1
+            and pace.cursor < len(pace.calls) and pace.calls[pace.cursor] == TOGETHER
+            and engine_ready_window(state))
+
+
+def _up_tonight(state: State, night: int) -> list[int]:
+    """The seats alive when night `night` fell (the engine may have resolved
+    its dawn already: who died in it must not change what the window waits
+    for)."""
+    died = {seat for seat, _, time in state.deaths if time == f"night {night}"}
+    return [s for s in range(state.size) if state.alive[s] or s in died]
+
+
+def tap_ready(state: State, pace: Pace, seat: int) -> Pace:
+    """A living phone's "ready" in night 1's window [issue 34]; every phone
+    shows the same button, so it tells nothing. ValueError when no such
+    window is open or the seat is dead."""
+    if not ready_window(state, pace):
+        raise ValueError("there is nothing to be ready for now")
+    if seat not in _up_tonight(state, pace.night):
+        raise ValueError("the dead take no part in the night")
+    pc = pace.copy()
+    if seat not in pc.ready:
+        pc.ready = sorted([*pc.ready, seat])
+    return pc
+
+
+def all_ready(state: State, pace: Pace) -> bool:
+    """Night 1's window may end [issue 34]: every living seat tapped "ready"
+    and nobody's night action is still awaited (the seer has acted or
+    passed, RULES.md §4: `engine.night_ready`)."""
+    # every seat alive when the night fell (a death resolved at its dawn does
+    # not excuse its phone), and the engine waits for nobody (`night_ready`)
+    return (ready_window(state, pace)
+            and all(seat in pace.ready for seat in _up_tonight(state, pace.night))
+            and night_ready(state, pace.ready))
 
 
 def pack_call(state: State, pace: Pace, seat: int) -> dict | None:
@@ -207,7 +287,8 @@ def advance(state: State, pace: Pace, now: float, rules: Rules) -> tuple[Pace, b
 def _opened(pc: Pace) -> tuple:
     """What is open, as far as the GM's clock buttons are concerned: a new
     value is a new stage (`Pace.stage`)."""
-    return (pc.mode, pc.night, pc.cursor, pc.step_id, pc.seat, pc.verdict_night)
+    return (pc.mode, pc.night, pc.cursor, pc.step_id, pc.seat, pc.verdict_night,
+            pc.turn if pc.turns else None, pc.turns_of)
 
 
 def clear_way(state: State, pace: Pace, now: float, rules: Rules) -> Pace:
@@ -380,6 +461,9 @@ def _advance(state: State, pc: Pace, now: float, rules: Rules) -> bool:
             if pc.hold is None:  # a dawn prompt keeps the phase "night": ask the log
                 dawn = _dawn_index(state, pc.night)
                 pc.hold = dawn if dawn < len(state.log) else None
+            if pc.paused is None and pc.deadline is not None \
+                    and pc.deadline > now and all_ready(state, pc):
+                pc.deadline = now  # everyone is ready: the window ends (RULES.md §4 [004])
             if not _due(pc, now):
                 return False
             if pc.live:
@@ -413,7 +497,8 @@ def _advance(state: State, pc: Pace, now: float, rules: Rules) -> bool:
             if not _due(pc, now):
                 return False
             if mode == "discussion":
-                _open_ballot(state, pc, p, now, rules)
+                if not _next_turn(state, pc, now):
+                    _open_ballot(state, pc, p, now, rules)
                 continue
             return True
         _next(state, pc, now, rules)  # lobby, or a pace that ended
@@ -430,6 +515,8 @@ def _next(state: State, pc: Pace, now: float, rules: Rules) -> None:
     p = pending(state)
     pc.paused, pc.live, pc.seat, pc.started = None, False, None, now
     pc.order, pc.picks = [], {}
+    talking = (pc.turns, pc.turn, pc.turns_of)  # the barber's reopened vote keeps them
+    pc.turns, pc.turn, pc.turns_of = [], 0, ""
     owed = state.deaths[pc.deaths_seen:]
     if state.opts["reveal_on_death"]:
         pc.deaths_seen, owed = len(state.deaths), []
@@ -461,11 +548,17 @@ def _next(state: State, pc: Pace, now: float, rules: Rules) -> None:
         _start_calls(state, pc, state.n, now, rules, at=p["step"])
     else:
         seconds = state.opts.get(p["timer"] or "", 0) or 0
+        order, of = turns_for(p)
         if seconds and p["kind"] == "vote" and pc.talk_day == state.n \
                 and state.phase == "day" and pc.talk_until > now:
             # the barber's day power reopened the vote (RULES.md §8): the
             # discussion goes on where it was, it does not start again
             pc.mode, pc.deadline = "discussion", pc.talk_until
+            pc.turns, pc.turn, pc.turns_of = talking
+        elif order and turn_seconds(state.opts):  # speaking turns [issue 34]
+            pc.mode, pc.turns, pc.turn, pc.turns_of = "discussion", order, 0, of
+            pc.deadline = pc.talk_until = now + turn_seconds(state.opts)
+            pc.talk_day = state.n if p["kind"] == "vote" else pc.talk_day
         elif seconds:
             pc.mode, pc.deadline = "discussion", now + seconds
             if p["kind"] == "vote" and state.phase == "day":
@@ -478,6 +571,7 @@ def _open_ballot(state: State, pc: Pace, p: dict, now: float, rules: Rules) -> N
     """Ballots open: for `ballot_s`, or by roll-call, one window per
     candidate, back to back [issue 7]."""
     pc.mode, pc.started, pc.picks = "ballot", now, {}
+    pc.turns, pc.turn, pc.turns_of = [], 0, ""
     pc.order = _rollcall_order(state, p) if rules.buttons == "roll-call" else []
     if pc.order:
         pc.deadline = now + len(pc.order) * rules.settings.rollcall_s
@@ -527,8 +621,19 @@ def _next_call(state: State, pc: Pace, now: float, rules: Rules) -> None:
     _open_call(state, pc, end if end is not None and now - end < 1.0 else now, rules)
 
 
+def _next_turn(state: State, pc: Pace, now: float) -> bool:
+    """The next living speaker's turn starts now, `turn_s` long [issue 34];
+    False when the turns are over (or there were none): the vote opens."""
+    for i in range(pc.turn + 1, len(pc.turns)):
+        if state.alive[pc.turns[i]]:
+            pc.turn, pc.started = i, now
+            pc.deadline = pc.talk_until = now + turn_seconds(state.opts)
+            return True
+    return False
+
+
 def _open_call(state: State, pc: Pace, start: float, rules: Rules) -> None:
-    pc.started, pc.since = start, len(state.log)
+    pc.started, pc.since, pc.ready = start, len(state.log), []
     if pc.cursor < len(pc.calls):
         window = call_window(state.opts, pc.calls[pc.cursor], rules.settings)
         pc.deadline = None if window is None else start + window
@@ -566,3 +671,9 @@ def _dawn_index(state: State, night: int) -> int:
         if log[i]["e"] == "resolve" or log[i]["e"] == "over":
             return i
     return len(log)
+
+
+def up_tonight(state: State, night: int, seat: int) -> bool:
+    """The seat was alive when night `night` fell (its phone has the
+    night's "ready" button [issue 34])."""
+    return seat in _up_tonight(state, night)

@@ -244,6 +244,33 @@ class Table(Showing):
                 raise NotNow(pacing.NARRATOR_SPEAKING)
             return self.seat_view(seat)
 
+    def pass_turn(self, seat: int) -> Sent:
+        """The speaker's phone ends his own turn [issue 34] (RULES.md §6
+        `discussion_turns`: a player may pass); NotNow when it is not his
+        turn. Answers the seat's view."""
+        return self._pace_tap(seat, lambda now: pacing.pass_turn(self.pace, seat, now))
+
+    def ready(self, seat: int) -> Sent:
+        """A phone's "ready" in night 1's window [issue 34] (`ready_ends_night`,
+        RULES.md §4 [004]): kept in the pace; the window ends once every
+        living phone is ready and no night action is awaited. Answers the
+        seat's view."""
+        return self._pace_tap(seat, lambda now: pacing.tap_ready(self._need_game(), self.pace,
+                                                                 seat))
+
+    def _pace_tap(self, seat: int, tap: Callable[[float], Pace]) -> Sent:
+        with self.lock:
+            state = self._need_game()
+            now = self.clock()
+            if pacing.speaking(self.pace, now):
+                raise NotNow(pacing.NARRATOR_SPEAKING)
+            try:
+                self.pace = tap(now)
+            except ValueError as err:
+                raise NotNow(str(err)) from None
+            self._advance_and_commit(now, start=len(state.log))
+            return self.seat_view(seat)
+
     def act_presses(self, presses: list[tuple[int, float]]) -> list[str]:
         """Seat-box presses [issue 7]: (seat, when) pairs, `when` on the
         table's clock. Each becomes a vote by the game's button mode, and all

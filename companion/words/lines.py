@@ -65,6 +65,10 @@ def _wake(T: Any, lang: str, call: str, view: dict, night: int) -> str:
     they act on their phones until its time is up."""
     if call == "actions":
         woken = [_wake(T, lang, c, view, night) for c in _together(view, night)]
+        if night == 1 and (view.get("options") or {}).get("ready_ends_night"):
+            return "\n".join([*woken, str(T.gettext(  # [004] l.86-87 [issue 34]
+                "Everyone act on your phone now, then tap Ready: the night ends once everyone "
+                "is ready, or when its time is up."))])
         return "\n".join([*woken, str(T.gettext(
             "Everyone act on your phone now: the night ends when its time is up."))])
     if call == "wolves" and night == 1 and not (view.get("options") or {}).get(
@@ -215,10 +219,58 @@ def _vote_lines(T: Any, view: dict, anns: list[dict], names: list[str], mode: st
     elif round_ == 1:  # [004]
         out.append(T.gettext("Everyone, end the discussion; no more talking from now on. We "
                              "now vote on whom to execute today."))
+    elif (view.get("vote") or {}).get("nominees") and not _tied_before(anns, n):
+        # vote_mode=candidates [003] (RULES.md §6) [issue 34]
+        out.append(T.gettext("Everyone but the candidates votes now, for one of {names}."))
     else:
         out.append(T.gettext("Runoff: vote again, for one of {names}."))
     out[-1] = str(out[-1]).format(names=who, time=minutes(T, timer))
     return [str(s) for s in out]
+
+
+def _turn_lines(T: Any, view: dict, anns: list[dict], names: list[str], turns: dict,
+                gm: bool, lang: str) -> list[str]:
+    """Speaking turns [issue 34] (RULES.md §6): what the table learnt first
+    (the dawn, or the first round's tally), how the turns go, then whose turn
+    it is and who is next. The first two stay the same all through the
+    turns, so a narrated game says them once and then only each new turn."""
+    opts = view.get("options") or {}
+    time = minutes(T, int(opts.get("turn_s") or 45))
+    order = [s for s in turns.get("order") or [] if isinstance(s, int) and 0 <= s < len(names)]
+    seat, nxt = turns.get("seat"), turns.get("next")
+    if not isinstance(seat, int) or not 0 <= seat < len(names):
+        return [_title(view, "discussion", lang)]
+    n = view.get("n")
+    out: list[str] = []
+    if turns.get("of") == "defence":
+        tallies = [a for a in anns if a.get("kind") == "tally" and a.get("time") == f"day {n}"]
+        out += announced(T, lang, tallies[-1:], names, view.get("ruleset"), None)
+        out.append(str(T.gettext("The candidates are {names}: each defends himself in turn, "
+                                 "{time} each, then only the others vote.")).format(
+            names=join_names(T, [names[s] for s in order]), time=time))
+        line = T.gettext("{name}, your defence.")
+    else:
+        dawn = [i for i, a in enumerate(anns) if a.get("kind") == "dawn" and a.get("n") == n]
+        today = [a for a in anns if a.get("time") == f"day {n}" and a.get("kind") == "sheriff"]
+        if today:
+            out += announced(T, lang, today[-1:], names, view.get("ruleset"), None)
+        elif dawn:
+            out += announced(T, lang, anns[dawn[-1]:], names, view.get("ruleset"), None)
+        out.append(str(T.gettext("Everyone speaks in turn, {time} each, starting with {name}; "
+                                 "the others keep silent.")).format(
+            time=time, name=person(T, names[order[0]] if order else names[seat])))
+        line = T.gettext("{name}, your turn to speak.")
+    nxt_name = names[nxt] if isinstance(nxt, int) and 0 <= nxt < len(names) else ""
+    out.append(str(line).format(name=person(T, names[seat])))
+    out.append(str(T.gettext("Next: {name}")).format(name=person(T, nxt_name)) if nxt_name
+               else str(T.gettext("Then the vote.")))
+    return out
+
+
+def _tied_before(anns: list[dict], n: object) -> bool:
+    """Today's last closed vote was tied (the open one is its runoff)."""
+    today = [a for a in anns if a.get("kind") == "tally" and a.get("time") == f"day {n}"]
+    return bool(today and today[-1].get("tie"))
 
 
 def _wolves_alive(view: dict) -> bool | None:
@@ -319,6 +371,8 @@ def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[str]:
             if gm:
                 out += _after(T, lang, str(call), view, night)
         return out
+    if mode == "discussion" and pace.get("turns"):
+        return _turn_lines(T, view, anns, names, pace["turns"], gm, lang)
     if mode in ("discussion", "ballot"):
         return _vote_lines(T, view, anns, names, mode, gm, lang)
     if mode == "prompt":

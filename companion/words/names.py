@@ -137,6 +137,7 @@ WINS: dict[str, Msg] = {
 STEPS: dict[str, Msg] = {
     "vote": N_("vote"), "election": N_("sheriff election"),
     "election runoff": N_("sheriff election, second round"), "runoff": N_("runoff"),
+    "candidates": N_("the candidates' vote"),  # vote_mode=candidates' round 2 [issue 34]
     "discussion": N_("discussion"), "last words": N_("last words"),
     "hunter": N_("the hunter"), "appoint": N_("the new sheriff"),
     "allow": N_("the scapegoat's choice"), "pyromaniac": N_("the pyromaniac"),
@@ -167,6 +168,7 @@ STEP_TITLES: dict[str, Msg] = {
     "rumormonger": P_("step", "Rumormonger"), "actions": P_("step", "Night actions"),
     "election": P_("step", "Sheriff election"),
     "vote": P_("step", "Vote"), "runoff": P_("step", "Runoff"),
+    "candidates": P_("step", "The candidates' vote"),  # [issue 34]
     "hunter": P_("step", "Hunter's shot"), "appoint": P_("step", "New sheriff"),
     "allow": P_("step", "Scapegoat's choice"), "discussion": P_("step", "Discussion"),
     "last-words": P_("step", "Last words"), "calls": P_("step", "Night"),
@@ -240,6 +242,9 @@ SCREEN: dict[str, Msg] = {
     "no-execution": P_("screen", "No execution"), "wins": P_("screen", "wins"),
     "sheriff": P_("screen", "Sheriff"), "rollcall": P_("screen", "Hands up:"),
     "scan": P_("screen", "Scan:\ngame\nmaster"), "idiot": P_("screen", "spared"),
+    # speaking turns, the candidates' vote [issue 34]
+    "turn": P_("screen", "Speaking:"), "defence": P_("screen", "Defence:"),
+    "candidates": P_("screen", "Candidates"),
 }
 
 #: the tables the pages read, by their key in the `#names` JSON (contract C3),

@@ -32,6 +32,14 @@ LABELS: dict[str, Msg] = {
     "professions": N_("The Village: professions"),
     "idiot_dies_with_elder": P_("option", "The idiot dies with the elder"),
     "ghosts": P_("option", "Ghosts: the dead read the story"),  # [issue 35]
+    # [issue 34]
+    "witch_single_potion": P_("option", "The witch has one potion"),
+    "announce_potions": P_("option", "Potions announced at dawn"),
+    "election": P_("option", "Sheriff election"),
+    "discussion_turns": P_("option", "Speaking in turns"),
+    "vote_mode": P_("option", "Execution vote"),
+    "turn_s": P_("option", "A speaking turn (seconds)"),
+    "ready_ends_night": P_("option", "Night 1 ends when all are ready"),
 }
 
 HELPS: dict[str, Msg] = {
@@ -63,6 +71,21 @@ HELPS: dict[str, Msg] = {
                                 "him."),
     "ghosts": N_("A dead player's phone shows the whole game so far, every card. The dead "
                  "must stay silent until the game is over."),  # [issue 35]
+    # [issue 34], each from its seed (RULES.md §2)
+    "witch_single_potion": N_("The witch has one potion for the whole game: to heal or to "
+                              "poison ([003] house rule)."),
+    "announce_potions": N_("The morning tells the table that the witch used her healing "
+                           "potion or her poison ([000])."),
+    "election": N_("Whether day 1's sheriff is elected before or after the day's discussion "
+                   "([003]); always before the first execution vote."),
+    "discussion_turns": N_("Each living player speaks in turn, clockwise from the left of the "
+                           "night's victim, the others silent ([003] variant); the GM may skip "
+                           "a turn, a player may pass."),
+    "vote_mode": N_("Plurality, or the two most voted become candidates, defend themselves "
+                    "in turn, and only the others vote between them ([003] variant)."),
+    "turn_s": N_("How long each speaking turn and each candidate's defence lasts."),
+    "ready_ends_night": N_("The first night ends as soon as every living player has tapped "
+                           "Ready on his phone (and the seer has acted) ([004])."),
 }
 
 #: the values an option may take (booleans as "true"/"false")
@@ -83,6 +106,10 @@ VALUES: dict[str, Msg] = {
     "any-wolf": P_("option value", "Any werewolf's pick"),
     "right-neighbour": P_("option value", "Vote for the right-hand neighbour"),
     "abstain": P_("option value", "Abstain"),
+    "before-discussion": P_("option value", "Before the discussion"),
+    "after-discussion": P_("option value", "After the discussion"),
+    "plurality": P_("option value", "Most votes is executed"),
+    "candidates": P_("option value", "Two candidates, then the others vote"),
 }
 
 TABLES: dict[str, dict[str, Msg]] = {"labels": LABELS, "helps": HELPS, "values": VALUES}

@@ -133,6 +133,8 @@ def test_pending_describes_a_night_step_rules_4_secrecy_of_the_call() -> None:
         "timer": "night_s", "on_timeout": "nothing",
         "calls": ["seer", "wolves"],  # the deck's cards (RULES.md §4 revised, [issue 16])
         "secret": True,
+        # [issue 34]: no candidates' round, no speaking turns, no "ready" window
+        "nominees": None, "defence": None, "turns": None, "ready": False,
     }
     json.dumps(p)
     act(state, Action(2, "inspect", target=0))

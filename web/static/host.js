@@ -51,6 +51,8 @@
     $("pause").hidden = !(open && timed);
     $("extend").hidden = !(open && timed);
     $("next").hidden = !open;
+    // a speaking turn: Next skips it [issue 34]
+    $("next").textContent = pace.mode === "discussion" && pace.turns ? t("Skip this turn") : t("Next");
     renderLost(v);
     tick();
     const key = [v.game, (v.opened || []).join(), v.lost_phone ? v.lost_phone.status + v.lost_phone.seat : ""].join("|");

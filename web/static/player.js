@@ -173,8 +173,48 @@
     return el("p", {class: "status lockin" + (l.locked ? " locked" : ""), test: "lockin"}, text);
   }
 
+  // ready_ends_night [issue 34] (RULES.md §4 [004]): every living phone the
+  // same "Ready" button in night 1's window; tapped, it says so on this phone
+  function readyButton(v) {
+    if (v.ready === undefined || v.ready === null) return [];
+    const tap = () => post("/ready", {}).then(([r, doc]) => {
+      if (!r.ok) showError(doc.error || r.statusText);
+      else line.show(doc);
+    }).catch((err) => showError(String(err.message || err)));
+    return [el("div", {class: "ready-box"},
+      el("button", {type: "button", test: "ready", class: "pick wide ready" + (v.ready ? " chosen" : ""),
+        disabled: v.ready, onclick: tap}, v.ready ? "✓ " + t("Ready") : t("Ready")),
+      el("p", {class: "quiet"}, t("The night ends once everyone is ready.")))];
+  }
+
+  // speaking turns [issue 34] (RULES.md §6): who speaks, who is next; the
+  // speaker may pass (his turn ends now)
+  function turnsNote(v) {
+    const turns = v.pace && v.pace.mode === "discussion" ? v.pace.turns : null;
+    if (!turns) return [];
+    const defence = turns.of === "defence";
+    if (turns.seat === v.seat) {
+      const pass = () => post("/pass", {}).then(([r, doc]) => {
+        if (!r.ok) showError(doc.error || r.statusText);
+        else line.show(doc);
+      }).catch((err) => showError(String(err.message || err)));
+      return [el("p", {class: "status now", test: "my-turn"}, defence ? t("Your defence: speak now.")
+        : t("Your turn to speak.")),
+      el("button", {type: "button", test: "pass-turn", class: "pick wide", onclick: pass},
+        t("I have finished: pass"))];
+    }
+    const out = [el("p", {class: "status", test: "turn"}, t(defence ? "{name}'s defence." : "{name} is speaking.",
+      {name: name(turns.seat)}))];
+    if (turns.next === v.seat) out.push(el("p", {class: "status now", test: "next-turn"}, t("You are next.")));
+    else if (turns.next !== null && turns.next !== undefined) {
+      out.push(el("p", {class: "quiet"}, t("Next: {name}", {name: name(turns.next)})));
+    }
+    out.push(el("p", {class: "quiet"}, t("Wait for your turn: the others keep silent.")));
+    return out;
+  }
+
   function renderNight() {
-    $("night-panel").replaceChildren(...night.panel(view));
+    $("night-panel").replaceChildren(...night.panel(view), ...readyButton(view));
     $("day").replaceChildren();
     const ready = night.ready(view);
     $("confirm-bar").hidden = !ready;
@@ -192,12 +232,15 @@
       // a lock-in pick is not a vote: the note below says so, no ✓ [issue 28]
       if (lastSent.key === panelKey && !v.lockin) kids.push(el("p", {class: "sent"}, "✓ " + lastSent.summary));
       if (v.pace && v.pace.mode === "discussion") {
-        kids.push(el("p", {class: "status"}, t("Talk it over: the vote opens when the time is up.")),
-          el("p", {class: "quiet"}, t("Your day power: use it before the vote opens.")));
+        kids.push(...(v.pace.turns ? turnsNote(v)
+          : [el("p", {class: "status"}, t("Talk it over: the vote opens when the time is up."))]),
+        el("p", {class: "quiet"}, t("Your day power: use it before the vote opens.")));
       }
       for (const c of v.actions) kids.push(choiceBox(c, v));
     } else if (v.pace && v.pace.mode === "last-words" && v.pace.seat !== null && v.pace.seat !== undefined) {
       kids.push(el("p", {class: "status"}, t("{name}: last words", {name: name(v.pace.seat)})));
+    } else if (v.alive && v.pace && v.pace.mode === "discussion" && v.pace.turns) {
+      kids.push(...turnsNote(v));
     } else if (v.alive && v.pace && v.pace.mode === "discussion") {
       kids.push(el("p", {class: "status"}, t("Talk it over: the vote opens when the time is up.")));
     } else if (v.alive && v.vote && v.buttons === "roll-call" && v.pace && v.pace.mode === "ballot") {
@@ -208,6 +251,8 @@
         kids.push(el("p", {class: "status now", test: "rollcall-now"},
           t("Vote for {name}? Press your button now ({i} of {n})", {name: name(rc.candidate), i: rc.index + 1, n: rc.of})));
       }
+    } else if (v.alive && v.vote && v.vote.nominees && v.vote.nominees.includes(v.seat)) {
+      kids.push(el("p", {class: "status", test: "nominee"}, t("You are a candidate: only the others vote now.")));
     } else if (v.alive && v.vote) {
       kids.push(el("p", {class: "status"}, t("The others are voting.")));
     }

@@ -73,6 +73,13 @@
       const all = v.vote.voted.length + v.vote.waiting.length;
       box.append(el("h2", {}, v.vote.kind === "election" ? t("Sheriff election") : t("Votes")),
         el("p", {class: "progress"}, t("{done} of {all} have voted", {done: v.vote.voted.length, all: all})));
+      if (v.vote.nominees) {  // vote_mode=candidates: the second round [issue 34]
+        box.append(el("p", {class: "nominees", test: "nominees"},
+          tn("Candidates: {names}", {names: el("span", {}, tags(v.vote.nominees.map(name)))})),
+        el("p", {class: "how"}, t("Only the others vote, for one of the candidates.")));
+        const a = lastTally(v);
+        if (a && a.time === v.phase + " " + v.n) box.append(tallyTable(a));
+      }
       if (v.vote.open) {  // the open-ballots card (RULES.md §10): each ballot named as it is cast
         if (v.event) box.append(el("p", {class: "open-title"}, eventCardWords(v.event, N).title));
         box.append(el("ul", {class: "open-ballots", test: "open-ballots"},
@@ -88,10 +95,17 @@
     const ended = (v.announcements || []).find((x) => x.kind === "over");
     const when = over ? (ended ? ended.time : null) : today;
     if (!a || a.time !== when || !(v.phase === "day" || over)) { box.hidden = true; return; }
+    box.append(el("h2", {}, a.step === "election" ? t("Sheriff election") : t("Votes")));
+    box.append(tallyTable(a));
+    if (a.tie) box.append(el("p", {class: "tie"}, t("Tie") + ": ", tags(a.tie.map(name))));
+    box.hidden = false;
+  }
+
+  // a closed vote's counts, each with its voters (tally.js)
+  function tallyTable(a) {
     const {rows, abstained, abstainedBy} = tallyRows(a, name, words);  // tally.js
     // each voter's name cut when long, never his ×2
     const voters = (by) => by.flatMap(([label, w], i) => [i ? ", " : "", nameTag(label), w]);
-    box.append(el("h2", {}, a.step === "election" ? t("Sheriff election") : t("Votes")));
     const table = el("table", {});
     for (const r of rows) {
       table.append(el("tr", {class: r.lead ? "lead" : ""}, el("th", {}, tag(r.seat)),
@@ -101,9 +115,25 @@
       table.append(el("tr", {class: "abstain"}, el("th", {}, t("abstained")), el("td", {class: "count"}, ""),
         el("td", {class: "who"}, voters(abstainedBy))));
     }
-    box.append(table);
-    if (a.tie) box.append(el("p", {class: "tie"}, t("Tie") + ": ", tags(a.tie.map(name))));
-    box.hidden = false;
+    return table;
+  }
+
+  // Speaking turns [issue 34] (RULES.md §6 discussion_turns, the candidates'
+  // defences): who speaks now, large, who is next, and the order (those who
+  // have spoken dimmed) — from the public pace alone
+  function renderTurns(v, off) {
+    const turns = !off && v.pace && v.pace.mode === "discussion" ? v.pace.turns : null;
+    const box = $("turns");
+    box.hidden = !turns;
+    if (!turns) { box.replaceChildren(); return; }
+    const defence = turns.of === "defence";
+    box.replaceChildren(
+      el("h2", {}, defence ? t("Defence") : t("Speaking now")),
+      el("p", {class: "speaker", test: "turn-speaker"}, tag(turns.seat)),
+      el("p", {class: "next", test: "turn-next"}, turns.next === null || turns.next === undefined
+        ? t("Then the vote.") : tn("Next: {name}", {name: tag(turns.next)})),
+      el("ol", {class: "order", test: "turn-order"}, ...turns.order.map((seat, i) => el("li",
+        {class: i < turns.index ? "done" : i === turns.index ? "now" : ""}, tag(seat)))));
   }
 
   // The Village's public facts (RULES.md §8): burned buildings, by day the
@@ -156,6 +186,7 @@
     $("deaths").replaceChildren(...(lobby || night ? [] : news(v).map(([when, lines], i) =>
       el("li", {class: i === 0 ? "latest" : ""}, el("span", {class: "when"}, when), ...lines.map((s) => el("span", {class: "what"}, s))))));
     if (lobby || night) $("tally").hidden = true; else renderTally(v);
+    renderTurns(v, lobby || night);
     const sheriffOn = v.options && v.options.sheriff &&
       (v.sheriff !== null || (v.announcements || []).some((a) => a.kind === "sheriff"));
     $("sheriff").replaceChildren(...(!lobby && sheriffOn

@@ -1,0 +1,33 @@
+"""Speaking turns [issue 34]: the day's discussion as timed turns
+(`discussion_turns`, RULES.md §6 [003] variant) and the candidates'
+defences (`vote_mode=candidates`). Who speaks, in which order, is the
+engine's (`pending(state)["turns"]`: `discussion_order`, or the candidates in
+seat order), from public facts only; pacing.py runs them: each turn
+`turn_s` seconds, a stage of its own (the GM's or the host's Next skips it,
+the speaker's phone may pass).
+
+    turns_for(pending(state))   # (seats in speaking order, "discussion" | "defence")
+"""
+
+from __future__ import annotations
+
+#: what a turn is for: the day's discussion, a candidate's defence
+DISCUSSION, DEFENCE = "discussion", "defence"
+#: turn_s when a game's options do not name it (RULES.md §2: 45 s)
+TURN_S = 45
+
+
+def turn_seconds(opts: dict) -> int:
+    """A turn's length: the option `turn_s` (RULES.md §2)."""
+    value = opts.get("turn_s", TURN_S)
+    return value if isinstance(value, int) and not isinstance(value, bool) else TURN_S
+
+
+def turns_for(p: dict) -> tuple[list[int], str]:
+    """The turns the table runs before the step `p` (the engine's
+    `pending`) takes ballots: the candidates' defences, or the day's
+    discussion; ([], "") for a free discussion (or none)."""
+    turns = p.get("turns")
+    if not turns:
+        return [], ""
+    return list(turns), DEFENCE if p.get("defence") else DISCUSSION
