@@ -145,6 +145,9 @@ class _Teller:
             self.add("assign", seat=seat, target=e["target"], building=e["building"])
         elif do == "timeout" and s.step == "first-dead":
             self.add("ally", seat=s.actor, named=None, ally=False)
+        elif do == "timeout" and s.step == "witch":  # what she was shown, and no potion
+            holder = next((i for i, r in enumerate(s.roles) if r == "witch" and s.alive[i]), None)
+            self.add("witch", seat=holder, shown=self.shown, heal=False, poison=None)
         elif do == "timeout" and s.phase == "night" and s.step in STEP_ROLE_OF:
             role = STEP_ROLE_OF[s.step]
             holder = next((i for i, r in enumerate(s.roles) if r == role and s.alive[i]), None)

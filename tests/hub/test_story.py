@@ -108,7 +108,7 @@ def test_the_table_screen_tells_it_page_by_page(app, client, table, clock):
     assert (page["page"], page["title"]) == (1, "Night 1")
     r = client.post("/api/story/step", json={}, headers=GM)
     assert r.status_code == 200 and r.json["story"]["title"] == "Day 1"
-    assert client.post("/api/story/step", json={}).status_code == 401  # the GM's (and the host's) only
+    assert client.post("/api/story/step", json={}).status_code == 401  # the GM and the host only
 
 
 def _stored(tmp_path: Path, name: str) -> Path:
@@ -139,3 +139,17 @@ def test_werewolf_story_prints_a_finished_game(tmp_path, capsys, name):
     assert doc["over"] and doc["chapters"][-1]["entries"][0]["kind"] == "over"
     assert main(["story", "2", "--data", str(data)]) == 2
     assert "no game 2" in capsys.readouterr().err
+
+
+def test_a_narrated_table_says_each_new_page() -> None:
+    """The narration says the page the table screen turned to (its title and
+    lines), once; nothing before the story begins."""
+    from companion.speech import spoken
+
+    page = {"page": 1, "pages": 5, "kind": "night", "title": "Night 1",
+            "lines": [{"text": "Dawn.", "seats": []}]}
+    over = {"phase": "over", "game": 1, "line": "The village wins."}
+    assert spoken(over, {**over, "story": page}, "en") == ["Night 1", "Dawn."]
+    assert spoken({**over, "story": page}, {**over, "story": page}, "en") == []
+    assert spoken({**over, "story": page}, {**over, "story": {**page, "page": 2,
+                                                             "title": "Day 1"}}, "en")[0] == "Day 1"
