@@ -114,7 +114,7 @@ def _public_view(state: State) -> dict:
     if state.opts.get("announce_potions") and state.phase in ("day", "over") and (
             state.healed or state.poisoned is not None):
         # the dawn told it [000] (RULES.md §5 witch): that she used them, never on whom
-        view["potions"] = {"heal": state.healed, "poison": state.poisoned is not None}
+        view["potions_used"] = {"heal": state.healed, "poison": state.poisoned is not None}
     if state.village or state.burned or state.poster is not None:
         view["village"] = _public_village(state)
     last = _last_tally(state)

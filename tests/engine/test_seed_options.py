@@ -388,11 +388,11 @@ def test_the_dawn_tells_the_potions_used_never_on_whom_rules_5_000(ruleset, told
     assert dawn["deaths"] == []
     if told:
         assert dawn["potions"] == {"heal": True, "poison": False}
-        assert public_view(state)["potions"] == {"heal": True, "poison": False}
+        assert public_view(state)["potions_used"] == {"heal": True, "poison": False}
     else:
-        assert "potions" not in dawn and "potions" not in public_view(state)
+        assert "potions" not in dawn and "potions_used" not in public_view(state)
     # nothing names the saved one or the witch
-    for x in (dawn, public_view(state).get("potions", {})):
+    for x in (dawn, public_view(state).get("potions_used", {})):
         assert "Hal" not in str(x) and "Dan" not in str(x)
 
 
