@@ -80,7 +80,7 @@ def announcement_text(a: dict, names: list[str], lang: str,
         deaths = a.get("deaths") or []
         if not deaths:  # a peaceful night may still have had a fire or a poster (§8)
             return _sentences(lang, [str(T.gettext("Last night, there was no werewolf attack.")),
-                                     *_village_dawn(T, lang, a, name_of)])
+                                     *_potions(T, a), *_village_dawn(T, lang, a, name_of)])
         who = [d["name"] for d in deaths]
         if len(who) == 1 and ruleset == "jp-standard":
             text = T.gettext("Last night, the werewolves attacked {names}.")
@@ -89,6 +89,7 @@ def announcement_text(a: dict, names: list[str], lang: str,
                 T.gettext("Last night's victim: {names}.")
         out = [str(text).format(names=join_names(T, who)), _leaves(T, who)]
         out += [_was(T, lang, d["name"], d["role"]) for d in deaths if d.get("role")]
+        out += _potions(T, a)
         out += _village_dawn(T, lang, a, name_of)
         return _sentences(lang, out)
     if kind == "silence":  # RULES.md §8: the schoolteacher names them aloud
@@ -128,6 +129,9 @@ def announcement_text(a: dict, names: list[str], lang: str,
             "default": T.gettext("No successor was named: {name} becomes the sheriff."),
             "died": T.gettext("Nobody is left to succeed the sheriff: there is no sheriff any "
                               "more."),
+            # RULES.md §6 [002] 「保安官が脱落：怠け者以外は後継者を指定する」 [issue 34]
+            "idiot": T.gettext("The sheriff was the village idiot: he names no successor, and "
+                               "the badge leaves the game with him."),
         }.get(str(how), T.gettext("{name} is the sheriff."))
         return str(text).format(name=named)
     if kind == "tally":
@@ -144,6 +148,9 @@ def announcement_text(a: dict, names: list[str], lang: str,
         if a.get("tie"):
             out.append(str(T.gettext("Tie between {names}.")).format(
                 names=join_names(T, [name_of(s) for s in a["tie"]])))
+        if a.get("nominees"):  # vote_mode=candidates' first round (RULES.md §6 [003])
+            out.append(str(T.gettext("The candidates are {names}.")).format(
+                names=join_names(T, [name_of(s) for s in a["nominees"]])))
         return _sentences(lang, out)
     if kind == "over":
         return _sentences(lang, _over(T, a, names))
@@ -238,6 +245,21 @@ def _village_dawn(T: Any, lang: str, a: dict, name_of: Any) -> list[str]:
         out.append(str(T.gettext("A poster on the village square accuses {name}.")).format(
             name=person(T, name_of(a["poster"]))))
     return out
+
+
+def _potions(T: Any, a: dict) -> list[str]:
+    """With `announce_potions`, the potions the witch used that night (RULES.md
+    §5 witch, [000] 「癒しの薬、毒薬使用時は翌朝公表される。」): that she used
+    them, never on whom."""
+    used = a.get("potions") or {}
+    heal, poison = bool(used.get("heal")), bool(used.get("poison"))
+    if heal and poison:
+        return [str(T.gettext("The witch used her healing potion and her poison last night."))]
+    if heal:
+        return [str(T.gettext("The witch used her healing potion last night."))]
+    if poison:
+        return [str(T.gettext("The witch used her poison last night."))]
+    return []
 
 
 def _over(T: Any, a: dict, names: list[str], wolves_alive: bool | None = None) -> list[str]:
