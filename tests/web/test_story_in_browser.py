@@ -116,3 +116,10 @@ def test_without_ghosts_a_dead_phone_shows_what_it_shows_today(
     expect(hook(fay, "story")).to_be_hidden()
     assert WORDS["en"][0] not in fay.content()
     shot(fay, "dead-phone-no-ghosts")
+    # the lobby offers the option, off, with its one-line warning
+    gm = new_context(hub, **TABLET).new_page()
+    gm.goto(f"{hub.base}/gm?token={hub.token}")
+    hook(gm, "tab-lobby").click()
+    expect(hook(gm, "opt-ghosts")).not_to_be_checked()
+    option = gm.locator(".option", has=hook(gm, "opt-ghosts"))
+    expect(option).to_contain_text("The dead must stay silent until the game is over.")
