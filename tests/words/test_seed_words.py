@@ -92,3 +92,24 @@ def test_a_bitten_fox_reads_no_attack_like_a_guard_rules_9_004(lang, words):
     said = [announcement_text(dawn(s), list(NAMES[:8]), lang, "jp-standard")
             for s in (fox, guard)]
     assert said[0] == said[1] and words in said[0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_moderator_and_the_narration_say_the_potions_rules_5_000(lang):
+    """RULES.md §5 witch `announce_potions` [000 l.49]: the GM's line, the
+    table screen's line and what the narration says from it carry the dawn's
+    potion sentence (all from the engine's announcements)."""
+    from companion.engine import pending, public_view, view_for
+    from companion.speech.lines import said_as
+    from companion.words.lines import gm_line, public_line
+
+    state = game("bga", WITCH, NIGHT1 + [a("Dan", "potion", heal=True)], {"sheriff": False})
+    view = public_view(state)
+    view["announcements"], view["pace"] = announcements(state), {"mode": "discussion"}
+    gm = view_for(state, None)
+    gm["pending"], gm["pace"] = pending(state), {"mode": "discussion"}
+    line = public_line(view, lang)
+    assert POTIONS["heal"][lang] in line
+    assert POTIONS["heal"][lang] in gm_line(gm, lang, announcements(state))
+    said = said_as(line.split("\n"), view, lang)
+    assert any(POTIONS["heal"][lang] in s for s in said)
