@@ -331,6 +331,15 @@ def build_parser() -> argparse.ArgumentParser:
                    "default: per-user data)")
     p.set_defaults(run=_story)
 
+    p = sub.add_parser("season", help="each player's games and wins (by side, by role) and "
+                       "the table's record over a period, from the hub's data folder")
+    p.add_argument("--from", dest="since", metavar="YYYY-MM-DD", help="from this day on")
+    p.add_argument("--to", dest="until", metavar="YYYY-MM-DD", help="up to this day, included")
+    p.add_argument("--csv", action="store_true", help="as CSV: player,group,name,games,wins")
+    p.add_argument("--data", metavar="DIR", help="the hub's data folder (serve --data; "
+                   "default: per-user data)")
+    p.set_defaults(run=_season)
+
     p = sub.add_parser("replay", help="play a scripted game (docs/replay.md) and print the result")
     p.add_argument("file", help="the scripted game, or - for standard input")
     p.set_defaults(run=_replay)

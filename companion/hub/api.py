@@ -251,6 +251,23 @@ def story_step() -> Response:
     return jsonify(table().story_step())
 
 
+@bp.get("/season")
+@gm_only
+def season() -> Response:
+    """A season [issue 35]: each player's results and the table's record
+    over `?from=YYYY-MM-DD&to=YYYY-MM-DD` (`History.season`)."""
+    return jsonify(history().season(request.args.get("from"), request.args.get("to")))
+
+
+@bp.get("/season.csv")
+@gm_only
+def season_csv() -> Response:
+    """The season as CSV, to download (`History.season_csv`)."""
+    text = history().season_csv(request.args.get("from"), request.args.get("to"))
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": 'attachment; filename="werewolf-season.csv"'})
+
+
 @bp.get("/stats")
 @gm_only
 def stats() -> Response:
