@@ -256,6 +256,33 @@ def _story(args: argparse.Namespace) -> int:
     return 0
 
 
+def _season(args: argparse.Namespace) -> int:
+    """`werewolf season` [issue 35]: each player's results over a period
+    (--from/--to, YYYY-MM-DD), as JSON or --csv, from the hub's data folder."""
+    from pathlib import Path
+
+    from . import serve
+    from .history import History
+    from .store import Store
+    from .table.errors import TableError
+
+    data = Path(args.data) if args.data else serve.default_data_dir()
+    path = data / "games.sqlite3"
+    try:
+        if not path.exists():
+            raise FileNotFoundError(f"no games in {data} (give the hub's --data folder)")
+        history = History(Store(path))
+        if args.csv:
+            print(history.season_csv(args.since, args.until), end="")
+        else:
+            print(json.dumps(history.season(args.since, args.until), ensure_ascii=False,
+                             indent=1))
+    except (TableError, FileNotFoundError) as err:
+        print(f"werewolf season: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def _options(pairs: list[str], command: str = "narrate") -> dict:
     """--option KEY=VALUE, the value as JSON (true, 30, "x") or as text."""
     import json

@@ -8,6 +8,10 @@ game being played is the table's (`companion.table`), not this module's.
 
 from __future__ import annotations
 
+import csv
+import datetime
+import io
+
 from .engine import (
     ROLES,
     RULESETS,
@@ -96,15 +100,21 @@ class History:
             raise BadInput(f"'lang' is one of {', '.join(LANGUAGES)}")
         return told(state, lang, rec.id)
 
-    def stats(self) -> dict[str, dict]:
+    def stats(self, since: float | None = None, until: float | None = None,
+              record: dict | None = None) -> dict[str, dict]:
         """Per player name across the finished games [issue 6]:
         `{name: {"played", "won", "roles": {role: [played, won]}, "sides": {side:
         [played, won]}}}`. The role is the card held at the end (a thief may have
         swapped); the side is that card's team, or "lovers" for a mixed pair of
-        lovers. Each game is rebuilt from its stored log."""
+        lovers. Each game is rebuilt from its stored log. `since`/`until`
+        (times, as a game's `created`) keep the games of a period; `record`
+        gathers the table's own: games and the winning sides [issue 35]."""
         out: dict[str, dict] = {}
         for summary in reversed(self.store.games()):  # oldest first: names in play order
             if summary["winner"] is None:
+                continue
+            if (since is not None and summary["created"] < since) or (
+                    until is not None and summary["created"] >= until):
                 continue
             rec = self.store.load(summary["id"])
             if rec is None or not rec.events:
@@ -112,6 +122,10 @@ class History:
             state = rebuild(rec.events)
             if state.winner is None:
                 continue
+            if record is not None:
+                record["games"] = record.get("games", 0) + 1
+                sides = record.setdefault("sides", {})
+                sides[state.winner] = sides.get(state.winner, 0) + 1
             mixed = state.lovers if mixed_lovers(state) else ()
             for seat, name in enumerate(state.names):
                 role = state.roles[seat]
@@ -125,6 +139,34 @@ class History:
                     tally[0] += 1
                     tally[1] += won
         return out
+
+    def season(self, since: str | None = None, until: str | None = None) -> dict:
+        """A season [issue 35]: the finished games from day `since` to day
+        `until` (YYYY-MM-DD, the hub's local dates, both included; None:
+        open), each player's results (`stats`) and the table's record:
+        `{"from", "to", "games", "sides": {side: wins}, "players"}`."""
+        start, end = _day(since, "from"), _day(until, "to")
+        record: dict = {"games": 0, "sides": {}}
+        players = self.stats(start, None if end is None else end + 86_400, record)
+        return {"from": since, "to": until, **record, "players": players}
+
+    def season_csv(self, since: str | None = None, until: str | None = None) -> str:
+        """The season as CSV [issue 35], one row per player and group:
+        `player,group,name,games,wins` (group: all, side, role); the table's
+        own rows under the player "(table)"."""
+        season = self.season(since, until)
+        buf = io.StringIO()
+        out = csv.writer(buf, lineterminator="\n")
+        out.writerow(["player", "group", "name", "games", "wins"])
+        out.writerow(["(table)", "all", "", season["games"], ""])
+        for side, wins in sorted(season["sides"].items()):
+            out.writerow(["(table)", "side", side, season["games"], wins])
+        for name, s in sorted(season["players"].items()):
+            out.writerow([name, "all", "", s["played"], s["won"]])
+            for group, key in (("side", "sides"), ("role", "roles")):
+                for what, (played, won) in sorted(s[key].items()):
+                    out.writerow([name, group, what, played, won])
+        return buf.getvalue()
 
     # --- saved setups [issue 6] --------------------------------------------------------
 
@@ -159,6 +201,18 @@ class History:
         if not self.store.delete_setup(name):
             raise NotFound(f"no setup named {name!r}")
         return self.store.setups()
+
+
+def _day(text: str | None, what: str) -> float | None:
+    """A YYYY-MM-DD date as the time its day begins (local time), for the
+    season's period; BadInput otherwise."""
+    if text is None or text == "":
+        return None
+    try:
+        day = datetime.date.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise BadInput(f"'{what}' is a date, YYYY-MM-DD") from None
+    return datetime.datetime(day.year, day.month, day.day).timestamp()
 
 
 def _migrated(row: dict) -> dict:

@@ -117,12 +117,14 @@ def _stored(tmp_path: Path, name: str) -> Path:
                      .read_text())
     out, status = run_replay(doc)
     assert status == 0 and out["winner"]
-    store = Store(tmp_path / "games.sqlite3")
+    folder = tmp_path / "data"
+    store = Store(folder / "games.sqlite3")
     tokens = [f"t{i}" for i in range(len(doc["players"]))]
-    store.create_game({"ruleset": doc["ruleset"], "players": doc["players"],
-                       "language": "en"}, out["events"], tokens, {})
+    game = store.create_game({"ruleset": doc["ruleset"], "players": doc["players"],
+                              "language": "en"}, out["events"][:1], tokens, {})
+    store.append(game, 1, out["events"][1:], {}, winner=out["winner"])  # as the table commits
     store.close()
-    return tmp_path
+    return folder
 
 
 @pytest.mark.parametrize("name", ["millers-hollow", "bga-the-village", "jp-standard"])
@@ -153,3 +155,36 @@ def test_a_narrated_table_says_each_new_page() -> None:
     assert spoken({**over, "story": page}, {**over, "story": page}, "en") == []
     assert spoken({**over, "story": page}, {**over, "story": {**page, "page": 2,
                                                              "title": "Day 1"}}, "en")[0] == "Day 1"
+
+
+def test_a_season_over_a_period_and_as_csv(app, client, tmp_path, capsys):
+    """[issue 35] The season: each player's games and wins by side and by
+    role, the table's record, over a chosen period; on the GM's tablet (GET
+    /api/season), as CSV (GET /api/season.csv, `werewolf season --csv`)."""
+    import datetime
+
+    _game(app, client)
+    _finish(client)  # the village wins: A and B (the wolves) lose
+    today = datetime.date.today().isoformat()
+    later = (datetime.date.today() + datetime.timedelta(days=1)).isoformat()
+    season = client.get(f"/api/season?from={today}&to={today}", headers=GM).json
+    assert (season["games"], season["sides"]) == (1, {"village": 1})
+    assert season["players"]["A"] == {"played": 1, "won": 0, "roles": {"werewolf": [1, 0]},
+                                      "sides": {"werewolves": [1, 0]}}
+    assert season["players"]["C"]["sides"] == {"village": [1, 1]}
+    assert client.get(f"/api/season?from={later}", headers=GM).json["games"] == 0
+    assert client.get("/api/season?from=tomorrow", headers=GM).status_code == 400
+    assert client.get("/api/season").status_code == 401
+    csv = client.get(f"/api/season.csv?to={today}", headers=GM)
+    assert csv.mimetype == "text/csv"
+    rows = csv.get_data(as_text=True).splitlines()
+    assert rows[0] == "player,group,name,games,wins"
+    assert "(table),side,village,1,1" in rows and "A,role,werewolf,1,0" in rows
+    assert "C,side,village,1,1" in rows
+    # the same from the command line, on the hub's data folder
+    data = _stored(tmp_path, "jp-standard")
+    assert main(["season", "--csv", "--data", str(data)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "(table),side,village,1,1" in out and "Fay,role,madman,1,0" in out
+    assert main(["season", "--from", later, "--data", str(data)]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 0
