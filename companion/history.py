@@ -27,7 +27,7 @@ from .store import GameRecord, Store
 from .table.errors import BadInput, Denied, NotFound
 from .table.setup import cards_of, parse_setup
 from .words import LANGUAGES
-from .words.story import told
+from .words.story import season_words, told
 
 SQLITE_MAX = 2**63  # past SQLite's integers: no such game (not an OverflowError)
 SETUP_NAME_MAX = 60
@@ -140,7 +140,8 @@ class History:
                     tally[1] += won
         return out
 
-    def season(self, since: str | None = None, until: str | None = None) -> dict:
+    def season(self, since: str | None = None, until: str | None = None,
+               lang: str | None = None) -> dict:
         """A season [issue 35]: the finished games from day `since` to day
         `until` (YYYY-MM-DD, the hub's local dates, both included; None:
         open), each player's results (`stats`) and the table's record:
@@ -148,7 +149,12 @@ class History:
         start, end = _day(since, "from"), _day(until, "to")
         record: dict = {"games": 0, "sides": {}}
         players = self.stats(start, None if end is None else end + 86_400, record)
-        return {"from": since, "to": until, **record, "players": players}
+        out = {"from": since, "to": until, **record, "players": players}
+        if lang is not None:  # the GM's tablet's words for it
+            if lang not in LANGUAGES:
+                raise BadInput(f"'lang' is one of {', '.join(LANGUAGES)}")
+            out["words"] = season_words(lang)
+        return out
 
     def season_csv(self, since: str | None = None, until: str | None = None) -> str:
         """The season as CSV [issue 35], one row per player and group:

@@ -255,8 +255,10 @@ def story_step() -> Response:
 @gm_only
 def season() -> Response:
     """A season [issue 35]: each player's results and the table's record
-    over `?from=YYYY-MM-DD&to=YYYY-MM-DD` (`History.season`)."""
-    return jsonify(history().season(request.args.get("from"), request.args.get("to")))
+    over `?from=YYYY-MM-DD&to=YYYY-MM-DD` (`History.season`); `?lang=`
+    adds the tablet's words for it."""
+    args = request.args
+    return jsonify(history().season(args.get("from"), args.get("to"), args.get("lang")))
 
 
 @bp.get("/season.csv")

@@ -65,6 +65,17 @@ def story_words(lang: str) -> dict[str, str]:
     }
 
 
+def season_words(lang: str) -> dict[str, str]:
+    """The GM's history's words for a season [issue 35], in `lang`."""
+    _ = catalog_for(lang).gettext
+    return {
+        "title": str(_("The season")),
+        "from": str(_("From")), "to": str(_("To")),
+        "csv": str(_("Export as CSV")),
+        "record": str(_("The table's record: {games} games.")),
+    }
+
+
 def story_plain(told: dict) -> str:
     """A told story as plain text: each chapter's title, then its lines."""
     out = []

@@ -103,6 +103,14 @@ def test_the_dead_read_the_story_and_the_table_tells_it_at_the_end(
     assert fay.locator("[data-test=story-book] li.mine").count() >= 3
     shot(fay, "phone-end")
     shot(gm, "gm-end")
+    # the GM's history: the season (the table's record, the CSV) and the game's story
+    game = hub.api("GET", "/api/gm")["game"]
+    hook(gm, "tab-history").click()
+    expect(hook(gm, "season-record")).to_be_visible()
+    expect(hook(gm, "season-csv")).to_have_attribute("href", "/api/season.csv?")
+    hook(gm, f"game-{game}").click()
+    expect(hook(gm, "replay-story")).to_contain_text(night1)
+    shot(gm, "gm-history")
 
 
 def test_without_ghosts_a_dead_phone_shows_what_it_shows_today(

@@ -18,6 +18,34 @@
         el("span", { class: "quiet", text: new Date(g.created * 1000).toLocaleString() + " · "
           + (g.winner ? winText(g.winner) : t("running")) })))));
     renderStats(stats);
+    await loadSeason();
+  }
+
+  // a season [issue 35]: each player's results over a chosen period, the
+  // table's record, and the CSV to take away (GET /api/season[.csv])
+  async function loadSeason() {
+    let box = $("season");
+    if (!box) {
+      box = el("div", { id: "season", class: "season", test: "season" });
+      $("stats").before(box);
+    }
+    const from = box.querySelector("[data-test=season-from]");
+    const to = box.querySelector("[data-test=season-to]");
+    const period = new URLSearchParams();
+    if (from && from.value) period.set("from", from.value);
+    if (to && to.value) period.set("to", to.value);
+    const season = await api("GET", "/api/season?" + period + "&lang=" + storyLang());
+    const w = season.words;
+    const sides = Object.entries(season.sides).map(([side, n]) => winText(side) + " " + n).join(", ");
+    const input = (test, value) => el("input", { type: "date", test, value: value || "",
+      onchange: guard(loadSeason) });
+    box.replaceChildren(el("h3", {}, w.title),
+      el("label", {}, w.from + " ", input("season-from", season.from)), " ",
+      el("label", {}, w.to + " ", input("season-to", season.to)), " ",
+      el("a", { href: "/api/season.csv?" + period, download: "werewolf-season.csv", test: "season-csv" }, w.csv),
+      el("p", { test: "season-record" }, w.record.replace("{games}", String(season.games))
+        + (sides ? " " + sides : "")));
+    renderStats(season.players);
   }
 
   function renderStats(stats) {
