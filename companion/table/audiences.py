@@ -277,8 +277,9 @@ class Audiences:
             view["phase"], view["n"], view["step"] = "night", pc.night, f"night {pc.night}"
         elif pc.mode == "last-words":
             view["step"] = "last words"
-        elif pc.mode == "discussion":
-            view["step"] = f"day {view['n']} discussion"
+        elif pc.mode == "discussion":  # the candidates' defence in turns [issue 34]
+            talk = "defence" if pc.turns_of == "defence" else "discussion"
+            view["step"] = f"day {view['n']} {talk}"
         elif pc.mode == "verdict":
             view["step"] = f"day {view['n']} verdict"
         return view

@@ -245,9 +245,9 @@ def _turn_lines(T: Any, view: dict, anns: list[dict], names: list[str], turns: d
     if turns.get("of") == "defence":
         tallies = [a for a in anns if a.get("kind") == "tally" and a.get("time") == f"day {n}"]
         out += announced(T, lang, tallies[-1:], names, view.get("ruleset"), None)
-        out.append(str(T.gettext("The candidates are {names}: each defends himself in turn, "
-                                 "{time} each, then only the others vote.")).format(
-            names=join_names(T, [names[s] for s in order]), time=time))
+        # the round's tally named the candidates ("The candidates are …", announce.py)
+        out.append(str(T.gettext("Each candidate defends himself in turn, {time} each; then "
+                                 "only the others vote.")).format(time=time))
         line = T.gettext("{name}, your defence.")
     else:
         dawn = [i for i, a in enumerate(anns) if a.get("kind") == "dawn" and a.get("n") == n]

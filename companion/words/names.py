@@ -138,6 +138,7 @@ STEPS: dict[str, Msg] = {
     "vote": N_("vote"), "election": N_("sheriff election"),
     "election runoff": N_("sheriff election, second round"), "runoff": N_("runoff"),
     "candidates": N_("the candidates' vote"),  # vote_mode=candidates' round 2 [issue 34]
+    "defence": N_("the candidates' defence"),  # its speaking turns [issue 34]
     "discussion": N_("discussion"), "last words": N_("last words"),
     "hunter": N_("the hunter"), "appoint": N_("the new sheriff"),
     "allow": N_("the scapegoat's choice"), "pyromaniac": N_("the pyromaniac"),
@@ -169,6 +170,7 @@ STEP_TITLES: dict[str, Msg] = {
     "election": P_("step", "Sheriff election"),
     "vote": P_("step", "Vote"), "runoff": P_("step", "Runoff"),
     "candidates": P_("step", "The candidates' vote"),  # [issue 34]
+    "defence": P_("step", "The candidates' defence"),
     "hunter": P_("step", "Hunter's shot"), "appoint": P_("step", "New sheriff"),
     "allow": P_("step", "Scapegoat's choice"), "discussion": P_("step", "Discussion"),
     "last-words": P_("step", "Last words"), "calls": P_("step", "Night"),

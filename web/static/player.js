@@ -243,6 +243,8 @@
       kids.push(...turnsNote(v));
     } else if (v.alive && v.pace && v.pace.mode === "discussion") {
       kids.push(el("p", {class: "status"}, t("Talk it over: the vote opens when the time is up.")));
+    } else if (v.alive && v.vote && v.vote.nominees && v.vote.nominees.includes(v.seat)) {
+      kids.push(el("p", {class: "status", test: "nominee"}, t("You are a candidate: only the others vote now.")));
     } else if (v.alive && v.vote && v.buttons === "roll-call" && v.pace && v.pace.mode === "ballot") {
       kids.push(el("p", {class: "status", test: "rollcall"},
         t("Vote with your seat's button: press it when the display names your choice.")));
@@ -251,8 +253,6 @@
         kids.push(el("p", {class: "status now", test: "rollcall-now"},
           t("Vote for {name}? Press your button now ({i} of {n})", {name: name(rc.candidate), i: rc.index + 1, n: rc.of})));
       }
-    } else if (v.alive && v.vote && v.vote.nominees && v.vote.nominees.includes(v.seat)) {
-      kids.push(el("p", {class: "status", test: "nominee"}, t("You are a candidate: only the others vote now.")));
     } else if (v.alive && v.vote) {
       kids.push(el("p", {class: "status"}, t("The others are voting.")));
     }
