@@ -56,6 +56,10 @@ def random_game(seed: int, village: bool = False):
     options = {"sheriff": rng.random() < 0.5, "self_vote": rng.random() < 0.5}
     if village:
         options["professions"] = True
+    if seed % 2:  # the candidates' rounds' ballots are cached per round too [issue 34]
+        options["vote_mode"] = "candidates"
+    if seed % 3 == 1:  # the dawn's potions in the views and announcements [issue 34]
+        options.update(witch_single_potion=True, announce_potions=True)
     return new_game(ruleset, [f"P{i}" for i in range(len(cards))], cards, options, center,
                     seed=seed), rng
 
