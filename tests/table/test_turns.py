@@ -234,3 +234,22 @@ def test_the_table_takes_a_ready_tap_and_a_pass_through_its_one_path(table, cloc
     assert table.store.load(table.game).pace["ready"] == [4]
     with pytest.raises(NotNow):
         table.pass_turn(4)
+
+
+def test_the_nights_victim_must_be_ready_too():
+    """With an attack on night 1 (first_night_attack on) the engine may
+    resolve the dawn while the table still holds the window: the victim's
+    phone was alive at nightfall and still counts, or the early end would
+    tell the table someone died (RULES.md §4: nothing public reveals it)."""
+    state, pace, now = night_one(jp9(first_night_attack=True))
+    act(state, Action(0, "inspect", target=3), expect=state.acts)
+    act(state, Action(1, "attack", target=6), expect=state.acts)  # any-wolf: one pick
+    act(state, Action(5, "guard", target=7), expect=state.acts)  # the knight
+    pace, _ = pacing.advance(state, pace, now + 1, RULES)
+    assert not state.alive[6] and pace.mode == "calls"  # resolved, but held
+    pace = ready_all(state, pace, [s for s in range(9) if s != 6])
+    pace, _ = pacing.advance(state, pace, now + 2, RULES)
+    assert pace.mode == "calls" and pace.night == 1
+    pace = pacing.tap_ready(state, pace, 6)
+    pace, _ = pacing.advance(state, pace, now + 3, RULES)
+    assert not (pace.mode == "calls" and pace.night == 1)
