@@ -39,7 +39,7 @@ def public_view(state: State) -> dict:
     view["players"] = [dict(p) for p in view["players"]]
     view["deaths"] = [dict(d) for d in view["deaths"]]
     view["options"] = dict(view["options"])
-    for key in ("vote", "last_tally", "village"):
+    for key in ("vote", "last_tally", "village", "potions_used"):
         if key in view:
             view[key] = dict(view[key])
     return view
