@@ -253,3 +253,29 @@ def test_the_nights_victim_must_be_ready_too():
     pace = pacing.tap_ready(state, pace, 6)
     pace, _ = pacing.advance(state, pace, now + 3, RULES)
     assert not (pace.mode == "calls" and pace.night == 1)
+
+
+def test_the_display_shows_the_speaker_and_the_candidates_round():
+    """The display (firmware/display.py, public view only) names the speaker
+    in large type while turns run, and labels the candidates' round: the
+    frame differs from the one without the turns / without nominees."""
+    from companion.engine import public_view
+    from companion.firmware.display import render
+
+    state, pace, _ = to_day(mh(discussion_turns=True), kill=5)
+    view = public_view(state)
+    view["pace"] = pacing.public(pace)
+    plain = {**view, "pace": {k: v for k, v in view["pace"].items() if k != "turns"}}
+    assert render(view, "en").tobytes() != render(plain, "en").tobytes()
+    other = {**view, "pace": {**view["pace"], "turns": {**view["pace"]["turns"], "seat": 7}}}
+    assert render(view, "en").tobytes() != render(other, "en").tobytes()  # the name shown
+    state, pace, now = to_day(mh(vote_mode="candidates"), kill=5)
+    pace, now = run(state, pace, now, lambda pc: pc.mode == "ballot")
+    for voter, target in zip(pending(state)["waiting"], [4, 4, 3, 3, 3, 4, 6]):
+        act(state, Action(voter, "vote", target=target), expect=state.acts)
+    pace, now = run(state, pace, now, lambda pc: pc.mode == "ballot")
+    view = public_view(state)
+    view["pace"] = pacing.public(pace)
+    assert view["vote"]["nominees"] == [3, 4]
+    runoff = {**view, "vote": {k: v for k, v in view["vote"].items() if k != "nominees"}}
+    assert render(view, "en").tobytes() != render(runoff, "en").tobytes()
