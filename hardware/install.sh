@@ -213,7 +213,12 @@ if [ "$(hostname)" != "$NAME" ]; then
     if command -v raspi-config >/dev/null; then
         $SUDO raspi-config nonint do_hostname "$NAME"
     else
-        $SUDO hostnamectl set-hostname "$NAME"
+        # hostnamectl asks systemd-hostnamed, which may not start (a container):
+        # then the file and the running name by hand
+        if ! $SUDO hostnamectl set-hostname "$NAME" 2>/dev/null; then
+            echo "$NAME" | $SUDO tee /etc/hostname >/dev/null
+            $SUDO hostname "$NAME"
+        fi
         $SUDO sed -i "s/^127\.0\.1\.1.*/127.0.1.1\t$NAME/" /etc/hosts
     fi
 fi
@@ -225,9 +230,15 @@ if [ "$HOTSPOT" = 1 ]; then
     if [ -n "$COUNTRY" ] && command -v raspi-config >/dev/null; then
         $SUDO raspi-config nonint do_wifi_country "$COUNTRY"
     fi
+    # the profile is kept even with no Wi-Fi device yet (blocked until the country
+    # is set, a USB dongle not plugged in): NetworkManager brings it up on wlan0
+    # when wlan0 appears; the hub follows its address when it does [issue 31]
+    WIFI=1
     if ! nmcli -t -f DEVICE,TYPE device 2>/dev/null | grep -q '^wlan0:wifi'; then
-        say "no Wi-Fi device wlan0: no access point (join the table's network instead)"
-    elif nmcli -t -f NAME con show | grep -qx werewolf-ap; then
+        WIFI=0
+        say "no Wi-Fi device wlan0 now: the access point comes up when there is one (or join the table's network instead)"
+    fi
+    if nmcli -t -f NAME con show | grep -qx werewolf-ap; then
         say "access point werewolf-ap already set up (nmcli con show werewolf-ap)"
     else
         if [ -z "$PSK" ]; then
@@ -238,7 +249,9 @@ if [ "$HOTSPOT" = 1 ]; then
             ssid "$SSID" 802-11-wireless.mode ap 802-11-wireless.band bg \
             ipv4.method shared ipv4.addresses 192.168.4.1/24 \
             wifi-sec.key-mgmt wpa-psk wifi-sec.psk "$PSK"
-        $SUDO nmcli con up werewolf-ap || say "werewolf-ap did not come up: is the Wi-Fi country set? (--country CC)"
+        if [ "$WIFI" = 1 ]; then
+            $SUDO nmcli con up werewolf-ap || say "werewolf-ap did not come up: is the Wi-Fi country set? (--country CC)"
+        fi
     fi
 fi
 

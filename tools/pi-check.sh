@@ -266,7 +266,6 @@ EOF
         || cached=true
     fact "$case" downloads_cached "$cached"
     fact "$case" machine "\"$(in_root "uname -m")\""
-    fact "$case" python_machine "\"$(in_root "python3 -c 'import platform; print(platform.machine())'" 2>/dev/null || echo none)\""
     fact "$case" dpkg_arch "\"$(in_root "dpkg --print-architecture")\""
 
     stage "$case" "hardware/install.sh --no-system"
@@ -279,6 +278,7 @@ EOF
     fact "$case" compiled "$(find "$CACHE/pip-$arch" -path '*/wheels/*' -name '*.whl' \
         -newer "$logs-started" -printf '%f\n' | python3 -c 'import json, sys
 print(json.dumps(sorted({w.split("-")[0] for w in sys.stdin.read().split()})))')"
+    fact "$case" python_machine "\"$(in_root ".venv/bin/python -c 'import platform; print(platform.machine())'" 2>/dev/null || echo none)\""
     fact "$case" python_bits "$(in_root "python3 -c 'import struct; print(struct.calcsize(\"P\") * 8)'")"
     [ "$installed" = true ] || { log "$case: install failed (see $logs-install.log)"; return 0; }
     fact "$case" packages "$(in_root ".venv/bin/python -c \"import json, importlib.metadata as m
@@ -300,8 +300,9 @@ print(json.dumps([m for m in ('lgpio', 'RPi') if u.find_spec(m)]))\"" 2>/dev/nul
     [ "$case" != armhf-kernel64 ] || budget=600
     stage "$case" "tests: $subset"
     t0=$(now)
-    in_root ".venv/bin/pip install --prefer-binary pytest hypothesis" > "$logs-pip-test.log" 2>&1 || true
-    # emulation is 10-20 times slower: no Hypothesis deadline, the CI's fixed examples
+    in_root ".venv/bin/pip install --prefer-binary pytest hypothesis mypy" > "$logs-pip-test.log" 2>&1 || true
+    # (mypy: tests/firmware/test_ports.py runs it.) Emulation is 10-20 times
+    # slower: no Hypothesis deadline, the CI's fixed examples
     printf '%s\n' 'from hypothesis import settings' \
         'settings.register_profile("emulated", derandomize=True, deadline=None, max_examples=20)' \
         'settings.load_profile("emulated")' > "$root/root/pi_emulated.py"
@@ -331,6 +332,10 @@ EOF
     fact "$case" bench_engine_quick "${b:-null}"
     b=$(in_root "timeout 600 .venv/bin/werewolf bench hub --quick" 2>> "$logs-bench.log" | tail -n1 || true)
     fact "$case" bench_hub_quick "${b:-null}"
+    if [ -z "$b" ]; then  # why, in one line: the last line the bench wrote to stderr
+        fact "$case" bench_hub_error "$(tail -n1 "$logs-bench.log" | python3 -c 'import json, sys
+print(json.dumps(sys.stdin.read().strip()))')"
+    fi
     stage "$case" done
 }
 
@@ -342,7 +347,7 @@ check_boot() {
     CURRENT=boot; stage boot "overlay"
     overlay boot; root=$ROOTDIR
     binfmt_credentials on
-    fact boot emulated '"qemu-user, systemd-nspawn --boot --private-network"'
+    fact boot emulated '"qemu-user, systemd-nspawn --boot (install: this machine'"'"'s network; after the reboot: --private-network)"'
     stage boot "what Pi OS Lite has before install.sh: systemd, sudo, the user pi (sudo without a password), the gpio group"
     t0=$(now)
     chroot_mounts "$root"
@@ -357,21 +362,28 @@ check_boot() {
         echo raspberrypi > /etc/hostname
         printf "127.0.0.1\tlocalhost\n127.0.1.1\traspberrypi\n" > /etc/hosts
         : > /etc/machine-id
+        # the check boots first on this machine'"'"'s own network (apt and pip need it):
+        # NetworkManager must leave its interfaces and its resolv.conf alone
+        mkdir -p /etc/NetworkManager/conf.d
+        printf "[main]\ndns=none\n[keyfile]\nunmanaged-devices=*,except:interface-name:wlan0\n" \
+            > /etc/NetworkManager/conf.d/90-pi-check.conf
         chown -R pi:pi /home/pi' > "$logs-prepare.log" 2>&1
     unmount_all_but_overlay "$root"
     fact boot prepare_s "$(since "$t0")"
-    mkdir -p "$root/home/pi/.cache/pip"
-    mount --bind "$CACHE/pip-arm64" "$root/home/pi/.cache/pip"; MOUNTS+=("$root/home/pi/.cache/pip")
-    chroot "$root" chown pi:pi /home/pi/.cache /home/pi/.cache/pip
+    mkdir -p "$root/home/pi/.cache/pip" "$CACHE/pip-boot"
+    mount --bind "$CACHE/pip-boot" "$root/home/pi/.cache/pip"; MOUNTS+=("$root/home/pi/.cache/pip")
+    chown -R "$(stat -c %u "$root/home/pi"):$(stat -c %g "$root/home/pi")" "$CACHE/pip-boot" \
+        "$root/home/pi/.cache"
 
+    # boot 1 on this machine's network (apt, pip), NetworkManager kept off its interfaces
     boot_up 1
     stage boot "hardware/install.sh as pi (sudo for the system parts), WITHOUT --no-system"
     t0=$(now)
     touch "$logs-started"
-    if in_boot pi "cd ~/werewolf && PIP_CERT=/etc/ssl/host-ca.crt hardware/install.sh" \
+    if in_boot pi "cd ~/werewolf && PIP_CERT=/etc/ssl/host-ca.crt SSL_CERT_FILE=/etc/ssl/host-ca.crt hardware/install.sh" \
             > "$logs-install.log" 2>&1; then fact boot installed true; else fact boot installed false; fi
     fact boot install_s "$(since "$t0")"
-    fact boot compiled "$(find "$CACHE/pip-arm64" -path '*/wheels/*' -name '*.whl' \
+    fact boot compiled "$(find "$CACHE/pip-boot" -path '*/wheels/*' -name '*.whl' \
         -newer "$logs-started" -printf '%f\n' | python3 -c 'import json, sys
 print(json.dumps(sorted({w.split("-")[0] for w in sys.stdin.read().split()})))')"
     sleep 5
@@ -385,8 +397,8 @@ print(json.dumps(sorted({w.split("-")[0] for w in sys.stdin.read().split()})))')
     exec=$(grep '^ExecStart=' "$root/etc/systemd/system/werewolf.service")
     printf '[Service]\nExecStart=\n%s --simulate\n' "$exec" \
         > "$root/etc/systemd/system/werewolf.service.d/pi-check.conf"
-    stage boot "reboot"
-    boot_down; boot_up 2
+    stage boot "reboot (its own network from now on: only lo)"
+    boot_down; boot_up 2 --private-network
     stage boot "after the reboot: the unit, its user and groups, Avahi, NetworkManager"
     local i state=""
     for i in $(seq 1 90); do
@@ -439,17 +451,24 @@ unmount_all_but_overlay() {  # nspawn mounts its own /proc, /sys, /dev
 boot_up() {
     local root=$RUN/boot/root i
     log "boot: systemd-nspawn --boot ($1)"
-    SYSTEMD_NSPAWN_TMPFS_TMP=0 systemd-nspawn -q -D "$root" --boot --private-network \
-        --register=no --machine=raspberrypi > "$RUN/boot-console-$1.log" 2>&1 &
+    # no systemd on this host to register with (a container): --register=no --keep-unit
+    # shellcheck disable=SC2086  # $2: --private-network or nothing
+    systemd-nspawn -D "$root" --boot ${2:-} --register=no --keep-unit \
+        --machine=raspberrypi > "$RUN/boot-console-$1.log" 2>&1 &
     BOOT_PID=$!
-    local t0; t0=$(now)
+    local t0 state; t0=$(now)
     for i in $(seq 1 300); do
-        LEADER=$(ps --ppid "$BOOT_PID" -o pid= | tr -d ' ' | head -n1)
-        if [ -n "$LEADER" ] && in_boot root "systemctl is-system-running --wait" >/dev/null 2>&1; then
-            break; fi
+        # the container's init: nspawn's child
+        LEADER=$(ps -eo pid=,ppid= | awk -v p="$BOOT_PID" '$2 == p {print $1}' | head -n1)
+        if [ -n "$LEADER" ]; then
+            state=$(in_boot root "systemctl is-system-running --wait" 2>/dev/null || true)
+            case "$state" in running|degraded|maintenance) break ;; esac
+        fi
         kill -0 "$BOOT_PID" 2>/dev/null || { log "boot: nspawn ended (see $RUN/boot-console-$1.log)"; return 1; }
         sleep 1
     done
+    fact boot "failed_units_$1" "$(in_boot root 'systemctl --failed --no-legend --plain | cut -d" " -f1' 2>/dev/null \
+        | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().split()))')"
     fact boot "boot${1}_s" "$(since "$t0")"
     fact boot "system_state_$1" "\"$(in_boot root 'systemctl is-system-running' 2>&1 | head -n1)\""
 }
