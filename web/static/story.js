@@ -78,9 +78,8 @@
     const doc = await fetchStory("/p/" + token + "/story?lang=" + storyLang());
     if (!doc || phoneKey !== key) return;
     const words = doc.told.words;
-    box.replaceChildren(el("h2", {}, words.heading),
-      ghost ? el("p", {class: "ghost-note", test: "ghost-note"}, words.ghost) : null,
-      storyBook(doc.told, v.seat));
+    const note = ghost ? [el("p", {class: "ghost-note", test: "ghost-note"}, words.ghost)] : [];
+    box.replaceChildren(el("h2", {}, words.heading), ...note, storyBook(doc.told, v.seat));
     box.hidden = false;
   }
 
@@ -103,8 +102,9 @@
     const next = el("button", {type: "button", test: "story-next", onclick: () => fetch("/api/story/step", {
       method: "POST", headers: {"Content-Type": "application/json"}, body: "{}", credentials: "same-origin",
     })}, words.next + " ▶");
-    box.replaceChildren(next, book ? el("details", {class: "story-details"},
-      el("summary", {}, words.heading), storyBook(doc.told, null)) : null);
+    const whole = book ? [el("details", {class: "story-details"},
+      el("summary", {}, words.heading), storyBook(doc.told, null))] : [];
+    box.replaceChildren(next, ...whole);
     box.hidden = false;
   }
 
