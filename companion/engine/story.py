@@ -20,9 +20,10 @@ end (tests/engine/test_story.py, tests/hub/test_story_secrecy.py).
 
 from __future__ import annotations
 
-from .kernel import mixed_lovers
+from .kernel import mixed_lovers, together_steps
 from .roles import ROLES
 from .state import TOGETHER, State, apply
+from .steps import night_calls
 
 #: the card a night step calls, where a timeout there is told as a pass
 STEP_ROLE_OF = {"cupid": "cupid", "defender": "defender", "seer": "seer", "knight": "knight",
@@ -173,16 +174,18 @@ class _Teller:
         elif kind == "night":
             self.chapter("night", e["n"])
             self.picks, self.attacked, self.target, self.shown = {}, False, None, None
+            # the cards the table called tonight, as it called them (RULES.md §4: every
+            # card of the deck, its holder alive or dead); jp-standard's one window by
+            # the roles that act in it
+            calls = night_calls(s)
+            self.chapters[-1]["called"] = list(together_steps(s)) if calls == [TOGETHER] \
+                else calls
         elif kind == "day":
             self.chapter("day", e["n"])
         elif kind == "step":
             self.step = e["step"]
-            if s.phase == "night" and e["step"] not in ("hunter", "appoint", "allow"):
-                called = self.chapters[-1].get("called")
-                if called is not None and e["step"] not in called:
-                    called.append(e["step"])
-                if e["step"] == "first-dead":
-                    self.first_dead = e.get("actor")
+            if e["step"] == "first-dead":
+                self.first_dead = e.get("actor")
         elif kind == "act":
             self.act(e)
         elif kind == "card" and self.step == "thief":

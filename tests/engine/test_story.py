@@ -147,3 +147,25 @@ def test_a_phone_finds_its_own_part() -> None:
     assert seer["seats"] == [0, 2]
     assert seats_of({"kind": "tally", "ballots": [{"voter": 1, "target": 3, "weight": 2}]}) \
         == [1, 3]
+
+
+def test_a_dead_holders_card_is_still_called() -> None:
+    """RULES.md §4 (the secrecy of the call, [003]): the table calls every
+    card of the deck, its holder alive or dead; the story says so, and tells
+    nothing that card did."""
+    players = list("ABCDEFGH")
+    deal = ["werewolf", "werewolf", "seer", "witch", "villager", "villager", "villager",
+            "villager"]
+    doc = {"ruleset": "millers-hollow", "players": players, "deal": dict(zip(players, deal)),
+           "options": {"sheriff": False}, "seed": 1, "actions": [
+               {"actor": "C", "do": "inspect", "target": "A"},
+               *({"actor": w, "do": "attack", "target": "C"} for w in "AB"),
+               {"actor": "D", "do": "potion", "heal": False, "poison": None},
+               *({"actor": v, "do": "vote", "target": "H"} for v in "ABDEFG"),
+               {"actor": "H", "do": "vote", "target": "A"},
+               *({"actor": w, "do": "attack", "target": "E"} for w in "AB")]}
+    out, status = run_replay(doc)
+    assert status == 0, out.get("error")
+    night2 = [c for c in story(rebuild(out["events"]))["chapters"] if c["time"] == "night 2"][0]
+    assert night2["called"] == ["seer", "wolves", "witch"]
+    assert not [e for e in night2["entries"] if e["kind"] == "inspect"]
