@@ -188,3 +188,48 @@ def test_a_season_over_a_period_and_as_csv(app, client, tmp_path, capsys):
     assert "(table),side,village,1,1" in out and "Fay,role,madman,1,0" in out
     assert main(["season", "--from", later, "--data", str(data)]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 0
+
+
+class _Said:
+    def __init__(self, ends: float | None) -> None:
+        self.ends = ends
+
+    def keep(self) -> None:
+        pass
+
+
+class _Voice:
+    """A narrated game's voice (table.Voice) that takes 100 s to say a page."""
+
+    def __init__(self, clock) -> None:  # type: ignore[no-untyped-def]
+        self.clock, self.pages = clock, []
+
+    def listening(self) -> bool:
+        return True
+
+    def hear(self, view: dict, stage: int, now: float) -> _Said:
+        page = view.get("story")
+        if page and (not self.pages or self.pages[-1] != page["page"]):
+            self.pages.append(page["page"])
+            return _Said(now + 100)
+        return _Said(None)
+
+
+def test_a_narrated_page_stays_until_its_words_are_said(app, client, table, clock):
+    """In a narrated game the table's voice hears each page as it turns, and
+    the page steps on by itself only once its words are said."""
+    from companion.table.showing import STORY_START_S
+
+    _game(app, client)
+    _finish(client)
+    table.voice = _Voice(clock)
+    table.tick()
+    clock.advance(STORY_START_S + 0.1)
+    table.tick()
+    assert table.voice.pages == [0]
+    clock.advance(60)  # longer than the page's own time, shorter than its words
+    table.tick()
+    assert client.get("/api/public").json["story"]["page"] == 0
+    clock.advance(41)
+    table.tick()
+    assert client.get("/api/public").json["story"]["page"] == 1 and table.voice.pages == [0, 1]
