@@ -169,8 +169,6 @@ class _Teller:
                 self.add("card", **entry)
             if s.center:
                 self.add("centre", cards=list(s.center))
-            if s.cards:
-                self.add("deck", events=list(s.cards))
         elif kind == "night":
             self.chapter("night", e["n"])
             self.picks, self.attacked, self.target, self.shown = {}, False, None, None

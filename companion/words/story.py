@@ -146,10 +146,6 @@ class _Words:
             return _("{name}: {role}.", name=who(seat), role=self.role(e["role"]))
         if kind == "centre":
             return _("In the centre: {cards}.", cards=self.roles(e["cards"]))
-        if kind == "deck":
-            cards = self.comma().join(translate(EVENTS[c], self.lang) if c in EVENTS else c
-                                      for c in e["events"])
-            return _("The event cards, in the order they are turned: {cards}.", cards=cards)
         if kind == "thief":
             if e["took"] is None:
                 return _("The thief, {name}, kept his card (the centre held {cards}): "

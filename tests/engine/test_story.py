@@ -169,3 +169,26 @@ def test_a_dead_holders_card_is_still_called() -> None:
     night2 = [c for c in story(rebuild(out["events"]))["chapters"] if c["time"] == "night 2"][0]
     assert night2["called"] == ["seer", "wolves", "witch"]
     assert not [e for e in night2["entries"] if e["kind"] == "inspect"]
+
+
+def test_new_moons_card_and_the_first_deads_call() -> None:
+    """RULES.md §10 [003]: the card turned at dawn is told that day (never
+    the face-down deck), and the night after, the first dead's call and
+    whom he named, who became the wolves' ally."""
+    players = list("ABCDEFGH")
+    deal = ["werewolf", "werewolf", "seer"] + ["villager"] * 5
+    doc = {"ruleset": "millers-hollow", "players": players, "deal": dict(zip(players, deal)),
+           "seed": 2, "options": {"sheriff": False, "events": ["wolves-ally"]}, "actions": [
+               {"actor": "C", "do": "inspect", "target": "A"},
+               *({"actor": w, "do": "attack", "target": "H"} for w in "AB"),
+               *({"actor": v, "do": "vote", "target": "G"} for v in "AB"),
+               *({"actor": v, "do": "vote", "target": "A"} for v in "CDEFG"),
+               {"actor": "H", "do": "name", "target": "F"}]}
+    out, status = run_replay(doc)
+    assert status == 0, out.get("error")
+    told = story_text(story(rebuild(out["events"])), "en")
+    lines = {ch["time"]: [ln["text"] for ln in ch["lines"]] for ch in told["chapters"]}
+    assert not any("wolves' ally" in text for text in lines["cast 0"])
+    assert lines["day 1"][0] == "Event card: The wolves' ally."
+    assert lines["night 2"][:2] == ["Called: The first dead, The wolves' ally, Seer, Werewolves.",
+                                    "The first dead, H, named F: the wolves' ally from now on."]
