@@ -220,7 +220,7 @@
     // the one Next ends whatever is open; a night call ends early for all to see [issue 16]
     // a speaking turn: Next skips it, the next speaker's turn starts [issue 34]
     $("skip").textContent = pace.mode === "calls" ? t("Next: the table will see this call end early")
-      : pace.mode === "discussion" && pace.turns ? t("Skip this turn") : t("Next");
+      : pace.mode === "discussion" && pace.turns && pace.turns.order ? t("Skip this turn") : t("Next");
     if (paused) box.textContent = t("paused") + " " + fmt(pace.paused);
     else if (pace.deadline !== null && pace.deadline !== undefined) {
       const left = pace.deadline - (Date.now() / 1000 + S.offset);
