@@ -93,10 +93,12 @@ case "$MACHINE" in
     *) say "machine $MACHINE is not a Raspberry Pi: installing anyway (the table simulates its pins)" ;;
 esac
 if [ -r /etc/os-release ]; then
-    . /etc/os-release
-    case "${VERSION_CODENAME:-}" in
+    # read in a subshell: os-release sets NAME (and more), which would replace
+    # --hostname's NAME: the Pi was renamed "Debian GNU/Linux" [issue 31]
+    CODENAME=$(. /etc/os-release; echo "${VERSION_CODENAME:-}")
+    case "$CODENAME" in
         bookworm|trixie) ;;
-        *) say "this is ${PRETTY_NAME:-an unknown OS}; the command is made for bookworm" ;;
+        *) say "this is $(. /etc/os-release; echo "${PRETTY_NAME:-an unknown OS}"); the command is made for bookworm" ;;
     esac
 fi
 

@@ -376,6 +376,10 @@ check_boot() {
         "$root/home/pi/.cache"
 
     # boot 1 on this machine's network (apt, pip), NetworkManager kept off its interfaces
+    # a Raspberry Pi 4 by its cpuinfo's Model line (what serve's find_board reads):
+    # the unit then opens real pins as on a Pi, and the container has no gpiochip
+    { cat /proc/cpuinfo; printf 'Model\t\t: Raspberry Pi 4 Model B Rev 1.4 (pi-check)\n'; } \
+        > "$RUN/boot-cpuinfo"
     boot_up 1
     stage boot "hardware/install.sh as pi (sudo for the system parts), WITHOUT --no-system"
     t0=$(now)
@@ -386,11 +390,15 @@ check_boot() {
     fact boot compiled "$(find "$CACHE/pip-boot" -path '*/wheels/*' -name '*.whl' \
         -newer "$logs-started" -printf '%f\n' | python3 -c 'import json, sys
 print(json.dumps(sorted({w.split("-")[0] for w in sys.stdin.read().split()})))')"
-    sleep 5
     # no pins in a container: the unit's own failure line, as pi (not root)
-    fact boot unit_without_pins "$(in_boot root "systemctl show werewolf -p ActiveState -p Result \
-        -p ExecMainStatus -p User --value | paste -sd' '; journalctl -u werewolf -b -o cat -n 3 | tail -n1" \
-        2>&1 | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip()))')"
+    for i in $(seq 1 60); do
+        in_boot root "journalctl -u werewolf -b -o cat | grep -q '^werewolf serve:'" && break
+        sleep 2
+    done
+    fact boot unit_without_pins "$(in_boot root "systemctl show werewolf -p User -p ActiveState \
+        -p Result -p ExecMainStatus | paste -sd' '; journalctl -u werewolf -b -o cat \
+        | grep '^werewolf serve:' | tail -n1" \
+        2>&1 | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip().splitlines()))')"
     # the check's one change to the unit: --simulate (no gpiochip here), then a reboot
     mkdir -p "$root/etc/systemd/system/werewolf.service.d"
     local exec
@@ -413,6 +421,8 @@ f = sys.stdin.read().split(); print(json.dumps({"user": f[0] if f else None, "gr
     fact boot hostname "\"$(in_boot root hostname 2>&1)\""
     fact boot dnsmasq_base "$(in_boot root 'dpkg-query -W -f="\${Status}" dnsmasq-base' 2>/dev/null \
         | grep -q 'ok installed' && echo true || echo false)"
+    fact boot networkmanager "$(in_boot root 'systemctl is-active NetworkManager; systemctl status NetworkManager --no-pager -n 4 | tail -n 4' 2>&1 \
+        | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip().splitlines()))')"
     fact boot hotspot_profile "$(in_boot root 'nmcli -t -f connection.id,802-11-wireless.mode,ipv4.method,ipv4.addresses con show werewolf-ap' 2>&1 \
         | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip()))')"
     fact boot wifi_device "$(in_boot root "nmcli -t -f DEVICE,TYPE device | grep -q ':wifi$'" \
@@ -435,7 +445,9 @@ print(u.urlopen('http://192.168.4.1:8000/', timeout=20).status == 200)\"" 2>/dev
         | tr 'TF' 'tf' || echo false)"
     fact boot avahi "$(in_boot root 'timeout 20 avahi-resolve -4 -n "$(hostname).local"' 2>&1 \
         | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip()))')"
-    fact boot journal "$(in_boot root 'journalctl -u werewolf -b -o cat -n 6' 2>&1 \
+    fact boot avahi_daemon "$(in_boot root 'systemctl is-active avahi-daemon; journalctl -u avahi-daemon -b -o cat | tail -n 4' 2>&1 \
+        | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip().splitlines()))')"
+    fact boot journal "$(in_boot root "journalctl -u werewolf -b -o cat | grep -v '[█▀▄]' | tail -n 8" 2>&1 \
         | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip().splitlines()))')"
     stage boot done
     boot_down
@@ -454,6 +466,7 @@ boot_up() {
     # no systemd on this host to register with (a container): --register=no --keep-unit
     # shellcheck disable=SC2086  # $2: --private-network or nothing
     systemd-nspawn -D "$root" --boot ${2:-} --register=no --keep-unit \
+        --bind-ro="$RUN/boot-cpuinfo:/proc/cpuinfo" \
         --machine=raspberrypi > "$RUN/boot-console-$1.log" 2>&1 &
     BOOT_PID=$!
     local t0 state; t0=$(now)
