@@ -160,8 +160,8 @@ def _story_said(before: dict | None, view: dict) -> list[str]:
     if not page or (before and (before.get("story") or {}).get("page") == page.get("page")
                     and before.get("game") == view.get("game")):
         return []
-    return [str(page.get("title") or ""), *(str(ln.get("text") or "") for ln in
-                                            page.get("lines") or [])]
+    return [str(page.get("title") or ""), *(str(ln.get("said") or ln.get("text") or "")
+                                            for ln in page.get("lines") or [])]
 
 
 def said_as(sentences: list[str], view: dict, lang: str) -> list[str]:

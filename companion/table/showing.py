@@ -144,7 +144,8 @@ class Showing:
         k = min(self.story_page, len(chapters) - 1)
         ch = chapters[k]
         return {"page": k, "pages": len(chapters), "kind": ch["kind"], "title": ch["title"],
-                "lines": [{"text": ln["text"], "seats": ln["seats"]} for ln in ch["lines"]]}
+                "lines": [{k: ln[k] for k in ("text", "seats", "said") if k in ln}
+                          for ln in ch["lines"]]}
 
     def story_due(self, now: float) -> bool:
         """The clock turns the story's page: it begins STORY_START_S after

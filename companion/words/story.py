@@ -37,7 +37,10 @@ def story_text(story: dict, lang: str) -> dict:
         for entry in ch["entries"]:
             text = teller.entry(entry)
             if text:
-                lines.append({"kind": entry["kind"], "seats": seats_of(entry), "text": text})
+                line = {"kind": entry["kind"], "seats": seats_of(entry), "text": text}
+                if entry["kind"] == "tally":  # the voice says the counts, not every ballot
+                    line["said"] = teller.tally_said(entry)
+                lines.append(line)
         chapters.append({"kind": ch["kind"], "n": ch["n"], "time": ch["time"],
                          "title": teller.title(ch), "lines": lines})
     return {"over": bool(story.get("over")), "language": lang, "chapters": chapters}
@@ -344,15 +347,34 @@ class _Words:
             return _("The werewolves ({wolves}) chose nobody.", wolves=self.all(e["wolves"]))
         return _("The werewolves did not agree ({picks}): nobody was attacked.", picks=said)
 
-    def tally(self, e: dict) -> str:
-        _, who = self._, self.who
+    def head(self, e: dict) -> str:
+        """A tally's title: the election, the vote or its runoff."""
+        _ = self._
         if e["step"] == "election":
-            head = _("Sheriff election") if e["round"] == 1 else _("Sheriff election, "
+            return _("Sheriff election") if e["round"] == 1 else _("Sheriff election, "
                                                                    "second round")
-        elif e["round"] > 1:
-            head = _("Runoff {k}", k=e["round"] - 1)
-        else:
-            head = _("Vote")
+        if e["round"] > 1:
+            return _("Runoff {k}", k=e["round"] - 1)
+        return _("Vote")
+
+    def counted(self, e: dict) -> str:
+        counts = sorted(((int(s), c) for s, c in e["counts"].items()),
+                        key=lambda kv: (-kv[1], kv[0]))
+        return self.comma().join(self.count(s, c) for s, c in counts)
+
+    def tally_said(self, e: dict) -> str:
+        """A tally as the narration says it: the counts, not every ballot
+        (as the table's voice says a tally, issue 29's "say less")."""
+        _ = self._
+        if not e["counts"]:
+            return _("{vote}: nobody voted.", vote=self.head(e))
+        text = _("{vote}: {ballots}.", vote=self.head(e), ballots=self.counted(e))
+        if e.get("tie"):
+            text += self.sep() + _("Tie between {names}.", names=self.all(e["tie"]))
+        return text
+
+    def tally(self, e: dict) -> str:
+        _, who, head = self._, self.who, self.head(e)
         ballots = []
         for b in e["ballots"]:
             if b.get("target") is None:
@@ -369,12 +391,9 @@ class _Words:
                              votes=x["votes"]))
         if not ballots:
             return _("{vote}: nobody voted.", vote=head)
-        counts = sorted(((int(s), c) for s, c in e["counts"].items()),
-                        key=lambda kv: (-kv[1], kv[0]))
         said = self.comma().join(ballots)
         text = _("{vote}: {ballots}.", vote=head, ballots=said)
-        counted = self.comma().join(self.count(s, c) for s, c in counts)
-        text += self.sep() + _("Count: {counts}.", counts=counted)
+        text += self.sep() + _("Count: {counts}.", counts=self.counted(e))
         if e.get("tie"):
             text += self.sep() + _("Tie between {names}.", names=self.all(e["tie"]))
         return text

@@ -92,7 +92,7 @@ def test_the_table_screen_tells_it_page_by_page(app, client, table, clock):
     the end the tap is refused (409) and no view has a page."""
     from companion.table.showing import STORY_LINE_S, STORY_PAGE_S, STORY_START_S
 
-    _game(app, client)
+    game, _ = _game(app, client)
     assert client.post("/api/story/step", json={}, headers=GM).status_code == 409
     _finish(client)
     table.tick()
@@ -102,6 +102,10 @@ def test_the_table_screen_tells_it_page_by_page(app, client, table, clock):
     page = client.get("/api/public").json["story"]
     assert (page["page"], page["title"]) == (0, "The cards")
     assert page["lines"][0] == {"text": "A: Werewolf.", "seats": [0]}
+    # a tally's line: every ballot on the screen, its counts in the voice
+    told = client.get(f"/api/games/{game}/story").json["told"]
+    tally = next(ln for ch in told["chapters"] for ln in ch["lines"] if ln["kind"] == "tally")
+    assert tally["said"] == "Vote: A 6, C 1." and "B → A" in tally["text"]
     clock.advance(STORY_PAGE_S + STORY_LINE_S * len(page["lines"]) + 0.1)
     table.tick()
     page = client.get("/api/public").json["story"]
@@ -153,8 +157,10 @@ def test_a_narrated_table_says_each_new_page() -> None:
     over = {"phase": "over", "game": 1, "line": "The village wins."}
     assert spoken(over, {**over, "story": page}, "en") == ["Night 1", "Dawn."]
     assert spoken({**over, "story": page}, {**over, "story": page}, "en") == []
-    assert spoken({**over, "story": page}, {**over, "story": {**page, "page": 2,
-                                                             "title": "Day 1"}}, "en")[0] == "Day 1"
+    day = {**page, "page": 2, "title": "Day 1", "lines": [
+        {"text": "Vote: A → B, C → B (×2, the sheriff). Count: B 3.", "seats": [0, 1, 2],
+         "said": "Vote: B 3."}]}
+    assert spoken({**over, "story": page}, {**over, "story": day}, "en") == ["Day 1", "Vote: B 3."]
 
 
 def test_a_season_over_a_period_and_as_csv(app, client, tmp_path, capsys):
