@@ -48,7 +48,7 @@ class Showing:
     story_at: float = 0.0
     story_voice: float = 0.0
     _story_over: tuple[int, float] | None = None  # (game, when its end was first seen)
-    _story_told: tuple[int, str, dict] | None = None  # (game, language, told)
+    _story_told: tuple[tuple, list, dict] | None = None  # ((game, language, events), log, told)
 
     @property
     def language(self) -> str:
@@ -127,10 +127,12 @@ class Showing:
         state = self._need_game()
         assert self.game is not None
         got = self._story_told
-        if got is None or got[0] != self.game or got[1] != self.language:
+        key = (self.game, self.language, len(state.log))
+        # the same log, as long: an undo rebuilds the state (a new log), so it tells anew
+        if got is None or got[0] != key or got[1] is not state.log:
             from ..words.story import told
 
-            got = self._story_told = (self.game, self.language,
+            got = self._story_told = (key, state.log,
                                       told(state, self.language, self.game)["told"])
         return got[2]
 
@@ -138,7 +140,8 @@ class Showing:
         """The page the table screen tells now, for the public view: only
         once the game is over and the story has begun (else None)."""
         state = self.state
-        if state is None or state.phase != "over" or self.story_page < 0:
+        if state is None or state.phase != "over" or self.story_page < 0 \
+                or self._story_over is None:
             return None
         chapters = self._told()["chapters"]
         k = min(self.story_page, len(chapters) - 1)
@@ -152,6 +155,7 @@ class Showing:
         the end, then each page stays its time (and its voice's)."""
         state = self.state
         if state is None or state.phase != "over" or self.game is None:
+            self._story_over = None  # (an undo at the end: the next end begins it again)
             return False
         if self._story_over is None or self._story_over[0] != self.game:
             self._story_over = (self.game, now)

@@ -239,3 +239,26 @@ def test_a_narrated_page_stays_until_its_words_are_said(app, client, table, cloc
     clock.advance(41)
     table.tick()
     assert client.get("/api/public").json["story"]["page"] == 1 and table.voice.pages == [0, 1]
+
+
+def test_an_undo_at_the_end_takes_the_story_back(app, client, table, clock):
+    """The GM's undo at the end: the table screen's story goes with the end,
+    and the game's next end tells its own story from the first page."""
+    _game(app, client)
+    _finish(client)
+    assert client.post("/api/story/step", json={}, headers=GM).json["story"]["page"] == 0
+    client.post("/api/story/step", json={}, headers=GM)
+    for _ in range(2):  # the witch's poison, the pack's attack on G
+        expect = client.get("/api/gm", headers=GM).json["seq"]
+        r = client.post("/api/undo", json={"expect": expect}, headers=GM)
+        assert r.status_code == 200, r.json
+    table.tick()
+    assert "story" not in client.get("/api/public").json
+    for action in ({"actor": "B", "do": "attack", "target": "H"},
+                   {"actor": "D", "do": "potion", "heal": False, "poison": "B"}):
+        assert client.post("/api/actions", json=action, headers=GM).status_code == 200
+    assert "story" not in client.get("/api/public").json  # not before it begins again
+    pages = [client.post("/api/story/step", json={}, headers=GM).json["story"]
+             for _ in range(4)]
+    assert [p["title"] for p in pages] == ["The cards", "Night 1", "Day 1", "Night 2"]
+    assert "H (Villager): killed by the werewolves." in [ln["text"] for ln in pages[3]["lines"]]
