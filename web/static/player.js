@@ -182,8 +182,8 @@
       else line.show(doc);
     }).catch((err) => showError(String(err.message || err)));
     return [el("div", {class: "ready-box"},
-      el("button", {type: "button", test: "ready", class: "pick wide ready" + (v.ready ? " chosen" : ""),
-        disabled: v.ready, onclick: tap}, v.ready ? "✓ " + t("Ready") : t("Ready")),
+      el("button", {type: "button", id: "ready", test: "ready", class: "pick wide ready" + (v.ready ? " chosen" : ""),
+        disabled: v.ready || listening(), onclick: tap}, v.ready ? "✓ " + t("Ready") : t("Ready")),
       el("p", {class: "quiet"}, t("The night ends once everyone is ready.")))];
   }
 
@@ -486,6 +486,9 @@
     }
     $("timer").textContent = text;
     $("confirm").disabled = sending || listening();
+    // Ready waits for the narrator too, on every phone alike [issue 34]
+    const ready = document.getElementById("ready");
+    if (ready && view) ready.disabled = !!view.ready || listening();
   }
   setInterval(tick, 500);
 
