@@ -20,6 +20,7 @@ from companion.replay import setup_game
 from companion.table import pacing
 from companion.table.errors import NotNow
 from companion.table.pacing import Pace, Rules, Settings
+from companion.table.timing import SAVE_LEFT_S
 from companion.words import public_line
 
 RULES = Rules(Settings(), "phones")
@@ -259,8 +260,9 @@ def test_the_display_shows_the_speaker_and_the_candidates_round():
     """The display (firmware/display.py, public view only) names the speaker
     in large type while turns run, and labels the candidates' round: the
     frame differs from the one without the turns / without nominees."""
-    from companion.engine import public_view
     from companion.firmware.display import render
+
+    from companion.engine import public_view
 
     state, pace, _ = to_day(mh(discussion_turns=True), kill=5)
     view = public_view(state)
@@ -279,3 +281,38 @@ def test_the_display_shows_the_speaker_and_the_candidates_round():
     assert view["vote"]["nominees"] == [3, 4]
     runoff = {**view, "vote": {k: v for k, v in view["vote"].items() if k != "nominees"}}
     assert render(view, "en").tobytes() != render(runoff, "en").tobytes()
+
+
+def test_a_restart_mid_turn_resumes_the_same_speaker(table, clock, db_path):
+    """The turns are kept with the pace (time left, [issue 16]): a hub that
+    restarts during the third turn comes back on the third turn, the same
+    speaker, with the time he had left and the restart's grace."""
+    import random
+
+    from companion.store import Store
+    from companion.table import Table
+
+    table.create(mh(discussion_turns=True))
+    for _ in range(400):
+        clock.t += 1
+        table.tick()
+        if table.pace.mode == "discussion":
+            break
+        p = pending(table.state)
+        if p["kind"] in ("night", "wolves"):
+            table.act_gm({"do": "timeout"})
+    assert table.pace.turns
+    for _ in range(2):
+        table.timer("skip")
+    clock.t += 3
+    table.tick()
+    speaker, left = table.pace.turns[table.pace.turn], table.pace.deadline - clock.t
+    assert table.pace.turn == 2
+    table.store.close()
+    again = Table(Store(db_path), clock=clock, rng=random.Random(7))
+    again.resume()
+    assert again.pace.turns[again.pace.turn] == speaker and again.pace.turn == 2
+    # the time left as last saved (at most SAVE_LEFT_S ago), plus the grace
+    grace = again.settings.restart_grace_s
+    assert left + grace <= again.pace.deadline - clock.t <= left + grace + SAVE_LEFT_S
+    assert again.public()["pace"]["turns"]["seat"] == speaker
