@@ -316,3 +316,20 @@ def test_a_restart_mid_turn_resumes_the_same_speaker(table, clock, db_path):
     grace = again.settings.restart_grace_s
     assert left + grace <= again.pace.deadline - clock.t <= left + grace + SAVE_LEFT_S
     assert again.public()["pace"]["turns"]["seat"] == speaker
+
+
+def test_the_election_after_the_turns_then_the_vote_at_once():
+    """RULES.md §6 `election` after-discussion [003 l.26] with
+    `discussion_turns`: day 1's turns come first, then the sheriff's
+    election, then the execution vote with no second discussion."""
+    state, pace, now = to_day(mh(sheriff=True, election="after-discussion",
+                                 discussion_turns=True), kill=5)
+    assert pace.mode == "discussion" and pace.turns and pending(state)["kind"] == "election"
+    while pace.mode == "discussion":
+        pace = pacing.timer(pace, "skip", 0, now)
+        pace, _ = pacing.advance(state, pace, now, RULES)
+    assert pace.mode == "ballot" and pending(state)["kind"] == "election"
+    for voter in pending(state)["waiting"]:
+        act(state, Action(voter, "vote", target=2), expect=state.acts)
+    pace, _ = pacing.advance(state, pace, now, RULES)
+    assert pending(state)["kind"] == "vote" and pace.mode == "ballot" and not pace.turns
