@@ -111,8 +111,10 @@ installed() {
 }
 say "apt packages"
 $SUDO apt-get update -q
+# python3-yaml: mkdocs's PyYAML (the manual at /help), which has no armv7l wheel:
+# pip would build it from its sdist on a 32-bit Pi [issue 31]
 PKGS="python3 python3-venv python3-pip python3-pil python3-smbus2 python3-gpiozero
-      fonts-unifont avahi-daemon i2c-tools git"
+      python3-yaml fonts-unifont avahi-daemon i2c-tools git"
 # gpiozero's pin libraries, first found wins: lgpio (every Pi, the Pi 5 too),
 # then RPi.GPIO (rpi-lgpio, its lgpio shim, or the original). rpi-lgpio and
 # rpi.gpio conflict: an installed one is kept.

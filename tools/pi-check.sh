@@ -378,8 +378,10 @@ check_boot() {
     # boot 1 on this machine's network (apt, pip), NetworkManager kept off its interfaces
     # a Raspberry Pi 4 by its cpuinfo's Model line (what serve's find_board reads):
     # the unit then opens real pins as on a Pi, and the container has no gpiochip
+    # (nspawn binds into /proc from inside the container: the file lives there)
+    mkdir -p "$root/opt/pi-check"
     { cat /proc/cpuinfo; printf 'Model\t\t: Raspberry Pi 4 Model B Rev 1.4 (pi-check)\n'; } \
-        > "$RUN/boot-cpuinfo"
+        > "$root/opt/pi-check/cpuinfo"
     boot_up 1
     stage boot "hardware/install.sh as pi (sudo for the system parts), WITHOUT --no-system"
     t0=$(now)
@@ -466,7 +468,7 @@ boot_up() {
     # no systemd on this host to register with (a container): --register=no --keep-unit
     # shellcheck disable=SC2086  # $2: --private-network or nothing
     systemd-nspawn -D "$root" --boot ${2:-} --register=no --keep-unit \
-        --bind-ro="$RUN/boot-cpuinfo:/proc/cpuinfo" \
+        --bind-ro=/opt/pi-check/cpuinfo:/proc/cpuinfo \
         --machine=raspberrypi > "$RUN/boot-console-$1.log" 2>&1 &
     BOOT_PID=$!
     local t0 state; t0=$(now)
