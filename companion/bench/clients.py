@@ -86,7 +86,11 @@ class Server:
         """Start it; return the seconds until GET /api/public first answers 200."""
         root = str(Path(__file__).resolve().parents[1])  # the folder holding `companion`
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            p for p in (root, os.environ.get("PYTHONPATH", "")) if p)}
+            p for p in (root, os.environ.get("PYTHONPATH", "")) if p),
+               # no manual (/help) built in the background: it would share the
+               # cores with what is measured, and under qemu it was still writing
+               # the data folder when the bench removed it [issue 31]
+               "WEREWOLF_MANUAL_AT_START": "0"}
         with open(self.data / "serve.log", "w", encoding="utf-8") as log:
             t0 = time.perf_counter()
             self.proc = subprocess.Popen(
