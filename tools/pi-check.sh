@@ -275,9 +275,16 @@ EOF
     fact "$case" install_s "$(since "$t0")"
     fact "$case" installed "$installed"
     # what pip built from source: the wheels it made this run, kept in its cache
-    fact "$case" compiled "$(find "$CACHE/pip-$arch" -path '*/wheels/*' -name '*.whl' \
-        -newer "$logs-started" -printf '%f\n' | python3 -c 'import json, sys
-print(json.dumps(sorted({w.split("-")[0] for w in sys.stdin.read().split()})))')"
+    # what pip built from source: pip's cache keeps the wheels it BUILT under wheels/
+    # (downloads go to http/): one built now, or built by an earlier run and installed
+    # again from the cache, is a package this userland cannot get as a wheel
+    fact "$case" compiled "$( { find "$CACHE/pip-$arch" -path '*/wheels/*' -name '*.whl' -printf '%f\n'
+        echo ---; find "$root/home/pi/werewolf/.venv/lib" -maxdepth 3 -name '*.dist-info' \
+            -printf '%f\n' 2>/dev/null; } | python3 -c 'import json, re, sys
+built, _, installed = sys.stdin.read().partition("---")
+key = lambda name: re.sub(r"[-_.]+", "_", name).lower()
+have = {key(d.split("-")[0]) for d in installed.split()}
+print(json.dumps(sorted({w.split("-")[0] for w in built.split() if key(w.split("-")[0]) in have})))')"
     fact "$case" python_machine "\"$(in_root ".venv/bin/python -c 'import platform; print(platform.machine())'" 2>/dev/null || echo none)\""
     fact "$case" python_bits "$(in_root "python3 -c 'import struct; print(struct.calcsize(\"P\") * 8)'")"
     [ "$installed" = true ] || { log "$case: install failed (see $logs-install.log)"; return 0; }
