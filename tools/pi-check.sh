@@ -121,7 +121,7 @@ BINFMT_C=0
 finish() {  # on any exit: stop what runs, unmount, print what was measured
     local code=$?
     trap - EXIT INT TERM
-    if [ -n "$BOOT_PID" ]; then kill "$BOOT_PID" 2>/dev/null || true; wait "$BOOT_PID" 2>/dev/null || true; fi
+    if [ -n "$BOOT_PID" ]; then boot_down; fi
     unmount_all
     [ "$BINFMT_C" = 0 ] || binfmt_credentials off
     if [ -n "$CURRENT" ]; then
@@ -165,7 +165,14 @@ binfmt_credentials() {
     interp=$(awk '/^interpreter/{print $2}' "$f")
     magic=$(awk '/^magic/{print $2}' "$f" | sed 's/../\\x&/g')
     mask=$(awk '/^mask/{print $2}' "$f" | sed 's/../\\x&/g')
-    if [ "$1" = on ]; then flags=OCPF; BINFMT_C=1; else flags=PF; BINFMT_C=0; fi
+    if [ "$1" = on ]; then
+        # already on (another pi-check's booted case, or the owner's choice): leave it so
+        if grep -q '^flags: .*C' "$f"; then return 0; fi
+        flags=OCPF; BINFMT_C=1
+    else
+        [ "$BINFMT_C" = 1 ] || return 0  # not ours to turn off
+        flags=PF; BINFMT_C=0
+    fi
     echo -1 > "$f"
     printf ':qemu-aarch64:M:0:%s:%s:%s:%s\n' "$magic" "$mask" "$interp" "$flags" \
         > /proc/sys/fs/binfmt_misc/register
@@ -408,6 +415,10 @@ print(json.dumps(sorted({w.split("-")[0] for w in sys.stdin.read().split()})))')
         -p Result -p ExecMainStatus | paste -sd' '; journalctl -u werewolf -b -o cat \
         | grep '^werewolf serve:' | tail -n1" \
         2>&1 | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip().splitlines()))')"
+    if [ ! -e "$root/etc/systemd/system/werewolf.service" ]; then
+        log "boot: install.sh installed no unit (see $logs-install.log)"
+        stage boot "install failed"; boot_down; binfmt_credentials off; return 0
+    fi
     # the check's one change to the unit: --simulate (no gpiochip here), then a reboot
     mkdir -p "$root/etc/systemd/system/werewolf.service.d"
     local exec
@@ -498,7 +509,8 @@ boot_down() {
     in_boot root "systemctl poweroff" >/dev/null 2>&1 || true
     local i
     for i in $(seq 1 120); do kill -0 "$BOOT_PID" 2>/dev/null || break; sleep 1; done
-    kill "$BOOT_PID" 2>/dev/null || true
+    # nspawn passes SIGTERM to the container's systemd, which ignores it
+    kill -KILL "$BOOT_PID" 2>/dev/null || true
     wait "$BOOT_PID" 2>/dev/null || true
     BOOT_PID=""
 }
