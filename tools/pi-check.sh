@@ -309,14 +309,16 @@ print(json.dumps([m for m in ('lgpio', 'RPi') if u.find_spec(m)]))\"" 2>/dev/nul
 
     # in this order, within a budget (emulated, the whole subset would take an hour
     # a case): the engine (fast), then the pins, the store, the table
-    local subset="tests/engine --ignore=tests/engine/test_properties.py tests/firmware tests/store tests/table"
+    # (tests/firmware/test_ports.py is mypy --strict over the firmware's seams: a static
+    # check, the same on any machine, and the Pi's Pillow 9.4 has no type information)
+    local subset="tests/engine --ignore=tests/engine/test_properties.py tests/firmware
+        --ignore=tests/firmware/test_ports.py tests/store tests/table"
     local budget=900
     [ "$case" != armhf-kernel64 ] || budget=600
     stage "$case" "tests: $subset"
     t0=$(now)
-    in_root ".venv/bin/pip install --prefer-binary pytest hypothesis mypy" > "$logs-pip-test.log" 2>&1 || true
-    # (mypy: tests/firmware/test_ports.py runs it.) Emulation is 10-20 times
-    # slower: no Hypothesis deadline, the CI's fixed examples
+    in_root ".venv/bin/pip install --prefer-binary pytest hypothesis" > "$logs-pip-test.log" 2>&1 || true
+    # Emulation is 10-20 times slower: no Hypothesis deadline, the CI's fixed examples
     printf '%s\n' 'from hypothesis import settings' \
         'settings.register_profile("emulated", derandomize=True, deadline=None, max_examples=20)' \
         'settings.load_profile("emulated")' > "$root/root/pi_emulated.py"
