@@ -311,8 +311,8 @@ print(json.dumps([m for m in ('lgpio', 'RPi') if u.find_spec(m)]))\"" 2>/dev/nul
     # a case): the engine (fast), then the pins, the store, the table
     # (tests/firmware/test_ports.py is mypy --strict over the firmware's seams: a static
     # check, the same on any machine, and the Pi's Pillow 9.4 has no type information)
-    local subset="tests/engine --ignore=tests/engine/test_properties.py tests/firmware
-        --ignore=tests/firmware/test_ports.py tests/store tests/table"
+    local subset="tests/engine --ignore=tests/engine/test_properties.py tests/firmware"
+    subset="$subset --ignore=tests/firmware/test_ports.py tests/store tests/table"
     local budget=900
     [ "$case" != armhf-kernel64 ] || budget=600
     stage "$case" "tests: $subset"
