@@ -31,7 +31,7 @@ from ..engine import (
     view_for,
 )
 from ..words import gm_line, public_line
-from . import pacing
+from . import pacing, ready
 from .errors import TooManyStreams
 from .pacing import Pace
 
@@ -349,7 +349,7 @@ class Audiences:
             view["pack_picks"] = pack["picks"]
         elif pack is not None:
             view["no_attack"] = True  # said on his held card [issue 28]
-        if pacing.ready_window(state, pc) and pacing.up_tonight(state, pc.night, seat):
+        if ready.ready_window(state, pc) and ready.up_tonight(state, pc.night, seat):
             # every living phone the same button (RULES.md §4 [004]) [issue 34]
             view["ready"] = seat in pc.ready
         self._overlay(live, view)

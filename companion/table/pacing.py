@@ -40,14 +40,13 @@ from ..engine import (
     State,
     attack_tonight,
     night_calls,
-    night_ready,
     pending,
     rebuild,
 )
-from ..engine import ready_window as engine_ready_window
-from ..engine.state import TOGETHER
+from .nightlog import dawn_index, last_night, night_index
 from .pace import CLOCK_FIELDS, LEGACY_MAX_S, Pace
-from .turns import turn_seconds, turns_for
+from .ready import all_ready
+from .turns import turn_seconds, turns_for, turns_view
 
 __all__ = ["CLOCK_FIELDS", "LEGACY_MAX_S", "Pace", "Rules", "Settings"]
 
@@ -174,73 +173,6 @@ def public(pace: Pace) -> dict:
     return out
 
 
-def turns_view(pace: Pace) -> dict:
-    """Whose turn it is and who is next [issue 34] (RULES.md §6
-    `discussion_turns`, `vote_mode=candidates`): `of` ("discussion" |
-    "defence"), the whole `order`, the `index` of the `seat` speaking, the
-    `next` seat (None: the last turn). Public facts only: the order is a
-    function of who is alive, the night's public deaths, the sheriff and the
-    candidates (companion/table/turns.py)."""
-    i = pace.turn
-    return {"of": pace.turns_of, "order": list(pace.turns), "index": i,
-            "seat": pace.turns[i], "next": pace.turns[i + 1] if i + 1 < len(pace.turns) else None}
-
-
-def pass_turn(pace: Pace, seat: int, now: float) -> Pace:
-    """The speaker's phone passes [issue 34]: his turn ends now (the next
-    one starts at the table's next step). ValueError when `seat` is not the
-    one speaking."""
-    if pace.mode != "discussion" or not pace.turns or pace.turn >= len(pace.turns) \
-            or pace.turns[pace.turn] != seat:
-        raise ValueError("it is not your turn to speak")
-    pc = pace.copy()
-    pc.paused, pc.deadline = None, now
-    return pc
-
-
-def ready_window(state: State, pace: Pace) -> bool:
-    """`ready_ends_night` [issue 34] (RULES.md §4 [004]: 「参戦者全員の準備が
-    完了次第」): the table holds night 1's one window and the option applies
-    (`engine.ready_window`: the engine may already have left the window once
-    it waited for nobody), so it may end on the living phones' "ready"."""
-    return (pace.mode == "calls" and pace.night == 1
-            and pace.cursor < len(pace.calls) and pace.calls[pace.cursor] == TOGETHER
-            and engine_ready_window(state))
-
-
-def _up_tonight(state: State, night: int) -> list[int]:
-    """The seats alive when night `night` fell (the engine may have resolved
-    its dawn already: who died in it must not change what the window waits
-    for)."""
-    died = {seat for seat, _, time in state.deaths if time == f"night {night}"}
-    return [s for s in range(state.size) if state.alive[s] or s in died]
-
-
-def tap_ready(state: State, pace: Pace, seat: int) -> Pace:
-    """A living phone's "ready" in night 1's window [issue 34]; every phone
-    shows the same button, so it tells nothing. ValueError when no such
-    window is open or the seat is dead."""
-    if not ready_window(state, pace):
-        raise ValueError("there is nothing to be ready for now")
-    if seat not in _up_tonight(state, pace.night):
-        raise ValueError("the dead take no part in the night")
-    pc = pace.copy()
-    if seat not in pc.ready:
-        pc.ready = sorted([*pc.ready, seat])
-    return pc
-
-
-def all_ready(state: State, pace: Pace) -> bool:
-    """Night 1's window may end [issue 34]: every living seat tapped "ready"
-    and nobody's night action is still awaited (the seer has acted or
-    passed, RULES.md §4: `engine.night_ready`)."""
-    # every seat alive when the night fell (a death resolved at its dawn does
-    # not excuse its phone), and the engine waits for nobody (`night_ready`)
-    return (ready_window(state, pace)
-            and all(seat in pace.ready for seat in _up_tonight(state, pace.night))
-            and night_ready(state, pace.ready))
-
-
 def pack_call(state: State, pace: Pace, seat: int) -> dict | None:
     """What a wolf's phone knows of the pack's call (the werewolves', or
     jp-standard's one window) while it lasts, whatever step the engine has
@@ -314,13 +246,13 @@ def _clear_way(state: State, pc: Pace, now: float, rules: Rules) -> None:
         return
     pc.words, pc.seat, pc.hold, pc.paused = [], None, None, None
     pc.deaths_seen = len(state.deaths)
-    pc.verdict_night = _last_night(state)
+    pc.verdict_night = last_night(state)
     if p["kind"] in NIGHT_KINDS:
         pc.nights_called = state.n - 1
         _start_calls(state, pc, state.n, now, rules, at=p["step"])
         pc.live = True
         return
-    pc.nights_called = _last_night(state)
+    pc.nights_called = last_night(state)
     pc.step_id, pc.started = p["id"], now
     if p["kind"] == "over":
         pc.mode, pc.deadline = "over", None
@@ -382,7 +314,7 @@ def dealt(state: State, wait_for_start: bool) -> Pace:
     is shown the night yet, the thief's centre cards included), or not."""
     if not wait_for_start:
         return Pace()
-    return Pace(mode="deal", since=_night_index(state, 1) + 1)
+    return Pace(mode="deal", since=night_index(state, 1) + 1)
 
 
 #: narrated games: the stages whose window is for acting or talking, opened
@@ -459,7 +391,7 @@ def _advance(state: State, pc: Pace, now: float, rules: Rules) -> bool:
                     and p["kind"] in NIGHT_KINDS and p["step"] == call)
             pc.live = live  # an early answer does not end the call (RULES.md §4)
             if pc.hold is None:  # a dawn prompt keeps the phase "night": ask the log
-                dawn = _dawn_index(state, pc.night)
+                dawn = dawn_index(state, pc.night)
                 pc.hold = dawn if dawn < len(state.log) else None
             if pc.paused is None and pc.deadline is not None \
                     and pc.deadline > now and all_ready(state, pc):
@@ -525,17 +457,17 @@ def _next(state: State, pc: Pace, now: float, rules: Rules) -> None:
         if not d[2].startswith("day"):
             break
         day_deaths.append(d)
-    last_night = _last_night(state)
+    newest = last_night(state)
     if day_deaths:
         return _last_words(state, pc, day_deaths)
-    if last_night > pc.nights_called > 0 and pc.verdict_night < last_night:
+    if newest > pc.nights_called > 0 and pc.verdict_night < newest:
         # the day's vote is over: its result stays on the table before night falls
-        pc.verdict_night = last_night
+        pc.verdict_night = newest
         pc.mode, pc.deadline = "verdict", now + rules.settings.verdict_s
-        pc.hold = _night_index(state, last_night)
+        pc.hold = night_index(state, newest)
         return None
-    if last_night > pc.nights_called:
-        return _start_calls(state, pc, last_night, now, rules)
+    if newest > pc.nights_called:
+        return _start_calls(state, pc, newest, now, rules)
     if owed:
         return _last_words(state, pc, owed)
     pc.step_id, pc.hold = p["id"], None
@@ -605,7 +537,7 @@ def _start_calls(state: State, pc: Pace, night: int, now: float, rules: Rules,
     if state.phase == "night" and state.n == night:
         calls = night_calls(state)
     else:  # the engine already ran past this night: ask the state at its start
-        calls = night_calls(rebuild(state.log[:_night_index(state, night) + 1]))
+        calls = night_calls(rebuild(state.log[:night_index(state, night) + 1]))
     pc.mode, pc.night, pc.calls, pc.hold = "calls", night, calls, None
     pc.cursor = calls.index(at) if at in calls else 0
     pc.live = False
@@ -650,30 +582,3 @@ def call_window(opts: dict, call: str, settings: Settings) -> float | None:
         return settings.call_s[1 if pack else 0]
     seconds = opts.get("pack_s" if pack else "night_s") or 0
     return float(seconds) if seconds else None
-
-
-def _last_night(state: State) -> int:
-    for e in reversed(state.log):
-        if e["e"] == "night":
-            return int(e["n"])
-    return 0
-
-
-def _night_index(state: State, night: int) -> int:
-    """Where night `night` begins in the log."""
-    return max(i for i, e in enumerate(state.log) if e["e"] == "night" and e["n"] == night)
-
-
-def _dawn_index(state: State, night: int) -> int:
-    """Where night `night`'s dawn starts in the log: the public sees nothing after."""
-    log = state.log
-    for i in range(_night_index(state, night), len(log)):
-        if log[i]["e"] == "resolve" or log[i]["e"] == "over":
-            return i
-    return len(log)
-
-
-def up_tonight(state: State, night: int, seat: int) -> bool:
-    """The seat was alive when night `night` fell (its phone has the
-    night's "ready" button [issue 34])."""
-    return seat in _up_tonight(state, night)

@@ -33,7 +33,7 @@ from typing import Protocol
 from ..engine import Action, IllegalAction, State, act, legal_actions, pending, rebuild, undo
 from ..replay import parse_action
 from ..store import Store
-from . import pacing
+from . import pacing, ready, turns
 from .audiences import Audiences, Sent, step_id
 from .batch import Queue, Ticket
 from .errors import BadInput, NotFound, NotNow, Stale, TableError
@@ -248,14 +248,14 @@ class Table(Showing):
         """The speaker's phone ends his own turn [issue 34] (RULES.md §6
         `discussion_turns`: a player may pass); NotNow when it is not his
         turn. Answers the seat's view."""
-        return self._pace_tap(seat, lambda now: pacing.pass_turn(self.pace, seat, now))
+        return self._pace_tap(seat, lambda now: turns.pass_turn(self.pace, seat, now))
 
     def ready(self, seat: int) -> Sent:
         """A phone's "ready" in night 1's window [issue 34] (`ready_ends_night`,
         RULES.md §4 [004]): kept in the pace; the window ends once every
         living phone is ready and no night action is awaited. Answers the
         seat's view."""
-        return self._pace_tap(seat, lambda now: pacing.tap_ready(self._need_game(), self.pace,
+        return self._pace_tap(seat, lambda now: ready.tap_ready(self._need_game(), self.pace,
                                                                  seat))
 
     def _pace_tap(self, seat: int, tap: Callable[[float], Pace]) -> Sent:

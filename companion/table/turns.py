@@ -11,6 +11,8 @@ the speaker's phone may pass).
 
 from __future__ import annotations
 
+from .pace import Pace
+
 #: what a turn is for: the day's discussion, a candidate's defence
 DISCUSSION, DEFENCE = "discussion", "defence"
 #: turn_s when a game's options do not name it (RULES.md §2: 45 s)
@@ -31,3 +33,27 @@ def turns_for(p: dict) -> tuple[list[int], str]:
     if not turns:
         return [], ""
     return list(turns), DEFENCE if p.get("defence") else DISCUSSION
+
+
+def turns_view(pace: Pace) -> dict:
+    """Whose turn it is and who is next [issue 34] (RULES.md §6
+    `discussion_turns`, `vote_mode=candidates`): `of` ("discussion" |
+    "defence"), the whole `order`, the `index` of the `seat` speaking, the
+    `next` seat (None: the last turn). Public facts only: the order is a
+    function of who is alive, the night's public deaths, the sheriff and the
+    candidates (companion/table/turns.py)."""
+    i = pace.turn
+    return {"of": pace.turns_of, "order": list(pace.turns), "index": i,
+            "seat": pace.turns[i], "next": pace.turns[i + 1] if i + 1 < len(pace.turns) else None}
+
+
+def pass_turn(pace: Pace, seat: int, now: float) -> Pace:
+    """The speaker's phone passes [issue 34]: his turn ends now (the next
+    one starts at the table's next step). ValueError when `seat` is not the
+    one speaking."""
+    if pace.mode != "discussion" or not pace.turns or pace.turn >= len(pace.turns) \
+            or pace.turns[pace.turn] != seat:
+        raise ValueError("it is not your turn to speak")
+    pc = pace.copy()
+    pc.paused, pc.deadline = None, now
+    return pc

@@ -17,7 +17,7 @@ from companion.firmware.bridge import lights
 
 from companion.engine import Action, act, pending
 from companion.replay import setup_game
-from companion.table import pacing
+from companion.table import pacing, ready, turns
 from companion.table.errors import NotNow
 from companion.table.pacing import Pace, Rules, Settings
 from companion.table.timing import SAVE_LEFT_S
@@ -107,8 +107,8 @@ def test_the_gm_next_skips_one_turn_and_the_speaker_may_pass():
     pace, _ = pacing.advance(state, pace, now, RULES)
     assert pace.mode == "discussion" and pace.turns[pace.turn] == second
     with pytest.raises(ValueError):
-        pacing.pass_turn(pace, third, now)
-    pace = pacing.pass_turn(pace, second, now + 2)
+        turns.pass_turn(pace, third, now)
+    pace = turns.pass_turn(pace, second, now + 2)
     pace, _ = pacing.advance(state, pace, now + 2, RULES)
     assert pace.turns[pace.turn] == third and pace.deadline == pytest.approx(now + 2 + TURN)
 
@@ -190,7 +190,7 @@ def night_one(setup: dict):  # type: ignore[no-untyped-def]
 
 def ready_all(state, pace: Pace, seats) -> Pace:  # type: ignore[no-untyped-def]
     for seat in seats:
-        pace = pacing.tap_ready(state, pace, seat)
+        pace = ready.tap_ready(state, pace, seat)
     return pace
 
 
@@ -220,7 +220,7 @@ def test_one_phone_not_ready_keeps_the_night_open():
 def test_without_the_option_ready_is_refused_and_the_window_runs_its_time():
     state, pace, _ = night_one(jp9(ready_ends_night=False))
     with pytest.raises(ValueError):
-        pacing.tap_ready(state, pace, 0)
+        ready.tap_ready(state, pace, 0)
 
 
 def test_the_table_takes_a_ready_tap_and_a_pass_through_its_one_path(table, clock):
@@ -251,7 +251,7 @@ def test_the_nights_victim_must_be_ready_too():
     pace = ready_all(state, pace, [s for s in range(9) if s != 6])
     pace, _ = pacing.advance(state, pace, now + 2, RULES)
     assert pace.mode == "calls" and pace.night == 1
-    pace = pacing.tap_ready(state, pace, 6)
+    pace = ready.tap_ready(state, pace, 6)
     pace, _ = pacing.advance(state, pace, now + 3, RULES)
     assert not (pace.mode == "calls" and pace.night == 1)
 
