@@ -443,7 +443,9 @@ f = sys.stdin.read().split(); print(json.dumps({"user": f[0] if f else None, "gr
     fact boot hostname "\"$(in_boot root hostname 2>&1)\""
     fact boot dnsmasq_base "$(in_boot root 'dpkg-query -W -f="\${Status}" dnsmasq-base' 2>/dev/null \
         | grep -q 'ok installed' && echo true || echo false)"
-    fact boot networkmanager "$(in_boot root 'systemctl is-active NetworkManager; systemctl status NetworkManager --no-pager -n 4 | tail -n 4' 2>&1 \
+    # (under qemu-user NetworkManager 1.42 aborts in its netlink code, nm-linux-platform.c)
+    fact boot networkmanager "$(in_boot root "systemctl is-active NetworkManager; journalctl -u NetworkManager -b -o cat \
+        | grep -E 'ERROR|uncaught|Failed with' | sort -u" 2>&1 \
         | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip().splitlines()))')"
     fact boot hotspot_profile "$(in_boot root 'nmcli -t -f connection.id,802-11-wireless.mode,ipv4.method,ipv4.addresses con show werewolf-ap' 2>&1 \
         | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip()))')"
@@ -467,7 +469,10 @@ print(u.urlopen('http://192.168.4.1:8000/', timeout=20).status == 200)\"" 2>/dev
         | tr 'TF' 'tf' || echo false)"
     fact boot avahi "$(in_boot root 'timeout 20 avahi-resolve -4 -n "$(hostname).local"' 2>&1 \
         | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip()))')"
-    fact boot avahi_daemon "$(in_boot root 'systemctl is-active avahi-daemon; journalctl -u avahi-daemon -b -o cat | tail -n 4' 2>&1 \
+    # (under qemu-user avahi cannot join the mDNS group, IP_ADD_MEMBERSHIP: its log says
+    # which name and address it holds, which only the network would answer)
+    fact boot avahi_daemon "$(in_boot root "systemctl is-active avahi-daemon; journalctl -u avahi-daemon -b -o cat \
+        | grep -E 'Host name is|record for 192|IP_ADD_MEMBERSHIP' | sort -u" 2>&1 \
         | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip().splitlines()))')"
     fact boot journal "$(in_boot root "journalctl -u werewolf -b -o cat | grep -v '[█▀▄]' | tail -n 8" 2>&1 \
         | python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip().splitlines()))')"
