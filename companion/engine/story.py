@@ -209,7 +209,9 @@ class _Teller:
         elif kind == "tally":
             self.add("tally", step=e["step"], round=e["round"], counts=dict(e["counts"]),
                      ballots=_ballots(e, s), extra=list(e.get("extra") or []),
-                     tie=list(e.get("tie") or []), candidates=list(s.candidates or []))
+                     tie=list(e.get("tie") or []), candidates=list(s.candidates or []),
+                     nominees=list(e.get("nominees") or (s.nominees if e["round"] > 1
+                                                         else None) or []))
         elif kind == "drawn":
             self.add("drawn", among=list(e["among"]), seat=e["seat"])
         elif kind == "sheriff":

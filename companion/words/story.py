@@ -353,6 +353,10 @@ class _Words:
         if e["step"] == "election":
             return _("Sheriff election") if e["round"] == 1 else _("Sheriff election, "
                                                                    "second round")
+        if e.get("nominees") and e["round"] > 1:  # vote_mode=candidates (RULES.md §6)
+            if e["round"] == 2:
+                return _("The vote among the candidates")
+            return _("Runoff {k}", k=e["round"] - 2)
         if e["round"] > 1:
             return _("Runoff {k}", k=e["round"] - 1)
         return _("Vote")
@@ -396,6 +400,8 @@ class _Words:
         text += self.sep() + _("Count: {counts}.", counts=self.counted(e))
         if e.get("tie"):
             text += self.sep() + _("Tie between {names}.", names=self.all(e["tie"]))
+        if e.get("nominees") and e["round"] == 1:  # vote_mode=candidates' first round
+            text += self.sep() + _("Candidates: {names}.", names=self.all(e["nominees"]))
         return text
 
     def sheriff(self, e: dict) -> str:
@@ -412,6 +418,9 @@ class _Words:
         if how == "default":
             return _("The dying sheriff, {by}, named nobody: the badge went to {name}.",
                      by=who(e.get("by")), name=who(e["seat"]))
+        if how == "idiot":  # RULES.md §6 [002]: a revealed idiot names no successor
+            return _("The sheriff was the revealed village idiot: the badge left the game "
+                     "with him.")
         return _("Nobody was left to take the sheriff's badge.")
 
     def over(self, e: dict) -> str:

@@ -192,3 +192,37 @@ def test_new_moons_card_and_the_first_deads_call() -> None:
     assert lines["day 1"][0] == "Event card: The wolves' ally."
     assert lines["night 2"][:2] == ["Called: The first dead, The wolves' ally, Seer, Werewolves.",
                                     "The first dead, H, named F: the wolves' ally from now on."]
+
+
+SCENARIOS = Path(__file__).parents[1] / "scenarios"
+
+
+def _scenario(name: str) -> State:
+    """A scenario's game as far as its script goes (some end on the refused
+    action their rule is about)."""
+    out, _ = run_replay(json.loads((SCENARIOS / f"{name}.json").read_text())["game"])
+    return rebuild(out["events"])
+
+
+@pytest.mark.parametrize("lang,named,among", [
+    ("en", "Candidates: Dan and Eve.", "The vote among the candidates: "),
+    ("ja", "候補者：", "候補者への投票："),
+    ("zh_Hant", "候選人：", "候選人之間的投票："),
+])
+def test_the_candidates_vote_is_told_as_such(lang: str, named: str, among: str) -> None:
+    """RULES.md §6 `vote_mode=candidates` [003 variant]: the story names the
+    first round's candidates and calls the second round the vote among them,
+    not a runoff (tests/scenarios/mh-candidates-two-rounds.json)."""
+    lines = story_plain(story_text(story(_scenario("mh-candidates-two-rounds")), lang))
+    assert named in lines
+    assert among in lines
+    assert "Runoff" not in lines and "決選" not in lines
+
+
+def test_the_idiot_sheriffs_badge_leaves_with_him() -> None:
+    """RULES.md §6 [002 l.77 「保安官が脱落：怠け者以外は後継者を指定する」]: the
+    story says the badge left the game with the revealed idiot, not that
+    nobody was left to take it."""
+    lines = story_plain(story_text(story(_scenario("mh-idiot-sheriff-no-successor")), "en"))
+    assert "the badge left the game with him" in lines
+    assert "Nobody was left to take the sheriff's badge." not in lines
