@@ -217,13 +217,14 @@ if [ "$(hostname)" != "$NAME" ]; then
     if command -v raspi-config >/dev/null; then
         $SUDO raspi-config nonint do_hostname "$NAME"
     else
+        # /etc/hosts first: sudo resolves the machine's name, the new one too
+        $SUDO sed -i "s/^127\.0\.1\.1.*/127.0.1.1\t$NAME/" /etc/hosts
         # hostnamectl asks systemd-hostnamed, which may not start (a container):
         # then the file and the running name by hand
         if ! $SUDO hostnamectl set-hostname "$NAME" 2>/dev/null; then
             echo "$NAME" | $SUDO tee /etc/hostname >/dev/null
             $SUDO hostname "$NAME"
         fi
-        $SUDO sed -i "s/^127\.0\.1\.1.*/127.0.1.1\t$NAME/" /etc/hosts
     fi
 fi
 $SUDO systemctl enable -q --now avahi-daemon.service
