@@ -243,7 +243,10 @@ if [ "$HOTSPOT" = 1 ]; then
         WIFI=0
         say "no Wi-Fi device wlan0 now: the access point comes up when there is one (or join the table's network instead)"
     fi
-    if nmcli -t -f NAME con show | grep -qx werewolf-ap; then
+    if ! nmcli -t general status >/dev/null 2>&1; then
+        # (under qemu-user NetworkManager aborts at start: tools/pi-check.sh's booted case)
+        say "NetworkManager is not running (systemctl status NetworkManager): no access point; run install.sh again once it runs"
+    elif nmcli -t -f NAME con show | grep -qx werewolf-ap; then
         say "access point werewolf-ap already set up (nmcli con show werewolf-ap)"
     else
         if [ -z "$PSK" ]; then
