@@ -65,6 +65,9 @@ def story_words(lang: str) -> dict[str, str]:
                        "show nothing, until the game is over.")),
         "next": str(_("Next page of the story")),
         "open": str(_("The story")),
+        # a ghost's story is closed until he opens it, and closes itself:
+        # a glance at his phone from the next seat shows no card [issue 35]
+        "ghost_open": str(_("Read the story so far (keep your screen to yourself)")),
     }
 
 

@@ -64,6 +64,13 @@ def test_the_dead_read_the_story_and_the_table_tells_it_at_the_end(
     expect(hook(fay, "story")).to_contain_text(night1)
     expect(hook(fay, "ghost-note")).to_contain_text(ghost_note)
     expect(hook(fay, "dead")).to_be_visible()
+    # closed until she opens it: a glance from the next seat shows no card
+    # (the guide's "a phone's look at arm's length")
+    book = hook(fay, "ghost-story")
+    expect(book.locator("ol, ul").first).to_be_hidden()
+    shot(fay, "ghost-phone-closed")
+    book.locator("summary").click()
+    expect(book.locator("ol, ul").first).to_be_visible()
     shot(fay, "ghost-phone")
     # the living Cid: nothing of it
     expect(cid.locator("#table-box")).to_be_visible()

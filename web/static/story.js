@@ -63,6 +63,8 @@
   // the story so far (asked again at each new view); the hub says who may
   // read it (403 otherwise), this only asks when it may
   let phoneKey = null;
+  const GHOST_OPEN_MS = 60000;
+  let ghostTimer = null;
   async function phoneStory(v, box) {
     const ghost = v.phase !== "over" && v.alive === false && !!(v.options && v.options.ghosts);
     if (v.phase !== "over" && !ghost) {
@@ -78,8 +80,23 @@
     const doc = await fetchStory("/p/" + token + "/story?lang=" + storyLang());
     if (!doc || phoneKey !== key) return;
     const words = doc.told.words;
-    const note = ghost ? [el("p", {class: "ghost-note", test: "ghost-note"}, words.ghost)] : [];
-    box.replaceChildren(el("h2", {}, words.heading), ...note, storyBook(doc.told, v.seat));
+    if (ghost) {
+      // closed until the ghost opens it, and closed again after GHOST_OPEN_MS
+      // or at each new view: at arm's length his phone shows no card [issue 35]
+      const wasOpen = box.querySelector("details.ghost-story[open]") !== null;
+      const book = el("details", {class: "ghost-story", test: "ghost-story"},
+        el("summary", {}, words.ghost_open), storyBook(doc.told, v.seat));
+      book.addEventListener("toggle", () => {
+        clearTimeout(ghostTimer);
+        if (book.open) ghostTimer = setTimeout(() => { book.open = false; }, GHOST_OPEN_MS);
+      });
+      if (wasOpen) book.open = true;  // a new view while he reads: the clock keeps running
+      box.replaceChildren(el("h2", {}, words.heading),
+        el("p", {class: "ghost-note", test: "ghost-note"}, words.ghost), book);
+      box.hidden = false;
+      return;
+    }
+    box.replaceChildren(el("h2", {}, words.heading), storyBook(doc.told, v.seat));
     box.hidden = false;
   }
 
