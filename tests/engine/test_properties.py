@@ -341,23 +341,20 @@ def check_public_view(state: State) -> None:
         run, run_time = ([d["seat"]], d["time"]) if hidden_night else ([], None)
 
 
-def _inspected(state: State, seat: int) -> dict[int, set]:
-    out: dict[int, set] = {}
+def _learned_by_seat(state: State) -> tuple[dict[int, dict[int, set]], dict[int, dict[int, set]]]:
+    """One pass over the log: per seat, the cards its seer's inspections
+    showed, and (RULES.md §8) the cards the confessor was shown and the
+    wolves the baker found."""
+    inspected: dict[int, dict[int, set]] = {}
+    village: dict[int, dict[int, set]] = {}
     for e in state.log:
-        if e["e"] == "act" and e["do"] == "inspect" and e["actor"] == seat:
-            out.setdefault(e["target"], set()).add(e["result"])
-    return out
-
-
-def _village_learned(state: State, seat: int) -> dict[int, set]:
-    """RULES.md §8: the cards the confessor was shown, the wolves the baker found."""
-    out: dict[int, set] = {}
-    for e in state.log:
-        if e["e"] == "act" and e["do"] == "confess" and e["actor"] == seat:
-            out.setdefault(e["target"], set()).add(e["result"])
-        if e["e"] == "baker" and e["seat"] == seat and e["wolf"] is not None:
-            out.setdefault(e["wolf"], set()).add("werewolf")
-    return out
+        if e["e"] == "act" and e["do"] == "inspect":
+            inspected.setdefault(e["actor"], {}).setdefault(e["target"], set()).add(e["result"])
+        elif e["e"] == "act" and e["do"] == "confess":
+            village.setdefault(e["actor"], {}).setdefault(e["target"], set()).add(e["result"])
+        elif e["e"] == "baker" and e["wolf"] is not None:
+            village.setdefault(e["seat"], {}).setdefault(e["wolf"], set()).add("werewolf")
+    return inspected, village
 
 
 def check_player_views(state: State) -> None:
@@ -367,14 +364,15 @@ def check_player_views(state: State) -> None:
     roles = state.roles
     seer_role = state.opts["seer_sees"] == "role"
     lovers = set(state.lovers or ())
+    inspected, village = _learned_by_seat(state)
     for seat in range(state.size):
         v = view_for(state, seat)
         assert v["role"] == roles[seat]
         assert not GM_ONLY_KEYS & set(v), (seat, sorted(GM_ONLY_KEYS & set(v)))
         if roles[seat] != "witch":
             assert "potions" not in v
-        seen = _inspected(state, seat) if seer_role else {}
-        for j, cards in _village_learned(state, seat).items():
+        seen = {j: set(c) for j, c in inspected.get(seat, {}).items()} if seer_role else {}
+        for j, cards in village.get(seat, {}).items():
             seen.setdefault(j, set()).update(cards)
         for p in v["players"]:
             j = p["seat"]
@@ -408,7 +406,7 @@ def check_player_views(state: State) -> None:
         for r in v["results"]:
             kind = r["kind"]
             if kind == "inspect":
-                assert r["target"] in _inspected(state, seat)
+                assert r["target"] in inspected.get(seat, {})
             elif kind == "lover":
                 assert seat in lovers
             elif kind == "victim":
@@ -420,7 +418,7 @@ def check_player_views(state: State) -> None:
             elif kind == "spy":
                 assert roles[seat] == "little-girl"
             elif kind == "confess":
-                assert r["target"] in _village_learned(state, seat)
+                assert r["target"] in village.get(seat, {})
             elif kind == "baker":
                 assert "baker" in (state.dealt_prof[seat], state.prof[seat])
         # RULES.md §8: his own profession only; no standing building in public
