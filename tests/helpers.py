@@ -75,6 +75,18 @@ def a(actor: str | None, do: str, target: str | None = None, **fields) -> dict:
     return out
 
 
+def bitten_fox_and_guarded() -> tuple[State, State]:
+    """RULES.md §9 [004 l.57 「死体無し」]: two jp-standard games at day 2's
+    dawn, the same but for the wolves' night-2 target: the fox Fay (who lives,
+    §5 fox) and Gus, whom the knight guards."""
+    jp = ["werewolf", "werewolf", "seer", "madman", "knight", "fox", "villager", "villager"]
+    night2 = [a(None, "timeout"), a(None, "timeout"), a("Cid", "inspect", "Gus"),
+              a("Eve", "guard", "Gus")]
+    fox = game("jp-standard", jp, night2 + [a("Ann", "attack", "Fay")])
+    guard = game("jp-standard", jp, night2 + [a("Ann", "attack", "Gus")])
+    return fox, guard
+
+
 def votes(*pairs: str) -> list[dict]:
     """votes("Ann>Bob", "Cid>Bob") — one vote per "voter>target"."""
     return [a(p.split(">")[0], "vote", p.split(">")[1]) for p in pairs]

@@ -6,7 +6,7 @@ its seed line. The announcements' words are in tests/words/test_seed_words.py.
 from __future__ import annotations
 
 import pytest
-from helpers import NAMES, S, a, attack, choices, game, votes
+from helpers import NAMES, S, a, attack, bitten_fox_and_guarded, choices, game, votes
 
 from companion.engine import (
     RULESETS,
@@ -434,12 +434,7 @@ def test_an_unrevealed_idiot_sheriff_still_names_one_rules_6_002():
 def test_a_bitten_fox_leaves_a_morning_with_no_death_like_a_guard_rules_9_004():
     """RULES.md §9 [004 l.57 「死体無し」]: the wolves bite the fox, who lives
     (§5 fox); the dawn has no death, the same entry as a knight's guard."""
-    jp = ["werewolf", "werewolf", "seer", "madman", "knight", "fox", "villager", "villager"]
-    night2 = [a(None, "timeout"), a(None, "timeout"), a("Cid", "inspect", "Gus")]
-    fox = game("jp-standard", jp, night2 + [a("Eve", "guard", "Gus"),
-                                            a("Ann", "attack", "Fay")])
-    guard = game("jp-standard", jp, night2 + [a("Eve", "guard", "Gus"),
-                                              a("Ann", "attack", "Gus")])
+    fox, guard = bitten_fox_and_guarded()
     for state in (fox, guard):
         assert state.phase == "day" and state.n == 2 and state.deaths == []
         dawn = [x for x in announcements(state) if x["kind"] == "dawn"][-1]

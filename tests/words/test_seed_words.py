@@ -6,7 +6,7 @@ morning read like a knight's guard (§9 [004])."""
 from __future__ import annotations
 
 import pytest
-from helpers import NAMES, a, attack, game, votes
+from helpers import NAMES, a, attack, bitten_fox_and_guarded, game, votes
 
 from companion.engine import announcements
 from companion.words import announcement_text
@@ -83,12 +83,7 @@ def test_a_bitten_fox_reads_no_attack_like_a_guard_rules_9_004(lang, words):
     """RULES.md §9 [004 l.57 「死体無し」; l.109 「昨晩、人狼の襲撃はありませんでした」]:
     the wolves bite the fox (he lives); the morning reads "no attack", word
     for word the knight's guard's, in every language."""
-    jp = ["werewolf", "werewolf", "seer", "madman", "knight", "fox", "villager", "villager"]
-    night2 = [a(None, "timeout"), a(None, "timeout"), a("Cid", "inspect", "Gus")]
-    fox = game("jp-standard", jp, night2 + [a("Eve", "guard", "Gus"),
-                                            a("Ann", "attack", "Fay")])
-    guard = game("jp-standard", jp, night2 + [a("Eve", "guard", "Gus"),
-                                              a("Ann", "attack", "Gus")])
+    fox, guard = bitten_fox_and_guarded()
     said = [announcement_text(dawn(s), list(NAMES[:8]), lang, "jp-standard")
             for s in (fox, guard)]
     assert said[0] == said[1] and words in said[0]
