@@ -20,13 +20,15 @@ import threading
 from collections.abc import Callable
 
 INTERVAL_S = 2.0
+#: what serve may listen on to mean "every interface" (its address can move)
+ANY = ("0.0.0.0", "", "::")
 
 
 def lan_address(host: str) -> str:
     """The address others at the table use to reach this machine: `host` when
     serve listens on one address, else the first non-loopback IPv4 address of
     an interface (read locally, nothing is sent), else 127.0.0.1."""
-    if host not in ("0.0.0.0", "", "::"):
+    if host not in ANY:
         return host
     for _, name in socket.if_nameindex():
         address = interface_address(name)
@@ -85,7 +87,7 @@ class Address:
         return True
 
     def start(self) -> Address:
-        if self.host not in ("0.0.0.0", "", "::"):
+        if self.host not in ANY:
             return self  # serve listens on one address: it cannot move
         self._stop.clear()
         self._thread = threading.Thread(target=self._watch, name="hub-address", daemon=True)

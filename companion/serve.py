@@ -48,14 +48,6 @@ def gm_token(data: Path, given: str | None, new: bool = False) -> str:
     return token
 
 
-def lan_address(host: str) -> str:
-    """The address others at the table use to reach this machine (see
-    companion/address.py: serve follows it as the network changes)."""
-    from .address import lan_address as read
-
-    return read(host)
-
-
 def qr_text(url: str) -> str:
     import io
 
