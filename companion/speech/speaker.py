@@ -34,6 +34,16 @@ def why_failed(done: subprocess.CompletedProcess[bytes]) -> str:
     return f"aplay exited {done.returncode}" + (f": {first[:200]}" if first else "")
 
 
+def play(binary: str, data: bytes, timeout: float = TIMEOUT_S) -> str | None:
+    """Plays WAV bytes through `aplay -q -`: None, or one line saying why not."""
+    try:
+        done = subprocess.run([binary, "-q", "-"], input=data, check=False,
+                              timeout=timeout, capture_output=True)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return f"aplay: {err}"
+    return why_failed(done) if done.returncode != 0 else None
+
+
 class Aplay:
     """Plays WAV bytes through `aplay -q -`; a failure is one line in the log."""
 
@@ -45,14 +55,9 @@ class Aplay:
         self.failures = 0
 
     def __call__(self, data: bytes) -> None:
-        try:
-            done = subprocess.run([self.binary, "-q", "-"], input=data, check=False,
-                                  timeout=TIMEOUT_S, capture_output=True)
-        except (OSError, subprocess.TimeoutExpired) as err:
-            self._failed(f"aplay: {err}")
-            return
-        if done.returncode != 0:
-            self._failed(why_failed(done))
+        why = play(self.binary, data)
+        if why is not None:
+            self._failed(why)
         elif self.last is not None:
             self.last = None
             if self.record is not None:
@@ -97,12 +102,7 @@ def doctor_lines(speech_folder: Path | None = None) -> list[str]:
     binary = shutil.which("aplay")
     if binary is None:
         return ["note  speaker: no aplay (apt install alsa-utils): serve --speaker stays silent"]
-    try:
-        done = subprocess.run([binary, "-q", "-"], input=silence(), check=False, timeout=20,
-                              capture_output=True)
-        why = why_failed(done) if done.returncode != 0 else None
-    except (OSError, subprocess.TimeoutExpired) as err:
-        why = f"aplay: {err}"
+    why = play(binary, silence(), timeout=20)
     lines = [f"FAIL  speaker: {why} (serve --speaker is silent; the table screen still speaks)"
              if why else "ok    speaker: aplay plays on ALSA's default output"]
     record = speech_folder / FAILURE_FILE if speech_folder is not None else None
