@@ -147,7 +147,7 @@ class Showing:
         k = min(self.story_page, len(chapters) - 1)
         ch = chapters[k]
         return {"page": k, "pages": len(chapters), "kind": ch["kind"], "title": ch["title"],
-                "lines": [{k: ln[k] for k in ("text", "seats", "said") if k in ln}
+                "lines": [{key: ln[key] for key in ("text", "seats", "said") if key in ln}
                           for ln in ch["lines"]]}
 
     def story_due(self, now: float) -> bool:
