@@ -313,11 +313,13 @@ def rotate_token() -> Response:
     session and every pairing link end; this tablet stays paired."""
     from .pages import set_gm_cookie
 
-    _, session = gm_seat().rotate()
-    response = jsonify(rotated=True)
     if request.headers.get("Authorization", "").startswith("Bearer "):
-        return response  # a script: it reads the new token in the terminal
-    set_gm_cookie(response, session)
+        gm_seat().rotate()  # a script: it reads the new token in the terminal
+        return jsonify(rotated=True)
+    _, session = gm_seat().rotate(keep=request.cookies.get("gm"))
+    response = jsonify(rotated=True)
+    if session is not None:  # the cookie held the old token itself: a session now
+        set_gm_cookie(response, session)
     return response
 
 

@@ -168,18 +168,24 @@ class GmSeat:
 
     # --- rotation ---------------------------------------------------------------
 
-    def rotate(self) -> tuple[str, str]:
-        """A new token; every session and pairing link ends. Answers the token
-        and a session for the tablet that asked."""
+    def rotate(self, keep: str | None = None) -> tuple[str, str | None]:
+        """A new token; every session and pairing link ends but `keep`, the
+        asking tablet's own session when it has one (its cookie and stream stay
+        good: a new session would race its stream's reconnection, which then
+        reloaded the page). Answers the token and a new session for an asking
+        tablet that had none of its own (its cookie held the old token), else None."""
         with self._lock:
+            kept = _digest(keep) if keep and _digest(keep) in self._sessions else None
             self.token = secrets.token_urlsafe(16)
             self._unpaired = True  # and the old token: its scripts' streams end too
-            self._sessions.clear()
+            self._sessions = {kept: None} if kept else {}
             self._codes.clear()
             self._display = None
             if self.folder is not None:
                 write_private(self.folder / "gm-token", self.token + "\n")
-            session = self._new_session()
+            if kept:
+                self._save()
+            session = None if kept else self._new_session()
             token = self.token
         if self.on_rotate is not None:
             self.on_rotate(token)

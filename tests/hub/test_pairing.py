@@ -109,6 +109,34 @@ def test_rotating_the_token_ends_every_other_session(table, clock, tmp_path):
     assert app.test_client().get("/api/gm", headers=bearer).status_code == 200
 
 
+def test_the_rotating_tablet_keeps_its_own_session(table, clock, tmp_path):
+    """[issue 17 item 2] the rotating tablet's cookie is not replaced: its
+    stream, ended with every GM stream, reconnects on the same cookie (a new
+    session raced that reconnection, which reloaded the page and lost the
+    "new token made" notice). Kept across a restart (the sessions file)."""
+    app, _ = _app(table, clock, folder=tmp_path)
+    tablet = app.test_client()
+    tablet.get(f"/gm?token={GM_TOKEN}")
+    before = _cookie(tablet)
+    answer = tablet.post("/api/gm/rotate", json={})
+    assert answer.json == {"rotated": True}
+    assert "gm=" not in answer.headers.get("Set-Cookie", "")
+    assert _cookie(tablet) == before and tablet.get("/api/gm/tablets").json == {"paired": 1}
+    seat = GmSeat((tmp_path / "gm-token").read_text().strip(), folder=tmp_path, clock=clock)
+    assert seat.paired == 1 and seat.is_session(before)  # the hub restarted
+
+
+def test_a_tablet_whose_cookie_held_the_token_is_given_a_session(table, clock, tmp_path):
+    """[issue 17 item 2] a cookie holding the old token itself (tablets paired
+    before issue 17) would be refused after the rotation: it gets a session."""
+    app, seat = _app(table, clock, folder=tmp_path)
+    tablet = app.test_client()
+    tablet.set_cookie("gm", GM_TOKEN)
+    assert tablet.post("/api/gm/rotate", json={}).json == {"rotated": True}
+    assert _cookie(tablet) != GM_TOKEN and seat.is_session(_cookie(tablet))
+    assert tablet.get("/api/gm/tablets").json == {"paired": 1}
+
+
 def test_rotating_the_token_ends_the_gm_streams_already_open(table, clock, tmp_path):
     """[issue 17 item 2] a tablet unpaired by a new token is not sent the GM's
     view any more: its stream, open before the rotation, ends (the rotating

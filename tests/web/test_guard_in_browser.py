@@ -65,6 +65,7 @@ def test_a_tablet_unpaired_by_a_new_token_leaves_the_game(hub_factory, new_conte
         for page in (first, second):
             expect(hook(page, "running")).to_be_visible(timeout=WAIT)
         first.on("dialog", lambda dialog: dialog.accept())
+        first.evaluate("window.notReloaded = true")
         hook(first, "rotate-token").click()
         expect(hook(first, "rotated")).to_be_visible(timeout=WAIT)
         expect(second.locator("main.notice")).to_contain_text(
@@ -73,6 +74,7 @@ def test_a_tablet_unpaired_by_a_new_token_leaves_the_game(hub_factory, new_conte
         seq = hub.table.act_gm({"do": "timeout"})["seq"]
         first.wait_for_function("(seq) => document.body.dataset.seq === String(seq)",
                                 arg=seq, timeout=WAIT)
+        assert first.evaluate("window.notReloaded === true")  # its page was not reloaded
 
 
 def test_an_undo_the_game_moved_past_is_asked_again(hub_factory, new_context, shot):
