@@ -18,23 +18,39 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 INTERVAL_S = 2.0
 #: what serve may listen on to mean "every interface" (its address can move)
 ANY = ("0.0.0.0", "", "::")
 
 
-def lan_address(host: str) -> str:
+def lan_address(host: str, wireless: Callable[[str], bool] | None = None) -> str:
     """The address others at the table use to reach this machine: `host` when
-    serve listens on one address, else the first non-loopback IPv4 address of
-    an interface (read locally, nothing is sent), else 127.0.0.1."""
+    serve listens on one address, else the IPv4 address of an interface (read
+    locally, nothing is sent): a Wi-Fi one first, else the first other
+    non-loopback one, else 127.0.0.1.
+
+    Wi-Fi first: the phones are on Wi-Fi. A Pi running the hotspot with a cable
+    to the house network too is reached by the phones on the hotspot's
+    address; a Pi on the house Wi-Fi with a cable too, on its Wi-Fi address,
+    the network the phones joined. `wireless(name)`: is that interface Wi-Fi
+    (default: it has /sys/class/net/NAME/wireless or phy80211)."""
     if host not in ANY:
         return host
-    for _, name in socket.if_nameindex():
-        address = interface_address(name)
-        if address and not address.startswith("127."):
+    is_wifi = wireless if wireless is not None else is_wireless
+    found = [(name, address) for _, name in socket.if_nameindex()
+             if (address := interface_address(name)) and not address.startswith("127.")]
+    for name, address in found:
+        if is_wifi(name):
             return address
-    return "127.0.0.1"
+    return found[0][1] if found else "127.0.0.1"
+
+
+def is_wireless(name: str) -> bool:
+    """A Wi-Fi interface (cfg80211 gives it these in sysfs; Linux only)."""
+    base = Path("/sys/class/net") / name
+    return (base / "wireless").exists() or (base / "phy80211").exists()
 
 
 def interface_address(name: str) -> str | None:

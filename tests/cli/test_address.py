@@ -46,6 +46,25 @@ def test_a_hub_listening_on_one_address_does_not_watch() -> None:
     assert lan_address("10.1.2.3") == "10.1.2.3"
 
 
+def test_the_address_phones_reach_is_the_wifi_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[issue 31] a Pi with a cable AND the hotspot (or the house Wi-Fi): the
+    phones are on Wi-Fi, so the URL holds wlan0's address even though eth0
+    comes first; with no Wi-Fi address, the first other one; none: 127.0.0.1."""
+    import companion.address as where
+
+    have = {"lo": "127.0.0.1", "eth0": "10.0.2.15", "wlan0": "192.168.4.1"}
+    monkeypatch.setattr(where.socket, "if_nameindex",
+                        lambda: [(1, "lo"), (2, "eth0"), (3, "wlan0")])
+    monkeypatch.setattr(where, "interface_address", lambda name: have.get(name))
+    wifi = {"wlan0"}.__contains__
+    assert lan_address("0.0.0.0", wireless=wifi) == "192.168.4.1"
+    assert lan_address("0.0.0.0", wireless=lambda name: False) == "10.0.2.15"
+    del have["wlan0"]  # the hotspot not up yet
+    assert lan_address("0.0.0.0", wireless=wifi) == "10.0.2.15"
+    del have["eth0"]  # nor a cable
+    assert lan_address("::", wireless=wifi) == "127.0.0.1"
+
+
 def _netns_reason() -> str | None:
     if not shutil.which("unshare") or not shutil.which("ip"):
         return "needs unshare (util-linux) and ip (iproute2)"
