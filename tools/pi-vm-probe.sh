@@ -1,0 +1,98 @@
+#!/bin/sh
+# tools/pi-check.sh's booted case, second boot [issue 31]: the arm64 userland that
+# hardware/install.sh set up as pi (in systemd-nspawn) now boots a real kernel under
+# qemu-system-aarch64, with a virtual network card. This runs in it at boot (the unit
+# pi-check-probe.service, as root), says each fact on the serial console as
+#   PICHECK<TAB>key<TAB>json
+# (pi-check reads the console), and powers the machine off. Not installed on a Pi.
+set -u
+out() { printf '\nPICHECK\t%s\t%s\n' "$1" "$2" > /dev/ttyAMA0; }  # (a getty prompt may sit on the line)
+lines() { python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip().splitlines()))'; }
+text() { python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip()))'; }
+since() { echo $(( $(date +%s) - $1 )); }
+t0=$(date +%s)
+
+out kernel "$(uname -srm | text)"
+state=""
+for i in $(seq 1 240); do
+    state=$(systemctl is-active werewolf)
+    [ "$state" = active ] && break
+    sleep 1
+done
+out unit_at_boot "\"$state\""
+out unit_enabled "\"$(systemctl is-enabled werewolf)\""
+pid=$(systemctl show werewolf -p MainPID --value)
+out unit_process "$(ps -o user=,group=,supgrp= -p "$pid" | python3 -c 'import json, sys
+f = sys.stdin.read().split()
+print(json.dumps({"user": f[0] if f else None, "group": f[1] if len(f) > 1 else None,
+                  "groups": f[2].split(",") if len(f) > 2 else []}))')"
+out failed_units "$(systemctl --failed --no-legend --plain | cut -d' ' -f1 | lines)"
+out hostname "\"$(hostname)\""
+# NetworkManager runs here (a real kernel): it brought the wired card up, as on a
+# Pi with a cable, by DHCP from qemu's own network
+for i in $(seq 1 60); do
+    nmcli -t -f STATE general 2>/dev/null | grep -q '^connected' && break
+    sleep 1
+done
+out networkmanager "\"$(systemctl is-active NetworkManager)\""
+out nm_devices "$(nmcli -t -f DEVICE,TYPE,STATE device | lines)"
+out addresses "$(ip -4 -o addr show scope global | awk '{print $2" "$4}' | lines)"
+for i in $(seq 1 60); do
+    journalctl -u werewolf -b -o cat | grep -q '^Werewolf hub on' && break
+    sleep 1
+done
+out unit_said "$(journalctl -u werewolf -b -o cat | grep -E '^(Werewolf hub|Game master)' | sed 's/token=.*/token=…/' | lines)"
+out ready true  # pi-check opens the hub from outside the machine now
+
+# install.sh again, as its message says once NetworkManager runs: the hotspot profile
+t1=$(date +%s)
+if runuser -l pi -c 'cd ~/werewolf && PIP_CERT=/etc/ssl/host-ca.crt SSL_CERT_FILE=/etc/ssl/host-ca.crt hardware/install.sh' \
+        > /var/log/pi-check-install-again.log 2>&1; then
+    out install_again true
+else
+    out install_again false
+fi
+out install_again_s "$(since "$t1")"
+out install_again_said "$(grep '^== ' /var/log/pi-check-install-again.log | grep -v 'passphrase' | lines)"
+out hotspot_profile "$(nmcli -t -f connection.id,connection.autoconnect,802-11-wireless.mode,ipv4.method,ipv4.addresses con show werewolf-ap 2>&1 | lines)"
+out dnsmasq "$(command -v dnsmasq >/dev/null && echo true || echo false)"
+if nmcli -t -f TYPE device | grep -qx wifi; then
+    out wifi_device true
+else
+    out wifi_device '"none: qemu'"'"'s virt machine has no Wi-Fi; the profile comes up on a Pi'"'"'s wlan0"'
+fi
+for i in $(seq 1 60); do [ "$(systemctl is-active werewolf)" = active ] && break; sleep 1; done
+
+# Avahi: the name phones open, answered over the network card (mDNS, multicast)
+out avahi "$(timeout 30 avahi-resolve -4 -n "$(hostname).local" 2>&1 | text)"
+out avahi_daemon "$(journalctl -u avahi-daemon -b -o cat | grep -E 'Host name is|Joining mDNS|IP_ADD_MEMBERSHIP' | sort -u | lines)"
+
+# the cable pulled and the hotspot's address up after the hub started (a dummy card
+# stands in for wlan0: the hub prefers a Wi-Fi address, and a dummy is not Wi-Fi, so
+# the cable goes first), then the cable plugged in again
+ip link add pi0 type dummy && ip link set pi0 multicast on up && ip addr add 192.168.4.1/24 dev pi0
+nmcli device disconnect eth0 >/dev/null
+t1=$(date +%s)
+follows=false
+for i in $(seq 1 30); do
+    if journalctl -u werewolf -b -o cat | grep -q 'now on http://192.168.4.1:'; then follows=true; break; fi
+    sleep 1
+done
+out address_follows "$follows"
+out address_follows_s "$(since "$t1")"
+out answers_on_address "$(python3 -c "import urllib.request as u
+print('true' if u.urlopen('http://192.168.4.1:8000/', timeout=30).status == 200 else 'false')" 2>/dev/null || echo false)"
+nmcli device connect eth0 >/dev/null
+t1=$(date +%s)
+back=false
+for i in $(seq 1 60); do
+    if journalctl -u werewolf -b -o cat | grep -q 'now on http://10.0.2.15:'; then back=true; break; fi
+    sleep 1
+done
+out cable_follows "$back"
+out cable_follows_s "$(since "$t1")"
+out journal "$(journalctl -u werewolf -b -o cat | grep -v '[█▀▄]' | sed 's/token=.*/token=…/' | tail -n 10 | lines)"
+out probe_s "$(since "$t0")"
+out done true
+sleep 15  # pi-check's last look from outside
+systemctl poweroff
