@@ -100,16 +100,20 @@ class History:
             raise BadInput(f"'lang' is one of {', '.join(LANGUAGES)}")
         return told(state, lang, rec.id)
 
-    def stats(self, since: float | None = None, until: float | None = None,
-              record: dict | None = None) -> dict[str, dict]:
+    def stats(self, since: float | None = None, until: float | None = None) -> dict[str, dict]:
         """Per player name across the finished games [issue 6]:
         `{name: {"played", "won", "roles": {role: [played, won]}, "sides": {side:
         [played, won]}}}`. The role is the card held at the end (a thief may have
         swapped); the side is that card's team, or "lovers" for a mixed pair of
         lovers. Each game is rebuilt from its stored log. `since`/`until`
-        (times, as a game's `created`) keep the games of a period; `record`
-        gathers the table's own: games and the winning sides [issue 35]."""
+        (times, as a game's `created`) keep the games of a period."""
+        return self._tally(since, until)[0]
+
+    def _tally(self, since: float | None, until: float | None) -> tuple[dict[str, dict], dict]:
+        """`stats` and the table's own record over the same games, in one
+        pass: `{"games": n, "sides": {side: wins}}` [issue 35]."""
         out: dict[str, dict] = {}
+        record: dict = {"games": 0, "sides": {}}
         for summary in reversed(self.store.games()):  # oldest first: names in play order
             if summary["winner"] is None:
                 continue
@@ -122,10 +126,8 @@ class History:
             state = rebuild(rec.events)
             if state.winner is None:
                 continue
-            if record is not None:
-                record["games"] = record.get("games", 0) + 1
-                sides = record.setdefault("sides", {})
-                sides[state.winner] = sides.get(state.winner, 0) + 1
+            record["games"] += 1
+            record["sides"][state.winner] = record["sides"].get(state.winner, 0) + 1
             mixed = state.lovers if mixed_lovers(state) else ()
             for seat, name in enumerate(state.names):
                 role = state.roles[seat]
@@ -138,7 +140,7 @@ class History:
                     tally = entry[key].setdefault(value, [0, 0])
                     tally[0] += 1
                     tally[1] += won
-        return out
+        return out, record
 
     def season(self, since: str | None = None, until: str | None = None,
                lang: str | None = None) -> dict:
@@ -147,8 +149,7 @@ class History:
         open), each player's results (`stats`) and the table's record:
         `{"from", "to", "games", "sides": {side: wins}, "players"}`."""
         start, end = _day(since, "from"), _day(until, "to")
-        record: dict = {"games": 0, "sides": {}}
-        players = self.stats(start, None if end is None else end + 86_400, record)
+        players, record = self._tally(start, None if end is None else end + 86_400)
         out = {"from": since, "to": until, **record, "players": players}
         if lang is not None:  # the GM's tablet's words for it
             if lang not in LANGUAGES:
