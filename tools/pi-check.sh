@@ -540,6 +540,15 @@ check_boot_vm() {
         '[Service]' 'Type=oneshot' 'ExecStart=/opt/pi-check/probe.sh' \
         > "$root/etc/systemd/system/pi-check-probe.service"
     ln -sf ../pi-check-probe.service "$root/etc/systemd/system/multi-user.target.wants/"
+    # and Pi OS 32-bit under this 64-bit kernel, for real (the probe chroots into it)
+    if [ -e "$CACHE/bookworm-armhf/.debootstrapped" ]; then
+        mkdir -p "$root/srv/armhf"
+        cp -a "$CACHE/bookworm-armhf/." "$root/srv/armhf/"
+        mkdir -p "$root/srv/armhf/home/pi/werewolf"
+        tar -C "$root/home/pi/werewolf" --exclude=./.venv -cf - . \
+            | tar -C "$root/srv/armhf/home/pi/werewolf" -xf -
+        cp /etc/ssl/certs/ca-certificates.crt "$root/srv/armhf/etc/ssl/host-ca.crt"
+    fi
     for m in "${MOUNTS[@]}"; do  # the caches stay on this machine, out of the disk
         if [ "$m" = "$root" ]; then keep+=("$m"); else umount -l "$m" 2>/dev/null || true; fi
     done

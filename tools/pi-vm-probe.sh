@@ -92,6 +92,48 @@ done
 out cable_follows "$back"
 out cable_follows_s "$(since "$t1")"
 out journal "$(journalctl -u werewolf -b -o cat | grep -v '[█▀▄]' | sed 's/token=.*/token=…/' | tail -n 10 | lines)"
+
+# Pi OS 32-bit on a Pi 4/400/5's 64-bit kernel, for real: the armhf userland (as
+# debootstrapped, with the checkout) under this arm64 kernel, in a chroot. uname
+# says aarch64 because the kernel is 64-bit, not because a shim says so (the
+# armhf-kernel64 case's); install.sh --no-system chooses packages there.
+A=/srv/armhf
+if [ -d "$A" ]; then
+    mount -t proc proc "$A/proc" && mount --rbind /sys "$A/sys" && mount --rbind /dev "$A/dev"
+    cp /etc/resolv.conf "$A/etc/resolv.conf"
+    in_armhf() { chroot "$A" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        PIP_CERT=/etc/ssl/host-ca.crt SSL_CERT_FILE=/etc/ssl/host-ca.crt \
+        /bin/sh -c "cd /home/pi/werewolf && $1"; }
+    out k64_kernel "$(in_armhf 'uname -srm' | text)"
+    out k64_dpkg_arch "\"$(in_armhf 'dpkg --print-architecture')\""
+    t1=$(date +%s)
+    if in_armhf 'hardware/install.sh --no-system' > /var/log/pi-check-k64-install.log 2>&1; then
+        out k64_installed true
+    else
+        out k64_installed false
+    fi
+    out k64_install_s "$(since "$t1")"
+    out k64_install_said "$(grep '^== ' /var/log/pi-check-k64-install.log | lines)"
+    out k64_python "$(in_armhf ".venv/bin/python -c 'import json, platform, struct
+print(json.dumps({\"machine\": platform.machine(), \"bits\": struct.calcsize(\"P\") * 8}))'" 2>/dev/null || echo null)"
+    out k64_packages "$(in_armhf ".venv/bin/python -c 'import json, importlib.metadata as m
+names = (\"httptools\", \"cbor2\", \"lgpio\", \"gpiozero\", \"pillow\", \"pyyaml\", \"uvicorn\")
+def version(n):  # the one the venv imports (its own first)
+    try:
+        return m.version(n)
+    except m.PackageNotFoundError:
+        return None
+print(json.dumps({n: version(n) for n in names if version(n)}))'" 2>/dev/null || echo null)"
+    # what pip built from source: the wheels it made are kept in its cache
+    out k64_compiled "$(find "$A/root/.cache/pip" -path '*/wheels/*' -name '*.whl' -printf '%f\n' 2>/dev/null | lines)"
+    out k64_serve "$(in_armhf '.venv/bin/python tools/pi-serve-probe.py' 2>/dev/null || echo null)"
+    if in_armhf '.venv/bin/werewolf doctor' > /var/log/pi-check-k64-doctor.log 2>&1; then
+        out k64_doctor_ok true
+    else
+        out k64_doctor_ok false
+    fi
+fi
 out probe_s "$(since "$t0")"
 out done true
 sleep 15  # pi-check's last look from outside
