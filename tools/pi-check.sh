@@ -21,7 +21,10 @@
 #                   took the card, install.sh run again makes the hotspot profile,
 #                   Avahi answers for the hostname, and the hub follows an address
 #                   that appears after it started; pi-check opens the hub from
-#                   outside the machine. (Without qemu-system-aarch64 the reboot is
+#                   outside the machine. The VM also carries the armhf userland: the
+#                   probe chroots into it under the arm64 kernel (Pi OS 32-bit on a
+#                   64-bit kernel, for real) and runs install.sh --no-system, serve
+#                   and doctor there. (Without qemu-system-aarch64 the reboot is
 #                   a second nspawn boot, where NetworkManager aborts and Avahi
 #                   cannot join mDNS: qemu-user's netlink and multicast.)
 #
@@ -65,7 +68,7 @@ while [ $# -gt 0 ]; do
         --arch) CASES+=("$2"); shift ;;
         --cache) CACHE=$2; shift ;;
         --keep) KEEP=1 ;;
-        -h|--help) sed -n '2,53p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,56p' "$0"; exit 0 ;;
         *) echo "pi-check: unknown option $1" >&2; exit 2 ;;
     esac
     shift
