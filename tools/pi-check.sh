@@ -306,9 +306,8 @@ print(json.dumps(sorted({w.split("-")[0] for w in built.split() if key(w.split("
     fact "$case" python_machine "\"$(in_root ".venv/bin/python -c 'import platform; print(platform.machine())'" 2>/dev/null || echo none)\""
     fact "$case" python_bits "$(in_root "python3 -c 'import struct; print(struct.calcsize(\"P\") * 8)'")"
     [ "$installed" = true ] || { log "$case: install failed (see $logs-install.log)"; return 0; }
-    fact "$case" packages "$(in_root ".venv/bin/python -c \"import json, importlib.metadata as m
-print(json.dumps({n: m.version(n) for n in ('httptools', 'cbor2', 'lgpio', 'gpiozero', 'pillow', 'uvicorn')
-    if any(d.metadata['Name'].lower() == n for d in m.distributions())}))\"" 2>/dev/null || echo null)"
+    fact "$case" packages "$(in_root ".venv/bin/python tools/pi-packages.py httptools cbor2 lgpio \
+        gpiozero pillow uvicorn" 2>/dev/null || echo null)"
     fact "$case" pin_libraries "$(in_root ".venv/bin/python -c \"import json, importlib.util as u
 print(json.dumps([m for m in ('lgpio', 'RPi') if u.find_spec(m)]))\"" 2>/dev/null || echo null)"
 

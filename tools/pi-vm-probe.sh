@@ -10,16 +10,23 @@ out() { printf '\nPICHECK\t%s\t%s\n' "$1" "$2" > /dev/ttyAMA0; }  # (a getty pro
 lines() { python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip().splitlines()))'; }
 text() { python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip()))'; }
 since() { echo $(( $(date +%s) - $1 )); }
+within() {  # within SECONDS COMMAND...: true once COMMAND is (tried once a second)
+    n=$1; shift
+    for i in $(seq 1 "$n"); do
+        "$@" && return 0
+        sleep 1
+    done
+    return 1
+}
+hub_log() { journalctl -u werewolf -b -o cat; }
+hub_said() { hub_log | grep -q "$1"; }
+hub_active() { [ "$(systemctl is-active werewolf)" = active ]; }
+nm_connected() { nmcli -t -f STATE general 2>/dev/null | grep -q '^connected'; }
 t0=$(date +%s)
 
 out kernel "$(uname -srm | text)"
-state=""
-for i in $(seq 1 240); do
-    state=$(systemctl is-active werewolf)
-    [ "$state" = active ] && break
-    sleep 1
-done
-out unit_at_boot "\"$state\""
+within 240 hub_active
+out unit_at_boot "\"$(systemctl is-active werewolf)\""
 out unit_enabled "\"$(systemctl is-enabled werewolf)\""
 pid=$(systemctl show werewolf -p MainPID --value)
 out unit_process "$(ps -o user=,group=,supgrp= -p "$pid" | python3 -c 'import json, sys
@@ -30,18 +37,12 @@ out failed_units "$(systemctl --failed --no-legend --plain | cut -d' ' -f1 | lin
 out hostname "\"$(hostname)\""
 # NetworkManager runs here (a real kernel): it brought the wired card up, as on a
 # Pi with a cable, by DHCP from qemu's own network
-for i in $(seq 1 60); do
-    nmcli -t -f STATE general 2>/dev/null | grep -q '^connected' && break
-    sleep 1
-done
+within 60 nm_connected
 out networkmanager "\"$(systemctl is-active NetworkManager)\""
 out nm_devices "$(nmcli -t -f DEVICE,TYPE,STATE device | lines)"
 out addresses "$(ip -4 -o addr show scope global | awk '{print $2" "$4}' | lines)"
-for i in $(seq 1 60); do
-    journalctl -u werewolf -b -o cat | grep -q '^Werewolf hub on' && break
-    sleep 1
-done
-out unit_said "$(journalctl -u werewolf -b -o cat | grep -E '^(Werewolf hub|Game master)' | sed 's/token=.*/token=…/' | lines)"
+within 60 hub_said '^Werewolf hub on'
+out unit_said "$(hub_log | grep -E '^(Werewolf hub|Game master)' | sed 's/token=.*/token=…/' | lines)"
 out ready true  # pi-check opens the hub from outside the machine now
 
 # install.sh again, as its message says once NetworkManager runs: the hotspot profile
@@ -61,7 +62,7 @@ if nmcli -t -f TYPE device | grep -qx wifi; then
 else
     out wifi_device '"none: qemu'"'"'s virt machine has no Wi-Fi; the profile comes up on a Pi'"'"'s wlan0"'
 fi
-for i in $(seq 1 60); do [ "$(systemctl is-active werewolf)" = active ] && break; sleep 1; done
+within 60 hub_active
 
 # Avahi: the name phones open, answered over the network card (mDNS, multicast)
 out avahi "$(timeout 30 avahi-resolve -4 -n "$(hostname).local" 2>&1 | text)"
@@ -73,25 +74,17 @@ out avahi_daemon "$(journalctl -u avahi-daemon -b -o cat | grep -E 'Host name is
 ip link add pi0 type dummy && ip link set pi0 multicast on up && ip addr add 192.168.4.1/24 dev pi0
 nmcli device disconnect eth0 >/dev/null
 t1=$(date +%s)
-follows=false
-for i in $(seq 1 30); do
-    if journalctl -u werewolf -b -o cat | grep -q 'now on http://192.168.4.1:'; then follows=true; break; fi
-    sleep 1
-done
+if within 30 hub_said 'now on http://192.168.4.1:'; then follows=true; else follows=false; fi
 out address_follows "$follows"
 out address_follows_s "$(since "$t1")"
 out answers_on_address "$(python3 -c "import urllib.request as u
 print('true' if u.urlopen('http://192.168.4.1:8000/', timeout=30).status == 200 else 'false')" 2>/dev/null || echo false)"
 nmcli device connect eth0 >/dev/null
 t1=$(date +%s)
-back=false
-for i in $(seq 1 60); do
-    if journalctl -u werewolf -b -o cat | grep -q 'now on http://10.0.2.15:'; then back=true; break; fi
-    sleep 1
-done
+if within 60 hub_said 'now on http://10.0.2.15:'; then back=true; else back=false; fi
 out cable_follows "$back"
 out cable_follows_s "$(since "$t1")"
-out journal "$(journalctl -u werewolf -b -o cat | grep -v '[█▀▄]' | sed 's/token=.*/token=…/' | tail -n 10 | lines)"
+out journal "$(hub_log | grep -v '[█▀▄]' | sed 's/token=.*/token=…/' | tail -n 10 | lines)"
 
 # Pi OS 32-bit on a Pi 4/400/5's 64-bit kernel, for real: the armhf userland (as
 # debootstrapped, with the checkout) under this arm64 kernel, in a chroot. uname
@@ -117,14 +110,8 @@ if [ -d "$A" ]; then
     out k64_install_said "$(grep '^== ' /var/log/pi-check-k64-install.log | lines)"
     out k64_python "$(in_armhf ".venv/bin/python -c 'import json, platform, struct
 print(json.dumps({\"machine\": platform.machine(), \"bits\": struct.calcsize(\"P\") * 8}))'" 2>/dev/null || echo null)"
-    out k64_packages "$(in_armhf ".venv/bin/python -c 'import json, importlib.metadata as m
-names = (\"httptools\", \"cbor2\", \"lgpio\", \"gpiozero\", \"pillow\", \"pyyaml\", \"uvicorn\")
-def version(n):  # the one the venv imports (its own first)
-    try:
-        return m.version(n)
-    except m.PackageNotFoundError:
-        return None
-print(json.dumps({n: version(n) for n in names if version(n)}))'" 2>/dev/null || echo null)"
+    out k64_packages "$(in_armhf '.venv/bin/python tools/pi-packages.py httptools cbor2 lgpio \
+        gpiozero pillow pyyaml uvicorn' 2>/dev/null || echo null)"
     # what pip built from source: the wheels it made are kept in its cache
     out k64_compiled "$(find "$A/root/.cache/pip" -path '*/wheels/*' -name '*.whl' -printf '%f\n' 2>/dev/null | lines)"
     out k64_serve "$(in_armhf '.venv/bin/python tools/pi-serve-probe.py' 2>/dev/null || echo null)"
