@@ -245,7 +245,7 @@ def _story(args: argparse.Namespace) -> int:
     try:
         if not path.exists():
             raise FileNotFoundError(f"no games in {data} (give the hub's --data folder)")
-        told = History(Store(path)).story(args.game, True, args.lang)
+        told = History(Store(path)).story(args.game, None, args.lang)  # the GM reads it
     except (TableError, FileNotFoundError) as err:
         print(f"werewolf story: {err}", file=sys.stderr)
         return 2

@@ -40,7 +40,7 @@ from .journal import Journal, expected
 from .reconcile import reconcile
 from .recovery import check_or_move_aside, recover
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 log = logging.getLogger("werewolf.store")
 
@@ -80,6 +80,16 @@ CREATE TABLE setups (
     # a game's event count, kept with every append, so a recovery can tell a
     # whole log from one a damaged page cut short [issue 17]
     3: "ALTER TABLE games ADD COLUMN length INTEGER",
+    # a seat's PIN (its digest), set by its player on his first phone in a
+    # narrated game: a reissued link opens only with it [issue 40]
+    4: """
+CREATE TABLE pins (
+    game   INTEGER NOT NULL REFERENCES games(id),
+    seat   INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
+) WITHOUT ROWID;
+""",
 }
 
 
@@ -94,6 +104,7 @@ class GameRecord:
     pace: dict = field(default_factory=dict)
     winner: str | None = None
     boots: int = 0
+    pins: list[str | None] = field(default_factory=list)  # each seat's PIN digest [issue 40]
 
 
 def _dumps(value: object) -> str:
@@ -337,6 +348,12 @@ class Store:
             db.execute("UPDATE seats SET claim = ? WHERE game = ? AND seat = ?",
                        (claim, game, seat))
 
+    def set_pin(self, game: int, seat: int, digest: str) -> None:
+        """Keep seat `seat`'s PIN (its digest) [issue 40]."""
+        record = {"op": "pin", "game": game, "seat": seat, "digest": digest}
+        with self._lock, self._journalled(record) as db:
+            db.execute("INSERT OR REPLACE INTO pins VALUES (?, ?, ?)", (game, seat, digest))
+
     def boot(self, game: int) -> int:
         """Count one more hub start that resumed `game`; return the new count."""
         with self._lock, self._tx() as db:
@@ -361,9 +378,11 @@ class Store:
                 "SELECT event FROM events WHERE game = ? ORDER BY idx", (game,))]
             seats = self._db.execute(
                 "SELECT token, claim FROM seats WHERE game = ? ORDER BY seat", (game,)).fetchall()
+            pins = dict(self._db.execute("SELECT seat, digest FROM pins WHERE game = ?", (game,)))
         return GameRecord(id=row[0], created=row[1], setup=json.loads(row[2]), events=events,
                           tokens=[t for t, _ in seats], claims=[c for _, c in seats],
-                          pace=json.loads(row[3]), winner=row[4], boots=row[5])
+                          pace=json.loads(row[3]), winner=row[4], boots=row[5],
+                          pins=[pins.get(i) for i in range(len(seats))])
 
     def games(self) -> list[dict]:
         """Every game kept, newest first (id, created, ruleset, players, winner)."""

@@ -121,6 +121,9 @@ class Live:
     seats: list[dict]  # the seats' names, links and claims (the GM's)
     storage: str | None = None  # what this start found in the game file (the GM's) [issue 30]
     story: dict | None = None  # the story's page the table tells at the end [issue 35]
+    #: a narrated game: whether each seat's PIN is set (its phone asks for one
+    #: before it shows the card) [issue 40]; None: no PIN is asked
+    pins: tuple[bool, ...] | None = None
 
 
 @dataclass
@@ -331,6 +334,8 @@ class Audiences:
                                   "locked": seat in state.votes,
                                   "unlocked": state.opts["vote_timeout"]}
         view["game"], view["language"] = live.game, live.language
+        if live.pins is not None:
+            view["pin"] = live.pins[seat]
         self._beside(view, self._shown(live))
         return view
 
@@ -354,6 +359,8 @@ class Audiences:
             view["ready"] = seat in pc.ready
         self._overlay(live, view)
         view["game"], view["language"] = live.game, live.language
+        if live.pins is not None:
+            view["pin"] = live.pins[seat]
         self._beside(view, self._shown(live))
         return view
 
