@@ -319,9 +319,15 @@ class Audiences:
         if pc.mode in ("calls", "deal"):
             return self._seat_at_night(live, seat)
         acting = pacing.may_act(pc, seat)
-        src = state if (acting or pc.hold is None) else self._shown(live)
+        # a dying player's last words: he sees the table as it is shown (the
+        # game the deciding attack ended is told at its boundary, to him too),
+        # and acts on the live step (the hunter's shot) [issue 40]
+        words = pc.mode == "last-words"
+        src = state if ((acting and not words) or pc.hold is None) else self._shown(live)
         view = view_for(src, seat, shared=True)
-        if not acting or src is not state:
+        if acting and words:
+            view["actions"] = seat_actions(state, seat) if state.phase != "over" else []
+        elif not acting or src is not state:
             view["actions"] = [c for c in view["actions"]
                                if src is state and pacing.day_power(pc, c["do"])]
         self._overlay(live, view)
