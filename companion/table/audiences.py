@@ -330,6 +330,9 @@ class Audiences:
         elif not acting or src is not state:
             view["actions"] = [c for c in view["actions"]
                                if src is state and pacing.day_power(pc, c["do"])]
+        elif pc.mode == "ballot":  # day powers are the discussion's, on every phone's one
+            # screen (RULES.md §8): never a ballot's extra box that only their holder has
+            view["actions"] = [c for c in view["actions"] if c["do"] not in pacing.DAY_POWERS]
         self._overlay(live, view)
         if pc.mode == "ballot" and buttons != "phones" and view["actions"]:
             if buttons == "roll-call" or seat in state.votes:  # by button, or locked

@@ -247,6 +247,7 @@
   function renderPanel() {
     const v = view;
     if (atNight(v)) return renderNight();
+    $("night-panel").replaceChildren();  // one screen's buttons at a time (their hooks too)
     if (night.moment(v)) return renderSecretDay(v);
     const kids = [];
     if (doneKey === panelKey) {
