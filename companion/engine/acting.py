@@ -34,7 +34,7 @@ from .kernel import (
 from .night import close_together, close_wolves, next_night_step
 from .roles import ROLES
 from .state import TOGETHER, State
-from .votes import close_vote, execute
+from .votes import close_vote, execute, first_of_candidates
 
 # --- acting --------------------------------------------------------------------
 
@@ -217,9 +217,11 @@ def _day_power(state: State, a: Action, event: dict) -> Next:
 
 def _default_ballot(state: State, voter: int) -> None:
     """The ballot a timeout casts for `voter`: his right neighbour when the
-    ruleset says so and he may name him, else none (RULES.md §1)."""
+    ruleset says so and he may name him, else none (RULES.md §1). In
+    `vote_mode=candidates`' first round it is none whatever `vote_timeout`
+    says: a default ballot names no candidate (RULES.md §6 Decisions r5)."""
     target = None
-    if state.opts["vote_timeout"] == "right-neighbour":
+    if state.opts["vote_timeout"] == "right-neighbour" and not first_of_candidates(state):
         right = right_of(state, voter)
         target = right if right in vote_targets(state, voter) else None
     emit(state, {"e": "act", "do": "vote", "actor": voter, "target": target, "default": True})

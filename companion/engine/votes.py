@@ -49,7 +49,7 @@ def open_vote(state: State, round_: int, candidates: list[int] | None) -> Next:
     return None
 
 
-def _first_of_candidates(state: State) -> bool:
+def first_of_candidates(state: State) -> bool:
     """The open vote is `vote_mode=candidates`' first round (RULES.md §6
     [003] variant): an execution vote's round 1, which names the candidates."""
     return (state.step == "vote" and state.round == 1 and state.nominees is None
@@ -127,14 +127,14 @@ def _posted(state: State, counts: dict[int, int]) -> bool:
 
 def close_vote(state: State) -> Next:
     event, counts, tied = _tally(state)
-    if tied and _first_of_candidates(state):
+    if tied and first_of_candidates(state):
         # the first round names the candidates: never a tie, no scapegoat, no
         # runoff, not one of runoff-draw's three (RULES.md §6 Decision)
         nominees = nominees_of(state, counts)
         event["nominees"] = nominees
         emit(state, event)
-        if state.village:
-            village.closed(state, counts, tied)  # the tavern keeper's loss
+        # (the tavern keeper keeps her power through it: the round that executes
+        # decides it, RULES.md §6 Decisions r5)
         # their defence is the hub's (pending's "defence"); then only the
         # others vote, among them
         emit(state, {"e": "step", "step": "vote", "round": 2, "candidates": nominees,

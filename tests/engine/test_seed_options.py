@@ -441,3 +441,26 @@ def test_a_bitten_fox_leaves_a_morning_with_no_death_like_a_guard_rules_9_004():
         dawn = [x for x in announcements(state) if x["kind"] == "dawn"][-1]
         assert dawn["deaths"] == []
     assert NAMES  # helpers' names in use
+
+
+# --- vote_mode=candidates, RULES.md §6 Decisions (r5) [issue 44 item 1] --------------
+
+def test_a_ballot_missing_at_round_1s_timeout_is_an_abstention_rules_6_r5():
+    """RULES.md §6 Decisions (r5): "A ballot missing at round 1's timeout is
+    an abstention whatever `vote_timeout` says": in BGA (`right-neighbour`)
+    the timed-out voters name nobody in round 1, so the candidates are the
+    two who got real ballots — not 8 of 10 players (the table's game of
+    [issue 44]); in round 2 `vote_timeout` applies among the candidates."""
+    first = votes("Ann>Dan", "Bob>Dan", "Cid>Eve")  # the rest time out
+    state = game("bga", T8, NIGHT1 + first + [a(None, "timeout")],
+                 {"sheriff": False, "vote_mode": "candidates"})
+    first_tally = tallies(state)[-1]
+    assert first_tally["nominees"] == [S("Dan"), S("Eve")]
+    assert all(first_tally["votes"][str(S(n))] is None for n in ("Dan", "Eve", "Fay", "Gus"))
+    p = pending(state)
+    assert (p["step"], p["round"], p["candidates"]) == ("vote", 2, [S("Dan"), S("Eve")])
+    # round 2: a missing ballot is the right neighbour's when he is a candidate
+    act(state, Action(None, "timeout"))
+    second = tallies(state)[-1]
+    assert any(t is not None for k, t in second["votes"].items()
+               if int(k) not in (S("Dan"), S("Eve")))

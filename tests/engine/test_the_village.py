@@ -294,6 +294,22 @@ def test_tavern_keeper_loses_her_power_when_her_target_has_most_votes__rules_s8(
         assert (S("Cid") in choices(st, "Bob")["attack"].targets) == lost
 
 
+def test_the_tavern_keeper_loses_her_power_by_the_round_that_executes_rules_6_r5():
+    """RULES.md §6 Decisions (r5), §8: with `vote_mode=candidates` the round
+    that executes decides whether the tavern keeper loses her power: her
+    round-1 target being most voted costs her nothing; her round-2 target
+    being executed does."""
+    opts = {"sheriff": False, "vote_mode": "candidates"}
+    first = votes("Cid>Dan", "Ann>Dan", "Bob>Dan", "Dan>Eve", "Eve>Dan", "Fay>Eve", "Gus>Ann")
+    st = game(MH, ROLES8, NIGHT1 + first, opts, professions=TAVERN)
+    assert [e for e in st.log if e["e"] == "tally"][-1]["nominees"] == [S("Dan"), S("Eve")]
+    assert power(st, "Cid") == "usable"  # round 1's most voted was hers: not yet
+    second = votes("Cid>Eve", "Ann>Eve", "Bob>Eve", "Fay>Dan", "Gus>Eve")
+    for raw in second:
+        act(st, Action(S(raw["actor"]), "vote", target=S(raw["target"])))
+    assert power(st, "Cid") == "lost"  # round 2 executes her target: lost
+
+
 # =============================================================================
 # Schoolteacher — RULES.md §8 [000] 「プレイヤーを2人まで指定(流れ者は不可)…投票権を失わせる」
 # =============================================================================
