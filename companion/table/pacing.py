@@ -482,6 +482,9 @@ def _next(state: State, pc: Pace, now: float, rules: Rules) -> None:
         pc.mode, pc.deadline = "prompt", now + rules.settings.prompt_s
     elif kind in NIGHT_KINDS:  # an undo back into a night, or a GM skip
         _start_calls(state, pc, state.n, now, rules, at=p["step"])
+    elif kind == "election" and p["candidates"] is not None and len(p["candidates"]) < 2:
+        # one candidate (the Village's last farmer): nothing to talk over [issue 44]
+        _open_ballot(state, pc, p, now, rules)
     else:
         seconds = state.opts.get(p["timer"] or "", 0) or 0
         order, of = turns_for(p)

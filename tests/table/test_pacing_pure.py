@@ -238,3 +238,27 @@ def test_the_record_round_trips_as_data():
     data["order"].append(9)
     data["picks"]["5"] = 0
     assert pace.order == [1, 2] and pace.picks == {"3": 1}
+
+
+def test_an_election_with_one_candidate_opens_its_vote_at_once():
+    """[issue 44 item 2] With The Village's professions the day-2 election is
+    among the living farmers (RULES.md §8 Decision); with one farmer alive it
+    needs no discussion: its vote opens at once (the election's rules are
+    unchanged: ballots for him elect him, none elects nobody). With two, the
+    election keeps its discussion."""
+    from helpers import attack, game, votes
+
+    roles = ["werewolf", "werewolf"] + ["villager"] * 6
+    night1 = attack("Hal", "Ann", "Bob")
+    day1 = votes("Ann>Gus", "Bob>Gus", "Cid>Gus", "Dan>Gus", "Eve>Gus", "Fay>Gus", "Gus>Ann")
+    night2 = attack("Fay", "Ann", "Bob")
+    for farmers, mode in ((["Cid"], "ballot"), (["Cid", "Dan"], "discussion")):
+        profs = ["farmer" if n in farmers else "drifter"
+                 for n in ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]]
+        state = game("millers-hollow", roles, night1 + day1 + night2,
+                     {"discussion_s": 120}, professions=profs)
+        p = pending(state)
+        assert (p["step"], p["candidates"]) == ("election", [2] if mode == "ballot" else [2, 3])
+        pace = pacing.advance(state, Pace(nights_called=2, verdict_night=2, deaths_seen=3),
+                              T0, RULES)[0]
+        assert pace.mode == mode, farmers
