@@ -206,6 +206,23 @@ def voters(state: State) -> list[int]:
         return got
     if not state.village:
         return ballots(state)["voters"]
+    got = state.memo_step["voters"] = village.voters(state, _eligible(state), vote_targets)
+    return got
+
+
+def ballot_voters(state: State) -> list[int]:
+    """Everyone who votes in the open vote, those still waiting for the
+    tavern keeper's ballot included (RULES.md §8: hers comes first): what
+    the table counts its ballots against [issue 44]."""
+    if not state.village or state.step != "vote" \
+            or village.first_voter(state, vote_targets) is None:
+        return voters(state)
+    silenced = state.silenced or frozenset()  # (the others' choices wait for hers)
+    return [i for i in _eligible(state) if i not in silenced]
+
+
+def _eligible(state: State) -> list[int]:
+    """With professions: who may vote, before The Village's amendments."""
     pool = state.candidates if state.candidates is not None else state.up
     if len(pool) <= 2:  # his lover and himself may be all there is
         got = [i for i in state.up if vote_targets(state, i)]
@@ -217,7 +234,6 @@ def voters(state: State) -> list[int]:
         nominees = state.nominees if state.step == "vote" else None
         got = [i for i in state.up if i not in revealed and (allowed is None or i in allowed)
                and not (nominees is not None and i in nominees)]
-    got = state.memo_step["voters"] = village.voters(state, got, vote_targets)
     return got
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from . import event_cards, new_moon
 from . import professions as village
-from .choices import cached_choices, legal_actions, waiting_for
+from .choices import ballot_voters, cached_choices, legal_actions, waiting_for
 from .errors import IllegalAction
 from .kernel import (
     KEYS,
@@ -95,7 +95,10 @@ def _public_view(state: State) -> dict:
     if state.phase == "day" and state.step in VOTES:
         vote: dict = {"kind": state.step, "round": state.round,
                       "candidates": list(state.candidates) if state.candidates else None,
-                      "voted": sorted(state.votes), "waiting": waiting_for(state)}
+                      "voted": sorted(state.votes), "waiting": waiting_for(state),
+                      # every voter of this ballot, those waiting for the tavern
+                      # keeper's included: the table's "N of M" [issue 44]
+                      "of": len(ballot_voters(state))}
         if state.nominees is not None and state.step == "vote":
             # vote_mode=candidates (RULES.md §6): the day's candidates, who do not
             # vote now; "defence": on their round, the order they defend in

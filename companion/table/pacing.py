@@ -55,6 +55,8 @@ SKIPPABLE = frozenset({"calls", "discussion", "ballot", "prompt", "last-words", 
 #: every refusal before the game master's "start" [issue 28]
 NOT_STARTED = ("the game has not started yet: the game master starts it once every phone "
                "has its card")
+#: The Village's day powers are the discussion's (RULES.md §8) [issue 40]
+DAY_POWERS_SAID = "day powers are used during the discussion, before the vote"
 #: a phone's Ready is its last word for the window (RULES.md §4 Decision r5) [issue 40]
 SAID_READY = "you said you are ready: the night goes on without your choice"
 #: a narrated game's window opens once the voice has said what opens it [issue 29]
@@ -146,6 +148,8 @@ def seat_refusal(pace: Pace, seat: int, do: str, buttons: str,
         return "only the game master or the clock ends a step"
     if not may_act(pace, seat) and not day_power(pace, do):
         return why_waiting(pace)
+    if do in DAY_POWERS and not day_power(pace, do):  # the discussion's, on every phone's
+        return DAY_POWERS_SAID  # one screen (RULES.md §8) [issue 40]
     if said_ready(pace, seat):
         return SAID_READY
     if now is not None and speaking(pace, now):

@@ -279,6 +279,18 @@ def test_tavern_keeper_votes_first__rules_s8_decision():
     assert public_view(st)["vote"]["first"] == {"seat": S("Cid"), "target": S("Ann")}
 
 
+def test_the_table_counts_every_voter_while_the_tavern_keeper_votes_first__issue_44():
+    """[issue 44 item 3] "0 of 1 have voted" while the vote waited for the
+    tavern keeper: the public view's `of` counts every voter of the ballot,
+    those waiting behind her included (7 living, all voting)."""
+    st = game(MH, ROLES8, NIGHT1, NO_SHERIFF, professions=TAVERN)
+    vote = public_view(st)["vote"]
+    assert vote["waiting"] == [S("Cid")] and vote["of"] == 7
+    act(st, Action(S("Cid"), "vote", S("Ann")))
+    vote = public_view(st)["vote"]
+    assert vote["voted"] == [S("Cid")] and vote["of"] == 7 and len(vote["waiting"]) == 6
+
+
 @pytest.mark.parametrize("others, lost", [
     (["Ann>Eve", "Bob>Eve", "Dan>Ann", "Eve>Ann", "Fay>Ann", "Gus>Eve"], True),  # alone
     (["Ann>Eve", "Bob>Eve", "Dan>Gus", "Eve>Ann", "Fay>Gus", "Gus>Dan"], True),  # tied

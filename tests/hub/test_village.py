@@ -44,9 +44,10 @@ def test_post_games_takes_professions(client) -> None:
 
 
 def test_day_powers_during_the_discussion_ballots_held(table, clock) -> None:
-    """RULES.md §8 Decision [000]: the day powers are used in the day's first
-    vote before any ballot; the hub holds the discussion first, so the powers
-    go through during the discussion while ballots are refused until it ends."""
+    """RULES.md §8 Decision [000]: the day powers are used during the day's
+    discussion, before the first ballot; the hub holds the discussion first,
+    so the powers go through during the discussion while ballots are refused
+    until it ends — and once it ends, so are the powers [issue 40]."""
     table.create(village8())
     drive_to_day(table, clock)
     assert table.pace.mode == "discussion"
@@ -64,8 +65,11 @@ def test_day_powers_during_the_discussion_ballots_held(table, clock) -> None:
     clock.advance(table.state.opts["discussion_s"] + 1)
     table.tick()
     assert table.pace.mode == "ballot"
-    # the powers stay usable until the first ballot (the engine's window)
-    assert "shave" in [c["do"] for c in table.seat_view(6)["actions"]]
+    # the discussion was their window: the ballot is the same on every phone, with
+    # no power's box that only its holder has, and the table refuses one [issue 40]
+    assert "shave" not in [c["do"] for c in table.seat_view(6)["actions"]]
+    with pytest.raises(NotNow, match="discussion"):
+        table.act_seat(6, {"do": "shave", "target": "A"})
     # the tavern keeper votes first, and her ballot is public before the others vote
     table.act_seat(3, {"do": "vote", "target": "F"})
     assert table.public()["vote"]["first"] == {"seat": 3, "target": 5}

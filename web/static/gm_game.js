@@ -44,7 +44,9 @@
       || (v.phase === "over" ? winText(v.winner) : whenText(v));
     renderEvent(v);
     document.querySelector("#running .clock").hidden = v.phase === "over";
-    const waiting = (v.pending && v.pending.waiting) || [];
+    // the discussion and the verdict wait for nobody (their clock holds the vote) [issue 44]
+    const held = v.pace && (v.pace.mode === "discussion" || v.pace.mode === "verdict");
+    const waiting = held ? [] : (v.pending && v.pending.waiting) || [];
     if (v.phase === "over") $("waiting").textContent = "";
     else if (isNight(v) && !S.secrets) $("waiting").textContent = t("Waiting for: {names}", { names: t("hidden") });
     else $("waiting").replaceChildren(...GM.words.tn("Waiting for: {names}",

@@ -70,7 +70,8 @@
     box.replaceChildren();
     const today = v.phase + " " + v.n;
     if (v.vote) {
-      const all = v.vote.voted.length + v.vote.waiting.length;
+      // every voter of the ballot, those waiting for the tavern keeper's included [issue 44]
+      const all = typeof v.vote.of === "number" ? v.vote.of : v.vote.voted.length + v.vote.waiting.length;
       box.append(el("h2", {}, v.vote.kind === "election" ? t("Sheriff election") : t("Votes")),
         el("p", {class: "progress"}, t("{done} of {all} have voted", {done: v.vote.voted.length, all: all})));
       if (v.vote.nominees) {  // vote_mode=candidates: the second round [issue 34]
