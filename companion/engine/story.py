@@ -51,8 +51,8 @@ def readable(state: State, seat: int | None | str, shown: bool = True) -> bool:
     told [issue 40]); a dead seat before that with `ghosts` on."""
     if seat is None or (shown and state.phase == "over"):
         return True
-    if seat == "public" or not isinstance(seat, int) or not 0 <= seat < state.size:
-        return False
+    if not isinstance(seat, int) or not 0 <= seat < state.size:
+        return False  # "public" (the table, anyone), or no seat of this game
     return bool(state.opts.get("ghosts")) and not state.alive[seat]
 
 

@@ -119,6 +119,16 @@ def test_only_the_gm_and_with_ghosts_the_dead_read_it_before_the_end() -> None:
         final = rebuild(log)
         assert final.phase == "over" and readable(final, "public")
         assert all(story_for(final, s) is not None for s in range(final.size))
+        # [issue 40] the log's end is not the table's: until the end is shown
+        # (`shown`), the table and the living read nothing; the GM and a ghost, as before
+        assert not readable(final, "public", shown=False)
+        for seat in range(final.size):
+            may = story_for(final, seat, shown=False) is not None
+            assert may == (ghosts and not final.alive[seat]), seat
+        assert story_for(final, None, shown=False) is not None
+        # a seat is a seat of the game: no other number, no other word, reads it early
+        for stranger in (final.size, -1, "public", "anyone"):
+            assert not readable(final, stranger, shown=False), stranger
 
 
 def test_ghosts_change_no_living_seats_view_nor_the_tables() -> None:

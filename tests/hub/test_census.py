@@ -80,13 +80,18 @@ def test_each_route_refuses_whom_its_census_entry_does_not_name(app, client) -> 
             "<path:filename>", "hub.css").replace("<path:path>", "index.html").replace(
             "<token>", seats[0]["url"].rsplit("/", 1)[1])
         if channel.who is census.Who.GM:
-            assert stranger.open(path, method=method, json={}).status_code == 401, path
+            nothing = stranger.open(path, method=method, json={})
             wrong = stranger.open(path, method=method, json={},
                                   headers={"Authorization": "Bearer wrong"})
-            assert wrong.status_code == 403, path
+            assert (nothing.status_code, wrong.status_code) == (401, 403), path
+            words = ("token is needed", "wrong game master token")
+            for got, said in zip((nothing, wrong), words):  # a page's refusal: its notice
+                text = got.get_data(as_text=True)
+                assert said in text or "game master's URL" in text and channel.page, path
         elif channel.who is census.Who.SEAT:
             refused = stranger.open(path, method=method, json={})
             assert refused.status_code == 403, path
+            assert "already open on another phone" in refused.get_json()["error"], path
             assert refused.headers["Cache-Control"] == "no-store", path
         if method == "GET" and not channel.cached and not rule.endpoint.endswith("stream"):
             got = phone.get(path, headers=GM)
