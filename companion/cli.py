@@ -229,6 +229,23 @@ def _narrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_store(path):  # type: ignore[no-untyped-def]  # -> Store
+    """The game file for a command that reads it: reconciled like a hub's
+    start when no hub runs, else as it is, beside the running hub (which
+    holds it) [issue 41]; what a start found is said on stderr."""
+    from .store import Store, StoreBusy
+
+    if not path.exists():
+        raise FileNotFoundError(f"no games in {path.parent} (give the hub's --data folder)")
+    try:
+        store = Store(path)
+    except StoreBusy:
+        return Store(path, read_only=True)
+    if store.notice:
+        print(store.notice, file=sys.stderr, flush=True)
+    return store
+
+
 def _story(args: argparse.Namespace) -> int:
     """`werewolf story GAME_ID` [issue 35]: a finished game's story from the
     hub's data folder, as text (or --json), as the game master reads it."""
@@ -236,17 +253,14 @@ def _story(args: argparse.Namespace) -> int:
 
     from . import serve
     from .history import History
-    from .store import Store
+    from .store import StoreError
     from .table.errors import TableError
     from .words.story import story_plain
 
     data = Path(args.data) if args.data else serve.default_data_dir()
-    path = data / "games.sqlite3"
     try:
-        if not path.exists():
-            raise FileNotFoundError(f"no games in {data} (give the hub's --data folder)")
-        told = History(Store(path)).story(args.game, True, args.lang)
-    except (TableError, FileNotFoundError) as err:
+        told = History(_open_store(data / "games.sqlite3")).story(args.game, True, args.lang)
+    except (TableError, FileNotFoundError, StoreError) as err:
         print(f"werewolf story: {err}", file=sys.stderr)
         return 2
     if args.json:
@@ -263,21 +277,18 @@ def _season(args: argparse.Namespace) -> int:
 
     from . import serve
     from .history import History
-    from .store import Store
+    from .store import StoreError
     from .table.errors import TableError
 
     data = Path(args.data) if args.data else serve.default_data_dir()
-    path = data / "games.sqlite3"
     try:
-        if not path.exists():
-            raise FileNotFoundError(f"no games in {data} (give the hub's --data folder)")
-        history = History(Store(path))
+        history = History(_open_store(data / "games.sqlite3"))
         if args.csv:
             print(history.season_csv(args.since, args.until), end="")
         else:
             print(json.dumps(history.season(args.since, args.until), ensure_ascii=False,
                              indent=1))
-    except (TableError, FileNotFoundError) as err:
+    except (TableError, FileNotFoundError, StoreError) as err:
         print(f"werewolf season: {err}", file=sys.stderr)
         return 2
     return 0
