@@ -133,6 +133,12 @@ def _bench(args: argparse.Namespace) -> int:
         from .bench import presses
 
         figures = presses.run(quick=args.quick)
+    elif args.what == "storage":  # the game log's fault matrix [issue 41]
+        from .bench import storage
+
+        figures = storage.run(quick=args.quick)
+        print(json.dumps(figures))
+        return 0 if not figures["failures"] else 1
     else:
         from .bench import engine
 
@@ -433,7 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_simulate)
 
     p = sub.add_parser("bench", help="measure; prints one JSON object of figures")
-    p.add_argument("what", choices=["engine", "hub", "presses"])
+    p.add_argument("what", choices=["engine", "hub", "presses", "storage"])
     p.add_argument("--quick", action="store_true", help="a short run (for smoke tests)")
     p.set_defaults(run=_bench)
     return parser
