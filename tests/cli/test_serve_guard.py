@@ -86,3 +86,47 @@ def test_a_full_card_at_start_is_one_line_and_exit_2(tmp_path):
         assert "Traceback" not in out
     finally:
         subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_read_only_card_at_start_is_one_line_and_exit_2_and_moves_nothing(tmp_path):
+    """[issue 41 item 3] On a file system remounted read-only (a tmpfs the
+    test mounts, as root; skipped otherwise), the hub tried to move a healthy
+    game file aside as damaged (SQLite cannot open a WAL file there), then
+    died with a traceback (exit 1). Now: one line naming the read-only card,
+    exit 2, nothing moved; the same file, writable again, is whole."""
+    import sqlite3
+    import subprocess
+
+    import pytest
+
+    from companion.store import Store
+
+    where = tmp_path / "sd"
+    where.mkdir()
+    mounted = os.geteuid() == 0 and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(where)],
+        capture_output=True, check=False).returncode == 0
+    if not mounted:
+        pytest.skip("cannot mount a tmpfs here (not root)")
+    try:
+        store = Store(where / "games.sqlite3")
+        game = store.create_game({"ruleset": "bga", "players": []}, [{"a": 0}], ["t"], {})
+        store.append(game, 1, [{"a": 1}], {})
+        store.close()  # a clean stop: no WAL, no shared memory left
+        (where / "gm-token").write_text("t\n")
+        before = sorted(p.name for p in where.iterdir())
+        assert subprocess.run(["mount", "-o", "remount,ro", str(where)],
+                              capture_output=True, check=False).returncode == 0
+        proc, _ = _serve(where)
+        out = proc.communicate(timeout=30)[0]
+        assert proc.returncode == 2, out
+        assert "Traceback" not in out and len(out.strip().splitlines()) == 1, out
+        assert "read-only" in out and "make it writable again" in out, out
+        assert sorted(p.name for p in where.iterdir()) == before  # nothing moved aside
+        subprocess.run(["mount", "-o", "remount,rw", str(where)], check=True)
+        db = sqlite3.connect(where / "games.sqlite3")
+        assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 2
+        db.close()
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
