@@ -112,5 +112,5 @@ def named_os(err: OSError, path: Path) -> StoreError:
         return StoreFull()
     if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
         return StoreReadOnly()
-    return StoreError(f"{path} could not be written ({err.strerror}): nothing was saved; "
-                      "check the SD card, then retry")
+    return StoreError(f"the game log could not be written ({err.strerror}): nothing was "
+                      "saved; check the SD card, then retry")  # (no path: a phone reads it)

@@ -263,6 +263,7 @@ class Store:
         db.execute("PRAGMA foreign_keys=ON")
         self._private()
         self._identity = _identity(self.path)
+        self._folder: tuple[int, int] | None = _identity(self.path.parent)  # (its card's)
         return db
 
     def _private(self) -> None:
@@ -337,14 +338,20 @@ class Store:
         try:
             now = _identity(self.path)
         except FileNotFoundError:
-            if not self.path.parent.is_dir():  # the card (or the folder) went away
+            try:
+                folder = _identity(self.path.parent)
+            except OSError:
+                folder = None
+            if folder != self._folder:  # the card went away (or its folder), not the file:
+                log.error("%s: %s", self.path.parent, GONE)  # never written back elsewhere
                 raise StoreGone(GONE) from None
             self._write_back()
             return
         except OSError as err:  # an I/O error: a card pulled out, failing
             raise named_os(err, self.path) from err
         if now != self._identity:
-            raise StoreGone(f"{self.path} was replaced by another file while the hub ran: "
+            log.error("%s was replaced by another file while the hub ran", self.path)
+            raise StoreGone("the game file was replaced by another file while the hub ran: "
                             "nothing more is saved until the hub is restarted")
 
     def _write_back(self) -> None:
@@ -361,10 +368,13 @@ class Store:
             os.replace(spare, self.path)
             self._db = self._connect()
         except (OSError, sqlite3.Error) as err:
-            raise StoreError(f"{self.path} was deleted while the hub ran and could not "
-                             f"be written back ({err}): free space, then retry") from err
-        self.notice = f"{self.path} was deleted while the hub ran: written back from memory"
-        log.warning("%s", self.notice)  # the terminal's stderr
+            log.error("%s was deleted while the hub ran and could not be written back: %s",
+                      self.path, err)
+            raise StoreError("the game file was deleted while the hub ran and could not be "
+                             "written back: free space, then retry") from err
+        line = f"{self.path} was deleted while the hub ran: written back from memory"
+        self._note(Finding(line))
+        log.warning("%s", line)  # the terminal's stderr
 
     def close(self) -> None:
         with self._lock:

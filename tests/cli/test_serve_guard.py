@@ -130,3 +130,39 @@ def test_a_read_only_card_at_start_is_one_line_and_exit_2_and_moves_nothing(tmp_
         db.close()
     finally:
         subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_second_hub_on_the_same_folder_is_one_line_and_exit_2(tmp_path):
+    """[issue 41] "a second hub on the same folder": it used to open the game
+    file, reconcile it with the journal the first hub was writing, take a
+    snapshot and empty that journal under it, and serve the same game from a
+    second memory. Now the folder is locked while a hub has it: the second
+    says which process holds it, exits 2 and touches nothing; the first goes
+    on (its next action is kept)."""
+    import subprocess
+    import sys
+
+    from .test_serve import ROOT
+
+    proc, port = _serve(tmp_path, "--gm-token", "t")
+    try:
+        _lines_until(proc, "Game master:")
+        journal = (tmp_path / "games.sqlite3.journal").read_bytes()
+        second = subprocess.run(
+            [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
+             "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path)],
+            capture_output=True, text=True, timeout=60, cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert second.stderr.strip() == (
+            f"werewolf serve: another werewolf hub (process {proc.pid}) is using {tmp_path}: "
+            "one hub per data folder; stop the other one first")
+        assert (tmp_path / "games.sqlite3.journal").read_bytes() == journal  # untouched
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games", data=json.dumps(
+                {"ruleset": "millers-hollow", "players": [f"P{i}" for i in range(8)]}).encode(),
+            headers={"Authorization": "Bearer t", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 201
+    finally:
+        _stop(proc)

@@ -134,6 +134,18 @@ def snapshot_of_another_day(d: Path) -> None:
     shutil.copy(snapshot(older), snapshot(d))
 
 
+def file_of_another_day(d: Path) -> None:
+    """The game file put back from a copy of the day before (game 1 only)."""
+    wal_gone(d)
+    db = sqlite3.connect(d / DB)
+    db.execute("DELETE FROM events WHERE game = 2")
+    db.execute("DELETE FROM seats WHERE game = 2")
+    db.execute("DELETE FROM games WHERE id = 2")
+    db.execute("UPDATE meta SET change = 6")
+    db.commit()
+    db.close()
+
+
 def another_files_journal(d: Path) -> None:
     other = d.parent / f"{d.name}-other"
     other.mkdir()
@@ -192,6 +204,8 @@ ROWS: list[Row] = [
     ("damaged content", "intact", "intact", content_damaged, ALL,
      ["the game file's copy differed from the snapshot and the journal (from event 3, or "
       "its seats): the checked copy restored"], False),
+    ("another day's", "intact", "intact", file_of_another_day, ALL,
+     ["game 2: restored from the snapshot and the journal (8 events)"], False),
     ("missing", "intact", "intact", file_gone, ALL,
      ["game 1: restored from the snapshot (6 events)",
       "game 2: restored from the snapshot and the journal (8 events)"], False),
