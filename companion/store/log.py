@@ -599,9 +599,23 @@ def storage_report(db_path: Path) -> tuple[bool, list[str]]:
     lines = [f"storage: {db_path}: " + (f"sound, {games} game(s)" if sound
                                        else f"DAMAGED ({check}): the hub moves it aside and "
                                             "recovers it at its next start")]
-    copy = [p.name for p in (db_path.with_name(db_path.name + ".snapshot"),
-                             db_path.with_name(db_path.name + ".journal")) if p.exists()]
-    lines.append("storage: second copy: " + (", ".join(copy) if copy else "none yet"))
+    # the other two copies, as they are now [issue 41]: damage is named before
+    # the next start has to
+    journal = read_journal(db_path.with_name(db_path.name + ".journal"))
+    if journal.present:
+        bad = journal.damaged_lines + (journal.header is None)
+        start = journal.start if journal.start is not None else "?"
+        lines.append(f"storage: journal: changes after {start} up to {journal.last}"
+                     + (f"; DAMAGED: {bad} line(s) fail their check (the next start names "
+                        "what they cost)" if bad else ", every line whole"))
+        sound = sound and not bad
+    else:
+        lines.append("storage: journal: none yet")
+    snap, problem = read_snapshot(db_path.with_name(db_path.name + ".snapshot"))
+    lines.append("storage: snapshot: " + (
+        f"whole (its digest matches), up to change {snap.change}" if snap is not None else
+        f"DAMAGED ({problem}): the next start takes a new one" if problem else "none yet"))
+    sound = sound and problem is None
     found = notices(db_path)
     if found:
         sound = False

@@ -191,6 +191,22 @@ def test_doctor_names_what_a_start_found(tmp_path):
                        "GPIOZERO_PIN_FACTORY": "mock"})
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "restored from the journal" in proc.stdout and "sound, 1 game(s)" in proc.stdout
+    assert "storage: snapshot: whole (its digest matches)" in proc.stdout
+
+
+def test_doctor_names_a_damaged_journal_before_a_start_does(tmp_path):
+    """[issue 41] doctor reads the three copies as they are (read only, a
+    running hub undisturbed): a journal line that fails its check is named,
+    and exits 1, before the next start has to find it."""
+    from companion.store import storage_report
+
+    path = tmp_path / "games.sqlite3"
+    write_games(path, [(1, 6)])
+    sound, lines = storage_report(path)
+    assert sound and "storage: journal: changes after 1 up to 6, every line whole" in lines
+    flip_in_last_line(Path(f"{path}.journal"))
+    sound, lines = storage_report(path)
+    assert not sound and any("DAMAGED: 1 line(s) fail their check" in line for line in lines)
 
 
 def test_the_gm_view_carries_what_the_start_found(tmp_path):
