@@ -99,12 +99,11 @@ CREATE TABLE setups (
     # whole log from one a damaged page cut short [issue 17]
     3: "ALTER TABLE games ADD COLUMN length INTEGER",
     # the file's id (its journal's and snapshot's too) and the number of the
-    # last journalled change it holds; a snapshot's digest of its rows [issue 41]
+    # last journalled change it holds [issue 41]
     4: """
 CREATE TABLE meta (
     store   TEXT,
-    change  INTEGER NOT NULL DEFAULT 0,
-    digest  TEXT
+    change  INTEGER NOT NULL DEFAULT 0
 );
 INSERT INTO meta (store, change) VALUES (NULL, 0);
 """,
@@ -613,7 +612,7 @@ def storage_report(db_path: Path) -> tuple[bool, list[str]]:
         lines.append("storage: journal: none yet")
     snap, problem = read_snapshot(db_path.with_name(db_path.name + ".snapshot"))
     lines.append("storage: snapshot: " + (
-        f"whole (its digest matches), up to change {snap.change}" if snap is not None else
+        f"whole (its checksum matches), up to change {snap.change}" if snap is not None else
         f"DAMAGED ({problem}): the next start takes a new one" if problem else "none yet"))
     sound = sound and problem is None
     found = notices(db_path)

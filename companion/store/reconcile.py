@@ -10,7 +10,7 @@ back an acknowledged vote the file still held).
 What the file must hold is the newest *certain* state, built so:
 
 1. A certain base per game: the file's copy, at its change F, unless the
-   snapshot (whole: its digest matches) is newer, or the file lost that game
+   snapshot (whole: its checksum matches) is newer, or the file lost that game
    (a damaged page moved aside); then the snapshot's, at its change S.
    The file's copy is checked against the snapshot and the journal replayed
    to F wherever they reach F without a gap: a copy that differs (damage no
@@ -68,7 +68,7 @@ class Copies:
 
     file: StoreCopy
     journal: JournalCopy
-    snapshot: StoreCopy | None = None  # whole (digest checked), else None
+    snapshot: StoreCopy | None = None  # whole (its checksum checked), else None
     snapshot_problem: str | None = None  # why it is not used ("missing": deleted)
 
 

@@ -144,7 +144,7 @@ def test_a_damaged_file_is_moved_aside_and_its_readable_games_recovered(tmp_path
     for g in kept:  # every game recovered is whole: no log cut short
         rec = store.load(g)
         assert rec is not None and [e["a"] for e in rec.events] == list(range(200))
-    assert "restored from the snapshot" in store.notice  # (its digest checked) [issue 41]
+    assert "restored from the snapshot" in store.notice  # (its checksum checked) [issue 41]
 
 
 def test_a_file_that_is_not_a_database_at_all_starts_a_new_one(tmp_path):

@@ -130,8 +130,8 @@ def test_a_damaged_snapshot_leaves_the_file_as_it_is_and_is_named(tmp_path):
     snapshot.write_bytes(b"not a database" * 100)
     store = Store(path)
     assert events_of(store, 1) == list(range(10)) and events_of(store, 2) == list(range(10))
-    assert store.notice == ("werewolf: the snapshot was damaged (file is not a database): not "
-                            "used; a new one is taken; the SD card may be failing")
+    assert store.notice == ("werewolf: the snapshot was damaged (its bytes do not match its "
+                            "checksum): not used; a new one is taken; the SD card may be failing")
     assert not store.lost
 
 
@@ -191,7 +191,7 @@ def test_doctor_names_what_a_start_found(tmp_path):
                        "GPIOZERO_PIN_FACTORY": "mock"})
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "restored from the journal" in proc.stdout and "sound, 1 game(s)" in proc.stdout
-    assert "storage: snapshot: whole (its digest matches)" in proc.stdout
+    assert "storage: snapshot: whole (its checksum matches)" in proc.stdout
 
 
 def test_doctor_names_a_damaged_journal_before_a_start_does(tmp_path):
