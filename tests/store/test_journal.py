@@ -326,3 +326,47 @@ def test_the_journal_and_the_wal_both_deleted_name_the_loss(tmp_path):
     assert events_of(store, 1)[:1] == [0]
     assert store.notice is not None and store.lost
     assert "the journal was missing" in store.notice, store.notice
+
+
+def test_the_first_start_after_the_upgrade_reads_issue_30s_journal_once(tmp_path):
+    """[issue 41] A game file of schema 3 with issue 30's journal (lines
+    without numbers, no header), as a hub killed before the upgrade leaves
+    them: what the journal holds past the file is put back; nothing is taken
+    back (its lines cannot tell a short journal from an undo); then the file
+    is schema 4 with a numbered journal, and the next start says nothing."""
+    import sqlite3
+    import zlib
+
+    from companion.store.log import _MIGRATIONS, _SCHEMA
+
+    path = tmp_path / "games.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(_SCHEMA + _MIGRATIONS[2] + ";" + _MIGRATIONS[3] + ";PRAGMA user_version=3;")
+    db.execute("INSERT INTO games (id, created, setup, pace, length) VALUES "
+               "(1, 1.0, '{\"ruleset\":\"bga\"}', '{}', 3)")
+    db.executemany("INSERT INTO events VALUES (1, ?, ?)",
+                   [(i, json.dumps({"e": "act", "a": i}, separators=(",", ":")))
+                    for i in range(3)])
+    db.execute("INSERT INTO seats VALUES (1, 0, 't0', NULL)")
+    db.commit()
+    db.close()
+
+    def line(record: dict) -> bytes:
+        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        return f"{zlib.crc32(text.encode()):08x} {text}\n".encode()
+
+    ev = [{"e": "act", "a": i} for i in range(5)]
+    Path(f"{path}.journal").write_bytes(b"".join([
+        line({"op": "game", "id": 1, "created": 1.0, "setup": {"ruleset": "bga"},
+              "events": ev[:1], "tokens": ["t0"], "pace": {}}),
+        *(line({"op": "append", "game": 1, "start": i, "events": [ev[i]], "pace": {"i": i},
+                "winner": None}) for i in range(1, 5))]))
+    store = Store(path)
+    assert events_of(store, 1) == [0, 1, 2, 3, 4]
+    assert store.notice == ("werewolf: game 1: events 3–4 restored from the journal (the game "
+                            "file had lost them)")
+    store.append(1, 5, [{"e": "act", "a": 5}], {})
+    store.close()
+    again = Store(path)
+    assert events_of(again, 1) == list(range(6)) and again.notice is None
+    assert again._db.execute("PRAGMA user_version").fetchone()[0] == 4
