@@ -25,6 +25,7 @@ sentence, with no path (the terminal has the details).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -105,7 +106,8 @@ def run_watched(command: list[str], folder: Path, reserve: int, env: dict | None
                 time.sleep(WATCH_S)
         finally:
             if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):  # (it may just have ended)
+                    os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
         err.seek(0)
         return proc.returncode, err.read().decode(errors="replace")[-2000:]

@@ -158,6 +158,11 @@ def test_a_second_hub_on_the_same_folder_is_one_line_and_exit_2(tmp_path):
             f"werewolf serve: another werewolf hub (process {proc.pid}) is using {tmp_path}: "
             "one hub per data folder; stop the other one first")
         assert (tmp_path / "games.sqlite3.journal").read_bytes() == journal  # untouched
+        season = subprocess.run(  # a command that only reads: beside the hub, as it is
+            [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
+             "season", "--data", str(tmp_path)], capture_output=True, text=True, timeout=60,
+            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert season.returncode == 0 and json.loads(season.stdout)["games"] == 0, season.stderr
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/api/games", data=json.dumps(
                 {"ruleset": "millers-hollow", "players": [f"P{i}" for i in range(8)]}).encode(),

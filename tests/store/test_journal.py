@@ -370,3 +370,20 @@ def test_the_first_start_after_the_upgrade_reads_issue_30s_journal_once(tmp_path
     again = Store(path)
     assert events_of(again, 1) == list(range(6)) and again.notice is None
     assert again._db.execute("PRAGMA user_version").fetchone()[0] == 4
+
+
+def test_a_journal_deleted_under_a_running_hub_is_started_again(tmp_path):
+    """[issue 41] The journal deleted while the hub runs (a hand, a cleaner):
+    the next change sees it (the path is no longer the file open), takes a
+    snapshot (the file holds everything) and a new journal; the change is
+    kept in both, and the next start finds nothing missing."""
+    path = tmp_path / "games.sqlite3"
+    store = Store(path)
+    game = store.create_game({"ruleset": "bga"}, [{"e": "setup", "a": 0}], ["t"], {})
+    store.append(game, 1, [{"e": "act", "a": 1}], {})
+    Path(f"{path}.journal").unlink()
+    store.append(game, 2, [{"e": "act", "a": 2}], {})
+    assert Path(f"{path}.journal").exists()
+    store.abandon()  # a power cut: no snapshot at the stop
+    again = Store(path)
+    assert events_of(again, game) == [0, 1, 2] and again.notice is None
