@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -165,7 +166,7 @@ def _one(tracks: dict[int, _Track], n: int, r: dict, unknown: list[int],
     if t.base >= n:
         return
     g = t.game
-    doubt = [u for u in unknown if t.confirmed < u < n]
+    doubt = unknown[bisect_right(unknown, t.confirmed):bisect_left(unknown, n)]  # (sorted)
     if op in ("append", "truncate"):
         if t.cut is not None:
             t.held.append(n)
