@@ -265,7 +265,8 @@ def _story(args: argparse.Namespace) -> int:
 
     data = Path(args.data) if args.data else serve.default_data_dir()
     try:
-        told = History(_open_store(data / "games.sqlite3")).story(args.game, True, args.lang)
+        told = History(_open_store(data / "games.sqlite3")).story(
+            args.game, None, args.lang)  # the GM reads it
     except (TableError, FileNotFoundError, StoreError) as err:
         print(f"werewolf story: {err}", file=sys.stderr)
         return 2

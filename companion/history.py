@@ -50,9 +50,11 @@ class History:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def games(self) -> list[dict]:
-        """Every game kept, newest first (id, created, ruleset, players, winner)."""
-        return self.store.games()
+    def games(self, hide: int | None = None) -> list[dict]:
+        """Every game kept, newest first (id, created, ruleset, players, winner);
+        `hide`: a game whose winner is not told (a narrated game being played:
+        its log may end before its end is public) [issue 40]."""
+        return [{**g, "winner": None} if g["id"] == hide else g for g in self.store.games()]
 
     def _record(self, game: int) -> GameRecord:
         rec = self.store.load(game) if 0 <= game < SQLITE_MAX else None
@@ -96,37 +98,44 @@ class History:
                     log=state.log, game=rec.id, created=rec.created)
         return view
 
-    def story(self, game: int, gm: bool, lang: str | None = None) -> dict:
-        """The story of game `game` [issue 35] (engine.story, told in `lang`,
-        default the game's language): the game master's always; anyone's
-        once the game is over (403 before: the story holds every card)."""
+    def story(self, game: int, reader: str | None, lang: str | None = None) -> dict:
+        """The story of a past game `game` [issue 35] (engine.story, told in
+        `lang`, default the game's language) for `reader` (engine.story.readable:
+        None, the game master, always — but a narrated game has none: its
+        host reads as anyone [issue 40]; "public" once the game is over:
+        403 before, the story holds every card)."""
         rec = self._record(game)
         if not rec.events:
             raise NotFound(f"no game {game}")
         state = rebuild(rec.events)
-        if not readable(state, None if gm else "public"):
+        if rec.setup.get("narrated"):
+            reader = "public"
+        if not readable(state, reader):
             raise Denied("the story is told once the game is over")
         lang = lang or str(rec.setup.get("language", "en"))
         if lang not in LANGUAGES:
             raise BadInput(f"'lang' is one of {', '.join(LANGUAGES)}")
         return told(state, lang, rec.id)
 
-    def stats(self, since: float | None = None, until: float | None = None) -> dict[str, dict]:
+    def stats(self, since: float | None = None, until: float | None = None,
+              hide: int | None = None) -> dict[str, dict]:
         """Per player name across the finished games [issue 6]:
         `{name: {"played", "won", "roles": {role: [played, won]}, "sides": {side:
         [played, won]}}}`. The role is the card held at the end (a thief may have
         swapped); the side is that card's team, or "lovers" for a mixed pair of
         lovers. Each game is rebuilt from its stored log. `since`/`until`
-        (times, as a game's `created`) keep the games of a period."""
-        return self._tally(since, until)[0]
+        (times, as a game's `created`) keep the games of a period; `hide`: a
+        game left out (a narrated game being played) [issue 40]."""
+        return self._tally(since, until, hide)[0]
 
-    def _tally(self, since: float | None, until: float | None) -> tuple[dict[str, dict], dict]:
+    def _tally(self, since: float | None, until: float | None,
+               hide: int | None = None) -> tuple[dict[str, dict], dict]:
         """`stats` and the table's own record over the same games, in one
         pass: `{"games": n, "sides": {side: wins}}` [issue 35]."""
         out: dict[str, dict] = {}
         record: dict = {"games": 0, "sides": {}}
         for summary in reversed(self.store.games()):  # oldest first: names in play order
-            if summary["winner"] is None:
+            if summary["winner"] is None or summary["id"] == hide:
                 continue
             if (since is not None and summary["created"] < since) or (
                     until is not None and summary["created"] >= until):
@@ -154,13 +163,14 @@ class History:
         return out, record
 
     def season(self, since: str | None = None, until: str | None = None,
-               lang: str | None = None) -> dict:
+               lang: str | None = None, hide: int | None = None) -> dict:
         """A season [issue 35]: the finished games from day `since` to day
         `until` (YYYY-MM-DD, the hub's local dates, both included; None:
         open), each player's results (`stats`) and the table's record:
-        `{"from", "to", "games", "sides": {side: wins}, "players"}`."""
+        `{"from", "to", "games", "sides": {side: wins}, "players"}`; `hide`:
+        a game left out (a narrated game being played) [issue 40]."""
         start, end = _day(since, "from"), _day(until, "to")
-        players, record = self._tally(start, None if end is None else end + 86_400)
+        players, record = self._tally(start, None if end is None else end + 86_400, hide)
         out = {"from": since, "to": until, **record, "players": players}
         if lang is not None:  # the GM's tablet's words for it
             if lang not in LANGUAGES:
@@ -168,13 +178,14 @@ class History:
             out["words"] = season_words(lang)
         return out
 
-    def season_csv(self, since: str | None = None, until: str | None = None) -> str:
+    def season_csv(self, since: str | None = None, until: str | None = None,
+                   hide: int | None = None) -> str:
         """The season as CSV [issue 35], one row per player and group:
         `player,group,name,games,wins` (group: all, side, role); the table's
         own rows under the player "(table)". Every cell is neutralised
         (`cell`): a player called `=cmd|' /C calc'!A0` is text in a
         spreadsheet, not a formula [issue 41 item 6]."""
-        season = self.season(since, until)
+        season = self.season(since, until, hide=hide)
         rows: list[list] = [["player", "group", "name", "games", "wins"],
                             ["(table)", "all", "", season["games"], ""]]
         for side, wins in sorted(season["sides"].items()):

@@ -4,6 +4,7 @@
     .venv/bin/python tools/i18n.py            # extract → update → compile
     .venv/bin/python tools/i18n.py missing    # list untranslated msgids (exit 1 if any)
     .venv/bin/python tools/i18n.py compile    # only recompile the .mo files
+    .venv/bin/python tools/i18n.py fill F.json  # set translations {lang: {msgid: text}}, compile
 
 1. extract: every `_()`, `gettext()`, `pgettext()`, `ngettext()`, `N_()`,
    `P_()` in companion/**.py and web/templates/**.html (babel.cfg) into
@@ -87,8 +88,31 @@ def missing() -> int:
     return count
 
 
+def fill(path: Path) -> int:
+    """Set the translations a JSON file gives, `{"ja": {msgid: text}, ...}`
+    (a msgid the catalog lacks is an error: run the update first), then compile."""
+    import json
+
+    given = json.loads(path.read_text(encoding="utf-8"))
+    unknown = 0
+    for lang, texts in given.items():
+        catalog = read_catalog(lang)
+        for msgid, text in texts.items():
+            message = catalog.get(msgid)
+            if message is None:
+                print(f"{lang}: no msgid {msgid!r} in the catalog", file=sys.stderr)
+                unknown += 1
+                continue
+            message.string = text
+        _write(translations_dir() / lang / "LC_MESSAGES" / "messages.po", po_bytes(catalog))
+    compile_()
+    return 1 if unknown else 0
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else "all"
+    if what == "fill" and len(argv) == 2:
+        return fill(Path(argv[1]))
     if what == "missing":
         return 1 if missing() else 0
     if what == "compile":

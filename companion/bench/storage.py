@@ -2,7 +2,7 @@
 
 A writer process plays a fixed plan of changes through a real `Store` on a
 real SQLite file — two games, appends of one and two events, undos, a seat's
-claim and new link, a saved setup and its removal — printing each change as
+claim, new link and PIN, a saved setup and its removal — printing each change as
 it is acknowledged (the store call returned). It is killed with SIGKILL at
 one point of a commit (`store.faults.POINTS`: before and after the
 journal's fsync, after the WAL's commit, before and after the checkpoint,
@@ -80,6 +80,7 @@ def plan() -> list[dict]:
         ops.append({"op": "append", "game": 2, "start": a, "events": [_event(a)]})
     ops += [
         {"op": "claim", "game": 2, "seat": 3, "claim": "phone-d"},
+        {"op": "pin", "game": 2, "seat": 3, "digest": "pin-of-d"},
         {"op": "truncate", "game": 2, "keep": 4},
         {"op": "append", "game": 2, "start": 4, "events": [_event(44), _event(45)]},
         {"op": "unsetup", "name": "friday"},
@@ -105,6 +106,8 @@ def write(folder: str) -> None:
             store.set_claim(op["game"], op["seat"], op["claim"])
         elif kind == "token":
             store.set_token(op["game"], op["seat"], op["token"])
+        elif kind == "pin":
+            store.set_pin(op["game"], op["seat"], op["digest"])
         elif kind == "setup":
             store.save_setup(op["name"], op["setup"])
         else:
@@ -136,6 +139,9 @@ def _components(ops: list[dict]) -> dict[tuple, list[tuple[int, object]]]:
                 [t, None] for t in op["tokens"]]}
             for seat in range(len(g["seats"])):
                 out.setdefault((gid, "seat", seat), []).append((n, tuple(g["seats"][seat])))
+        elif kind == "pin":
+            out.setdefault((op["game"], "pin", op["seat"]), []).append((n, op["digest"]))
+            continue
         else:
             gid = op["game"]
             g = games[gid]
@@ -167,6 +173,8 @@ def _actual(store: Store, components: dict) -> dict[tuple, object]:
             out[key] = None
         elif key[1] == "events":
             out[key] = rec.events
+        elif key[1] == "pin":
+            out[key] = rec.pins[key[2]] if key[2] < len(rec.pins) else None
         else:
             seat = key[2]
             out[key] = (rec.tokens[seat], rec.claims[seat]) if seat < len(rec.tokens) else None

@@ -9,7 +9,7 @@ read no clock (the hub owns the timers).
 from __future__ import annotations
 
 from . import new_moon, powers
-from .choices import waiting, waiting_for
+from .choices import waiting_for
 from .kernel import PROMPTS, PUBLIC_CAUSES, VOTES, attack_tonight, left_of, today
 from .roles import NIGHT_STEPS, ROLES, called_tonight
 from .rulesets import RULESETS, together
@@ -197,18 +197,16 @@ def ready_window(state: State) -> bool:
 
 
 def night_ready(state: State, ready: set[int] | frozenset[int] | list[int]) -> bool:
-    """With `ready_window`: every living player has tapped "ready" (`ready`,
-    the seats the hub counted) and the night-1 window waits for nobody (the
-    seer has inspected or passed; the engine has then already closed its
-    step: on night 1 the wolves only meet). The table then ends the window
-    it holds. The same "ready" button on every phone, so the early end leaks
-    nothing."""
+    """With `ready_window`: every player alive at nightfall has tapped
+    "ready" (`ready`, the seats the hub counted). RULES.md §4 Decision (r5):
+    Ready is a player's last word for the window — a role holder who taps it
+    without acting passes — so the window's end waits on the taps alone,
+    never on an action (else its moment tells when the seer acted) [issue 40].
+    The same "ready" button on every phone, so the early end leaks nothing."""
     if not ready_window(state):
         return False
     seats = set(ready)
-    if not all(i in seats for i in state.up):
-        return False
-    return not (state.phase == "night" and state.step == TOGETHER and waiting(state))
+    return all(i in seats for i in state.up)
 
 
 def _kind(state: State) -> str:

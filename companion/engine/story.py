@@ -33,21 +33,23 @@ STEP_ROLE_OF = {"cupid": "cupid", "defender": "defender", "seer": "seer", "knigh
 _DAY_ACTS = ("confess", "shave", "silence", "restore", "assign", "pardon")
 
 
-def story_for(state: State, seat: int | None) -> dict | None:
+def story_for(state: State, seat: int | None, shown: bool = True) -> dict | None:
     """The story, if `seat` may read it now (None: the game master, who
     always may); else None. Before the end only a dead player reads it, and
     only with the `ghosts` option; the table's public view never holds it
     (the table reads it through `readable(state, "public")`)."""
-    if not readable(state, seat):
+    if not readable(state, seat, shown):
         return None
     return story(state)
 
 
-def readable(state: State, seat: int | None | str) -> bool:
+def readable(state: State, seat: int | None | str, shown: bool = True) -> bool:
     """Whether `seat` may read the story now: the GM (None) always; "public"
-    (the table, anyone) and every seat once the game is over; a dead seat
-    before that with `ghosts` on."""
-    if seat is None or state.phase == "over":
+    (the table, anyone) and every seat once the game is over *and its end
+    has been shown* (`shown`: the hub's table tells the end at the step's
+    boundary — a deciding attack at night ends the log before the dawn is
+    told [issue 40]); a dead seat before that with `ghosts` on."""
+    if seat is None or (shown and state.phase == "over"):
         return True
     if seat == "public" or not isinstance(seat, int) or not 0 <= seat < state.size:
         return False

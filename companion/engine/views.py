@@ -160,6 +160,9 @@ def _public_village(state: State) -> dict:
     which standing building, and the powers' states, are not in it."""
     day = state.phase in ("day", "over")
     return {
+        # professions are in play: every living phone has the day powers'
+        # screen, whoever holds one (the same for all) [issue 40]
+        "professions": bool(state.village),
         "burned": [{"seat": s, "building": b} for s, b in state.burned],
         "poster": state.poster if day else None,
         "silenced": sorted(state.silenced) if day and state.silenced else [],

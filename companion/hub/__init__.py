@@ -60,7 +60,7 @@ def create_app(table: Table, gm_token: str | GmSeat, config: dict | None = None,
     app.extensions["history"] = history if history is not None else History(table.store)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
-    from . import api, guard, i18n, lost, manual, pages, player, speech
+    from . import api, census, guard, i18n, lost, manual, pages, player, speech
     from .front import MAX_URL, head_problem
 
     @app.before_request
@@ -75,6 +75,9 @@ def create_app(table: Table, gm_token: str | GmSeat, config: dict | None = None,
         return None
 
     app.before_request(guard.own_pages_only)  # before any route: a refusal changes nothing
+    # who may ask each route, and what it may answer: the secrecy census [issue 40]
+    app.before_request(census.guard)
+    app.after_request(census.private)
     i18n.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(player.bp)

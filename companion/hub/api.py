@@ -9,68 +9,47 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from ..table import BadInput, NotFound, NotNow
-from .common import (
-    answer,
-    body,
-    clock_press,
-    gm_only,
-    gm_seat,
-    history,
-    is_gm,
-    qr_svg,
-    stream,
-    table,
-)
-from .speech import shown_seats
+from . import census
+from .common import answer, body, clock_press, gm_seat, history, qr_svg, stream, table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-
-@bp.after_request
-def _no_store(response: Response) -> Response:
-    """The GM's answers hold every card: no cache keeps them."""
-    response.headers["Cache-Control"] = "no-store"
-    return response
+# Who may ask each route, and what it may answer, is the secrecy census's
+# (census.ROUTES, applied before every route; its answers are no-store) [issue 40].
 
 
 @bp.post("/games")
-@gm_only
 def create_game() -> tuple[Response, int]:
     return jsonify(table().create(body())), 201
 
 
 @bp.get("/games")
-@gm_only
 def games() -> Response:
-    return jsonify(games=history().games())
+    """Every game kept; while a narrated game runs, its winner is not told (census.playing)."""
+    return jsonify(games=history().games(hide=census.playing()))
 
 
 @bp.get("/games/<int:game>")
-@gm_only
 def game(game: int) -> Response:
     return jsonify(history().game(game))
 
 
 @bp.get("/state")
-@gm_only
 def state() -> Response:
     return jsonify(table().result())
 
 
 @bp.get("/gm")
-@gm_only
 def gm_view() -> Response:
     return answer(table().gm_view())
 
 
 @bp.post("/actions")
-@gm_only
 def actions() -> Response:
     return answer(table().act_gm(body()))
 
 
 @bp.post("/undo")
-@gm_only
 def undo() -> Response:
     """`{"expect": N}` takes back the last action, `{"expect": N, "to": K}`
     every action from the K-th on; N is the action count the GM confirmed
@@ -83,34 +62,29 @@ def undo() -> Response:
 
 
 @bp.post("/timer")
-@gm_only
 def timer() -> Response:
     return answer(table().timer(*clock_press(body())))
 
 
 @bp.get("/seats")
-@gm_only
 def seats() -> Response:
     """The seats' links; while a narrated game runs, an opened seat's link is
-    null (speech.shown_seats) [issue 29]."""
+    null (census.shown_seats) [issue 29]."""
     info = table().seats_info()
-    return jsonify({**info, "seats": shown_seats(info["seats"])})
+    return jsonify({**info, "seats": census.shown_seats(info["seats"])})
 
 
 @bp.post("/seats/<int:seat>/reissue")
-@gm_only
 def reissue(seat: int) -> Response:
     return jsonify(table().reissue(seat))
 
 
 @bp.post("/seats/<int:seat>/release")
-@gm_only
 def release(seat: int) -> Response:
     return jsonify(table().release(seat))
 
 
 @bp.get("/stream")
-@gm_only
 def gm_stream() -> Response:
     return stream("gm")
 
@@ -133,7 +107,6 @@ NOT_IN_LOBBY: frozenset[str] = frozenset()
 
 
 @bp.get("/rulesets")
-@gm_only
 def rulesets() -> Response:
     """Every ruleset for the lobby [issue 6]: its player range (recommended
     deals), the roles it deals, how many cards of each
@@ -172,7 +145,6 @@ def _values(allowed: tuple | None) -> list | None:
 
 
 @bp.get("/roles")
-@gm_only
 def roles() -> Response:
     """The recommended deal `{role: count}` for `players` players of `ruleset`,
     each `add` replacing a villager (as `werewolf roles`) [issue 6]. 400 with
@@ -190,7 +162,6 @@ def roles() -> Response:
 
 
 @bp.get("/seats/<int:seat>/qr.svg")
-@gm_only
 def seat_qr(seat: int) -> Response:
     """Seat n's link as an SVG QR code [issue 6]: the hub's LAN address
     (`BASE_URL`, set by `werewolf serve`; else the address the tablet used)
@@ -204,14 +175,12 @@ def seat_qr(seat: int) -> Response:
 
 
 @bp.get("/setups")
-@gm_only
 def setups() -> Response:
     """Saved setups, most recent first: `{"setups": [{"name", "setup", "saved"}]}` [issue 6]."""
     return jsonify(setups=history().setups())
 
 
 @bp.post("/setups")
-@gm_only
 def save_setup() -> tuple[Response, int]:
     """Save `{"name", "setup"}`: a name (1–60 characters) and a body that
     `POST /api/games` would accept; the same name replaces it [issue 6]."""
@@ -219,14 +188,12 @@ def save_setup() -> tuple[Response, int]:
 
 
 @bp.delete("/setups/<path:name>")
-@gm_only
 def delete_setup(name: str) -> Response:
     """Forget a saved setup (404 if there is none of that name) [issue 6]."""
     return jsonify(setups=history().delete_setup(name))
 
 
 @bp.get("/games/<int:game>/view")
-@gm_only
 def game_view(game: int) -> Response:
     """The GM view of game `game` after its first K actions (`?at=K`; without
     it, all of them), for stepping through a game in the history [issue 6]
@@ -237,13 +204,17 @@ def game_view(game: int) -> Response:
 @bp.get("/games/<int:game>/story")
 def game_story(game: int) -> Response:
     """The story of game `game` [issue 35] (`History.story`): the game
-    master's always, anyone's once the game is over (403 before); told in
-    `?lang=` (default the game's language)."""
-    return jsonify(history().story(game, is_gm(), request.args.get("lang")))
+    master's always in a game he runs; anyone's — a narrated game's host
+    too — once its end is public (403 before) [issue 40]; told in `?lang=`
+    (default the game's language). The live game's end is the table's
+    (`Table.ended`), never its log's alone."""
+    reader, lang = census.story_reader(game), request.args.get("lang")
+    if game == table().game:
+        return jsonify(table().told_story(reader, lang))
+    return jsonify(history().story(game, reader, lang))
 
 
 @bp.post("/story/step")
-@gm_only
 def story_step() -> Response:
     """The story's next page on the table screen at the end [issue 35]
     (the GM's tablet and the host page): answers the public view; 409
@@ -252,35 +223,33 @@ def story_step() -> Response:
 
 
 @bp.get("/season")
-@gm_only
 def season() -> Response:
     """A season [issue 35]: each player's results and the table's record
     over `?from=YYYY-MM-DD&to=YYYY-MM-DD` (`History.season`); `?lang=`
     adds the tablet's words for it."""
     args = request.args
-    return jsonify(history().season(args.get("from"), args.get("to"), args.get("lang")))
+    return jsonify(history().season(args.get("from"), args.get("to"), args.get("lang"),
+                                    hide=census.playing()))
 
 
 @bp.get("/season.csv")
-@gm_only
 def season_csv() -> Response:
     """The season as CSV, to download (`History.season_csv`)."""
-    text = history().season_csv(request.args.get("from"), request.args.get("to"))
+    text = history().season_csv(request.args.get("from"), request.args.get("to"),
+                                hide=census.playing())
     return Response(text, mimetype="text/csv", headers={
         "Content-Disposition": 'attachment; filename="werewolf-season.csv"'})
 
 
 @bp.get("/stats")
-@gm_only
 def stats() -> Response:
     """Per player name across the finished games [issue 6] (`History.stats`)."""
-    return jsonify(history().stats())
+    return jsonify(history().stats(hide=census.playing()))
 
 
 # --- the GM's seat: pairing and rotation [issue 17] -----------------------------------
 
 @bp.post("/gm/pair")
-@gm_only
 def pair_tablet() -> Response:
     """"Pair another tablet": a new pairing link (10 minutes, one tablet) and
     its QR code, for the paired tablet to show `{"url", "expires", "seconds", "svg"}`."""
@@ -299,7 +268,6 @@ def pair_tablet() -> Response:
 
 
 @bp.get("/gm/tablets")
-@gm_only
 def tablets() -> Response:
     """`{"paired": n}`: the tablets holding a GM session. More than the GM's
     own means someone else paired (a photo of the display): rotate the token."""
@@ -307,7 +275,6 @@ def tablets() -> Response:
 
 
 @bp.post("/gm/rotate")
-@gm_only
 def rotate_token() -> Response:
     """A new GM token (printed in the hub's terminal): every other tablet's
     session and every pairing link end; this tablet stays paired."""
@@ -335,7 +302,6 @@ def _hardware():  # the TableHardware `werewolf serve` runs, or 404
 
 
 @bp.get("/hardware")
-@gm_only
 def hardware() -> Response:
     """The seat boxes' LEDs and the display's frame count (the virtual table)."""
     hw = _hardware()
@@ -344,7 +310,6 @@ def hardware() -> Response:
 
 
 @bp.post("/hardware/press")
-@gm_only
 def press() -> Response:
     """Press a simulated seat box's button: {"seat": n} (1-based, as on the map)."""
     hw = _hardware()
@@ -359,7 +324,6 @@ def press() -> Response:
 
 
 @bp.get("/display.png")
-@gm_only
 def display_png() -> Response:
     """The frame on the display now (before a game it holds the GM's QR code)."""
     png = _hardware().display.png_bytes()

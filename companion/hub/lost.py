@@ -10,8 +10,10 @@
     GET  /api/lost/qr.svg      anyone, once: the reissued seat's new link as a QR code,
                                for the table screen (404 none now, 410 shown already)
 
-The seats' codes the host may see while a narrated game runs are
-speech.py's (its guard, `shown_seats`).
+The seats' codes the host may see while a narrated game runs are the
+secrecy census's (census.py: `shown_seats`). A reissued seat opens only
+with its PIN, which its player set on his first phone (player.py): a photo
+of the TV, or the QR polled, shows no card [issue 40].
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from flask import Blueprint, Flask, Response, jsonify
 
 from ..table import NotNow
 from ..table.lost_phone import LostPhones
-from .common import gm_only, lost_phones, qr_svg
+from .common import lost_phones, qr_svg
 from .speech import narration
 
 bp = Blueprint("lost", __name__)
@@ -32,26 +34,19 @@ def init_app(app: Flask) -> None:
 
 
 @bp.post("/api/seats/<int:seat>/lost")
-@gm_only
 def ask(seat: int) -> Response:
     if not narration().secrets_closed():
         raise NotNow("only a narrated game votes on a lost phone: a game master reissues "
                      "the seat himself (POST /api/seats/<n>/reissue)")
-    return _no_store(jsonify(lost_phones().ask(seat)))
+    return jsonify(lost_phones().ask(seat))
 
 
 @bp.post("/api/lost/cancel")
-@gm_only
 def cancel() -> Response:
-    return _no_store(jsonify(lost_phones().cancel()))
+    return jsonify(lost_phones().cancel())
 
 
 @bp.get("/api/lost/qr.svg")
 def new_code() -> Response:
     """The new link's QR code, served once: the table screen's fetch."""
-    return _no_store(Response(qr_svg(lost_phones().code()), mimetype="image/svg+xml"))
-
-
-def _no_store(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return Response(qr_svg(lost_phones().code()), mimetype="image/svg+xml")

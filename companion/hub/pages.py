@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request
 
+from . import census
 from .common import PRIVATE, gm_seat, is_gm
 from .i18n import keep_language
 
@@ -37,6 +38,8 @@ def gm() -> Response:
         if session is not None:
             set_gm_cookie(response, session)
         return response
+    if "lobby" not in request.args and is_gm() and census.closed():
+        return make_response(redirect("/host"))  # a narrated game: the host's page [issue 20]
     return _gm_page("gm.html")
 
 
@@ -61,7 +64,8 @@ def set_gm_cookie(response: Response, session: str) -> None:
 
 
 def _gm_page(template: str, **context: object) -> Response:
-    """A page for the game master only (401 page otherwise), never cached."""
+    """A page for the game master only (401 page otherwise; for a route the
+    census keeps to the GM, it has checked already), never cached."""
     if not is_gm():
         page = render_template("taken.html", message="open the game master's URL with its token")
         return make_response(page, 401)
@@ -78,11 +82,8 @@ def gm_sheet() -> Response:
     from flask import current_app
 
     from .common import table
-    from .speech import shown_seats
 
-    if not is_gm():
-        return _gm_page("gm_sheet.html")  # the 401 page: nothing of the game is read
-    seats = shown_seats(table().seats())  # a narrated game's opened seats: no code [issue 29]
+    seats = census.shown_seats(table().seats())  # a narrated game's opened seats: no code
     base = str(current_app.config.get("BASE_URL") or request.host_url).rstrip("/")
     return _gm_page("gm_sheet.html", seats=seats, base=base)
 

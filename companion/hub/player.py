@@ -18,14 +18,16 @@ from flask import (
     request,
 )
 
+from ..table import BadInput
 from ..words import LANGUAGES
-from .common import PRIVATE, Forbidden, answer, body, lost_phones, stream, table
+from .census import DEVICE_COOKIE, TAKEN
+from .census import seat as _seat_of_request
+from .common import PRIVATE, answer, body, lost_phones, stream, table
 from .i18n import keep_language
 
 bp = Blueprint("player", __name__, url_prefix="/p")
 
-DEVICE_COOKIE = "device"
-TAKEN = "this seat is already open on another phone — ask the game master"
+__all__ = ["DEVICE_COOKIE", "bp"]
 
 
 @bp.after_request
@@ -36,12 +38,9 @@ def _no_store(response: Response) -> Response:
 
 
 def _seat(token: str) -> int:
-    """The seat of this link, if this device holds it (else 403)."""
-    seat, holder = table().holder(token)
-    device = request.cookies.get(DEVICE_COOKIE)
-    if not device or holder != device:
-        raise Forbidden(TAKEN if holder else "open your seat's link first")
-    return seat
+    """The seat of this link: the census's guard checked that this device
+    holds it (`census.seat`; 403 before the route otherwise) [issue 40]."""
+    return _seat_of_request()
 
 
 def _private(response: Response) -> Response:
@@ -66,6 +65,11 @@ def page(token: str) -> Response:
     tbl = table()
     seat = tbl.seat_of(token)
     device = request.cookies.get(DEVICE_COOKIE) or secrets.token_urlsafe(16)
+    if tbl.pins.locked(seat):  # a reissued seat: its PIN opens it on this phone [issue 40]
+        response = make_response(render_template("unlock.html", token=token))
+        response.set_cookie(DEVICE_COOKIE, device, max_age=30 * 24 * 3600, httponly=True,
+                            samesite="Strict", path="/p")
+        return _private(response)
     if not tbl.claim(seat, device):
         return _private(make_response(render_template("taken.html", message=TAKEN), 403))
     lang = request.args.get("lang")
@@ -136,3 +140,23 @@ def lost(token: str) -> Response:
     `{"yes": true | false}` (companion/table/lost_phone.py: the living but
     the lost seat vote; 403 the dead and the lost seat, 409 no vote open)."""
     return _private(jsonify(lost_phones().answer(_seat(token), body())))
+
+
+@bp.post("/<token>/pin")
+def pin(token: str) -> Response:
+    """The seat's PIN, `{"pin": "1234"}` (4–8 digits), chosen on its
+    player's first phone in a narrated game, once [issue 40]: a lost phone's
+    new link opens only with it. Answers the seat's view."""
+    return _private(answer(table().pins.set_pin(_seat(token), body())))
+
+
+@bp.post("/<token>/unlock")
+def unlock(token: str) -> Response:
+    """A locked seat's PIN from its player's new phone [issue 40]: right,
+    this device holds the seat (its cookie, set when the page was opened);
+    wrong, 403 (after 5, the link opens no more: the table votes again)."""
+    device = request.cookies.get(DEVICE_COOKIE)
+    if not device:
+        raise BadInput("open the seat's link on this phone first")
+    seat = table().pins.unlock(token, body(), device)
+    return _private(jsonify(seat=seat))

@@ -21,8 +21,8 @@ from typing import Any
 from flask import Flask
 
 from ..table import TableError
+from .census import DEVICE_COOKIE
 from .front import GM, seated
-from .player import DEVICE_COOKIE
 
 GM_COOKIE = "gm"
 

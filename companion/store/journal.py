@@ -26,8 +26,8 @@ file is a damaged journal, never an undo.
 
 Records (`op`): "game" (a new game: id, created, setup, events, tokens,
 pace), "append" (game, start, events, pace, winner), "truncate" (game, keep,
-pace: an undo), "token" / "claim" (a seat's link, the device holding it),
-"setup" / "unsetup" (the GM's saved setups). The pace alone, saved every few
+pace: an undo), "token" / "claim" / "pin" (a seat's link, the device holding
+it, its PIN's digest), "setup" / "unsetup" (the GM's saved setups). The pace alone, saved every few
 seconds while a deadline runs, is not journalled.
 
 `read_journal` and `read_snapshot` read the copies as they are on the card,
@@ -387,12 +387,13 @@ class GameCopy:
     pace: str = "{}"
     winner: str | None = None
     boots: int = 0
+    pins: dict[int, str] = field(default_factory=dict)  # seat -> its PIN's digest [issue 40]
 
     def same(self, other: GameCopy) -> bool:
         """The same acknowledged game (the pace and the boots are not journalled)."""
-        return (self.created, self.setup, self.events, self.tokens, self.claims,
+        return (self.created, self.setup, self.events, self.tokens, self.claims, self.pins,
                 self.winner) == (other.created, other.setup, other.events, other.tokens,
-                                 other.claims, other.winner)
+                                 other.claims, other.pins, other.winner)
 
 
 @dataclass
@@ -420,6 +421,9 @@ def read_rows(db: sqlite3.Connection) -> StoreCopy:
         if gid in out.games:
             out.games[gid].tokens.append(token)
             out.games[gid].claims.append(claim)
+    for gid, seat, digest in db.execute("SELECT game, seat, digest FROM pins"):
+        if gid in out.games:
+            out.games[gid].pins[seat] = digest
     for name, setup, saved in db.execute("SELECT name, setup, saved FROM setups"):
         out.setups[name] = (setup, saved)
     return out

@@ -58,7 +58,9 @@ from .journal import Journal, lenient, read_journal, read_rows, read_snapshot
 from .reconcile import Copies, Finding, apply, decide, legacy, legacy_snapshot
 from .recovery import DAMAGE, aside_name, check_or_move_aside, move_aside, recover
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+#: the schema from which changes are numbered and the journal has a header [issue 41]
+NUMBERED = 5
 
 log = logging.getLogger("werewolf.store")
 
@@ -98,9 +100,19 @@ CREATE TABLE setups (
     # a game's event count, kept with every append, so a recovery can tell a
     # whole log from one a damaged page cut short [issue 17]
     3: "ALTER TABLE games ADD COLUMN length INTEGER",
+    # a seat's PIN (its digest), set by its player on his first phone in a
+    # narrated game: a reissued link opens only with it [issue 40]
+    4: """
+CREATE TABLE pins (
+    game   INTEGER NOT NULL REFERENCES games(id),
+    seat   INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
+) WITHOUT ROWID;
+""",
     # the file's id (its journal's and snapshot's too) and the number of the
     # last journalled change it holds [issue 41]
-    4: """
+    5: """
 CREATE TABLE meta (
     store   TEXT,
     change  INTEGER NOT NULL DEFAULT 0
@@ -121,6 +133,7 @@ class GameRecord:
     pace: dict = field(default_factory=dict)
     winner: str | None = None
     boots: int = 0
+    pins: list[str | None] = field(default_factory=list)  # each seat's PIN digest [issue 40]
 
 
 def _dumps(value: object) -> str:
@@ -204,7 +217,7 @@ class Store:
         """The file made to hold what its copies say was acknowledged [issue 41]."""
         journal = self.path.with_name(self.path.name + ".journal")
         snapshot = self.path.with_name(self.path.name + ".snapshot")
-        if 0 < was < 4:  # the first start after an upgrade: issue 30's copies, once
+        if 0 < was < NUMBERED:  # the first start after an upgrade: issue 30's copies, once
             found = legacy(self._db, read_journal(journal, legacy=True).legacy or [],
                            legacy_snapshot(snapshot))
             self._db.execute("UPDATE meta SET store = ?", (secrets.token_hex(8),))
@@ -506,6 +519,12 @@ class Store:
             db.execute("UPDATE seats SET claim = ? WHERE game = ? AND seat = ?",
                        (claim, game, seat))
 
+    def set_pin(self, game: int, seat: int, digest: str) -> None:
+        """Keep seat `seat`'s PIN (its digest) [issue 40]."""
+        record = {"op": "pin", "game": game, "seat": seat, "digest": digest}
+        with self._lock, self._journalled(record) as db:
+            db.execute("INSERT OR REPLACE INTO pins VALUES (?, ?, ?)", (game, seat, digest))
+
     def boot(self, game: int) -> int:
         """Count one more hub start that resumed `game`; return the new count."""
         with self._lock, self._tx() as db:
@@ -530,9 +549,11 @@ class Store:
                 "SELECT event FROM events WHERE game = ? ORDER BY idx", (game,))]
             seats = self._db.execute(
                 "SELECT token, claim FROM seats WHERE game = ? ORDER BY seat", (game,)).fetchall()
+            pins = dict(self._db.execute("SELECT seat, digest FROM pins WHERE game = ?", (game,)))
         return GameRecord(id=row[0], created=row[1], setup=json.loads(row[2]), events=events,
                           tokens=[t for t, _ in seats], claims=[c for _, c in seats],
-                          pace=json.loads(row[3]), winner=row[4], boots=row[5])
+                          pace=json.loads(row[3]), winner=row[4], boots=row[5],
+                          pins=[pins.get(i) for i in range(len(seats))])
 
     def games(self) -> list[dict]:
         """Every game kept, newest first (id, created, ruleset, players, winner)."""

@@ -101,7 +101,7 @@ class _Track:
 
 def _copy(g: GameCopy) -> GameCopy:
     return GameCopy(g.id, g.created, g.setup, list(g.events), list(g.tokens), list(g.claims),
-                    g.pace, g.winner, g.boots)
+                    g.pace, g.winner, g.boots, dict(g.pins))
 
 
 def _span(a: int, b: int) -> str:
@@ -155,7 +155,7 @@ def _one(tracks: dict[int, _Track], n: int, r: dict, unknown: list[int],
                         dumps(r["pace"]))
         tracks[gid] = _Track(game, n, n, "journal", applied=[n])
         return
-    if op not in ("append", "truncate", "token", "claim"):
+    if op not in ("append", "truncate", "token", "claim", "pin"):
         return  # a saved setup: `_setups`
     gid = int(r["game"])
     t = tracks.get(gid)
@@ -186,6 +186,8 @@ def _one(tracks: dict[int, _Track], n: int, r: dict, unknown: list[int],
             g.winner = None
         g.pace = dumps(r["pace"])
         t.confirmed = n
+    elif op == "pin":  # a seat's PIN [issue 40]: as its link and claim, alone
+        g.pins[int(r["seat"])] = str(r["digest"])
     else:  # a seat's link or claim stands alone: played even past a gap in the events
         seat = int(r["seat"])
         while len(g.tokens) <= seat:
@@ -342,7 +344,7 @@ def _restored(gid: int, before: GameCopy | None, t: _Track) -> str | None:
                   "journal": "the journal", "file": "the game file"}[t.source]
         return f"game {gid}: restored from {whence} ({len(g.events)} events)"
     if before.events == g.events:
-        if (before.tokens, before.claims) != (g.tokens, g.claims):
+        if (before.tokens, before.claims, before.pins) != (g.tokens, g.claims, g.pins):
             return f"game {gid}: its seats' links restored from the journal"
         return None
     old, new = before.events, g.events
@@ -484,13 +486,11 @@ def apply(db: sqlite3.Connection, plan: Plan) -> None:
     leaves the file as it was, and the next start decides again)."""
     db.execute("BEGIN IMMEDIATE")
     try:
-        for gid in plan.gone:
-            for table, key in (("events", "game"), ("seats", "game"), ("games", "id")):
+        for gid in [*plan.gone, *plan.games]:
+            for table, key in (("events", "game"), ("seats", "game"), ("pins", "game"),
+                               ("games", "id")):
                 db.execute(f"DELETE FROM {table} WHERE {key} = ?", (gid,))
         for gid, g in plan.games.items():
-            db.execute("DELETE FROM events WHERE game = ?", (gid,))
-            db.execute("DELETE FROM seats WHERE game = ?", (gid,))
-            db.execute("DELETE FROM games WHERE id = ?", (gid,))
             db.execute("INSERT INTO games (id, created, setup, pace, winner, boots, length) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (gid, g.created, g.setup, g.pace, g.winner, g.boots, len(g.events)))
@@ -499,6 +499,8 @@ def apply(db: sqlite3.Connection, plan: Plan) -> None:
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?)",
                            [(gid, s, t, cl) for s, (t, cl) in enumerate(zip(g.tokens, g.claims))
                             if t])
+            db.executemany("INSERT INTO pins VALUES (?, ?, ?)",
+                           [(gid, seat, digest) for seat, digest in sorted(g.pins.items())])
         if plan.setups is not None:
             db.execute("DELETE FROM setups")
             db.executemany("INSERT INTO setups VALUES (?, ?, ?)",
@@ -521,10 +523,13 @@ def legacy(db: sqlite3.Connection, records: Iterable[dict],
     (its lines carry no numbers, so a short journal cannot be told from an
     undo)."""
     games: dict[int, dict] = {gid: {"events": list(ev)} for gid, ev in snapshot.items()}
+    pins: dict[tuple[int, int], str] = {}
     for r in records:
         try:
             op = r.get("op")
-            if op == "game":
+            if op == "pin":
+                pins[int(r["game"]), int(r["seat"])] = str(r["digest"])
+            elif op == "game":
                 games[int(r["id"])] = {**r, "events": [dumps(e) for e in r["events"]]}
             elif op == "append":
                 g = games.setdefault(int(r["game"]), {"events": []})
@@ -564,6 +569,9 @@ def legacy(db: sqlite3.Connection, records: Iterable[dict],
             if "pace" in g:
                 db.execute("UPDATE games SET pace = ?, winner = ? WHERE id = ?",
                            (dumps(g["pace"]), g.get("winner"), gid))
+        for (gid, seat), digest in pins.items():  # a PIN the file lacks (issue 40's)
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone():
+                db.execute("INSERT OR IGNORE INTO pins VALUES (?, ?, ?)", (gid, seat, digest))
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:

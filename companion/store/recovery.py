@@ -151,6 +151,8 @@ def _copy_game(old: sqlite3.Connection, into: sqlite3.Connection, game: int) -> 
         into.executemany("INSERT INTO events VALUES (?, ?, ?)", [(game, i, e) for i, e in events])
         into.executemany("INSERT INTO seats VALUES (?, ?, ?, ?)",
                          [(game, s, t, c) for s, t, c in seats])
+        into.executemany("INSERT INTO pins VALUES (?, ?, ?)",
+                         [(game, s, d) for s, d in _pins(old, game)])
     except sqlite3.Error:
         into.execute("ROLLBACK")
         return None
@@ -176,3 +178,12 @@ def _copy_meta(old: sqlite3.Connection, into: sqlite3.Connection) -> None:
         return
     if row is not None:
         into.execute("UPDATE meta SET store = ?, change = ?", row)
+
+
+def _pins(old: sqlite3.Connection, game: int) -> list[tuple[int, str]]:
+    """A game's seats' PINs [issue 40], from a file that has them."""
+    try:
+        return old.execute("SELECT seat, digest FROM pins WHERE game = ? ORDER BY seat",
+                           (game,)).fetchall()
+    except sqlite3.DatabaseError:
+        return []

@@ -121,6 +121,9 @@ class Live:
     seats: list[dict]  # the seats' names, links and claims (the GM's)
     storage: str | None = None  # what this start found in the game file (the GM's) [issue 30]
     story: dict | None = None  # the story's page the table tells at the end [issue 35]
+    #: a narrated game: whether each seat's PIN is set (its phone asks for one
+    #: before it shows the card) [issue 40]; None: no PIN is asked
+    pins: tuple[bool, ...] | None = None
 
 
 @dataclass
@@ -316,11 +319,20 @@ class Audiences:
         if pc.mode in ("calls", "deal"):
             return self._seat_at_night(live, seat)
         acting = pacing.may_act(pc, seat)
-        src = state if (acting or pc.hold is None) else self._shown(live)
+        # a dying player's last words: he sees the table as it is shown (the
+        # game the deciding attack ended is told at its boundary, to him too),
+        # and acts on the live step (the hunter's shot) [issue 40]
+        words = pc.mode == "last-words"
+        src = state if ((acting and not words) or pc.hold is None) else self._shown(live)
         view = view_for(src, seat, shared=True)
-        if not acting or src is not state:
+        if acting and words:
+            view["actions"] = seat_actions(state, seat) if state.phase != "over" else []
+        elif not acting or src is not state:
             view["actions"] = [c for c in view["actions"]
                                if src is state and pacing.day_power(pc, c["do"])]
+        elif pc.mode == "ballot":  # day powers are the discussion's, on every phone's one
+            # screen (RULES.md §8): never a ballot's extra box that only their holder has
+            view["actions"] = [c for c in view["actions"] if c["do"] not in pacing.DAY_POWERS]
         self._overlay(live, view)
         if pc.mode == "ballot" and buttons != "phones" and view["actions"]:
             if buttons == "roll-call" or seat in state.votes:  # by button, or locked
@@ -331,6 +343,8 @@ class Audiences:
                                   "locked": seat in state.votes,
                                   "unlocked": state.opts["vote_timeout"]}
         view["game"], view["language"] = live.game, live.language
+        if live.pins is not None:
+            view["pin"] = live.pins[seat]
         self._beside(view, self._shown(live))
         return view
 
@@ -354,6 +368,8 @@ class Audiences:
             view["ready"] = seat in pc.ready
         self._overlay(live, view)
         view["game"], view["language"] = live.game, live.language
+        if live.pins is not None:
+            view["pin"] = live.pins[seat]
         self._beside(view, self._shown(live))
         return view
 

@@ -18,7 +18,10 @@ tells nothing of a death before dawn.
 
 A reissued seat's new link is shown once: its QR is served once
 (`code()`, the table screen's fetch; a second fetch is refused), until the
-seat is opened or `show_s` pass. A seat reissued by a vote is never shown
+seat is opened or `show_s` pass. It opens only with the PIN its player
+chose on his first phone (`Table.unlock`), so whoever scans it first, or
+photographs the TV, learns nothing; a seat with no PIN is never reissued
+by a vote [issue 40]. A seat reissued by a vote is never shown
 to the host (`host_may_see`): if its code timed out unopened, the table
 votes again. One request at a time.
 
@@ -124,7 +127,7 @@ class LostPhones:
                 raise NotFound("no game yet")
             seat = table.seating.check(seat)
             self._expire()
-            if state.phase == "over":
+            if table.ended:  # as the table was told: the log's end is not yet public
                 raise NotNow("the game is over")
             if self._req is not None:
                 raise NotNow(f"the table is already deciding about {self._req.name}'s phone")
@@ -132,6 +135,9 @@ class LostPhones:
                     table.game or -1, set()):
                 raise NotNow(f"{state.names[seat]}'s seat was never opened: its own code "
                              "opens it")
+            if table.seating.pins[seat] is None:  # its new code would open it for anyone
+                raise NotNow(f"{state.names[seat]} never chose a PIN: the seat cannot be "
+                             "moved to another phone safely")
             assert table.game is not None
             self._asked += 1
             self._req = _Request(self._asked, table.game, seat, state.names[seat],

@@ -45,7 +45,7 @@ from ..engine import (
 )
 from .nightlog import dawn_index, last_night, night_index
 from .pace import CLOCK_FIELDS, LEGACY_MAX_S, Pace
-from .ready import all_ready
+from .ready import all_ready, said_ready
 from .turns import turn_seconds, turns_for, turns_view
 
 __all__ = ["CLOCK_FIELDS", "LEGACY_MAX_S", "Pace", "Rules", "Settings"]
@@ -55,6 +55,8 @@ SKIPPABLE = frozenset({"calls", "discussion", "ballot", "prompt", "last-words", 
 #: every refusal before the game master's "start" [issue 28]
 NOT_STARTED = ("the game has not started yet: the game master starts it once every phone "
                "has its card")
+#: a phone's Ready is its last word for the window (RULES.md §4 Decision r5) [issue 40]
+SAID_READY = "you said you are ready: the night goes on without your choice"
 #: a narrated game's window opens once the voice has said what opens it [issue 29]
 NARRATOR_SPEAKING = "wait: the narrator is still speaking"
 #: The Village's day powers (RULES.md §8): usable while the hub holds the discussion.
@@ -144,6 +146,8 @@ def seat_refusal(pace: Pace, seat: int, do: str, buttons: str,
         return "only the game master or the clock ends a step"
     if not may_act(pace, seat) and not day_power(pace, do):
         return why_waiting(pace)
+    if said_ready(pace, seat):
+        return SAID_READY
     if now is not None and speaking(pace, now):
         return NARRATOR_SPEAKING
     if not waited_for():

@@ -1,15 +1,17 @@
 """Night 1's "ready" [issue 34]: with `ready_ends_night` (RULES.md §4
 [004] 「参戦者全員の準備が完了次第」) jp-standard's first window ends once every
-phone alive at nightfall tapped the same "ready" button and the engine waits
-for nobody (`engine.night_ready`). The taps live in the table's Pace; every
-phone shows the same button, so they tell nothing.
+phone alive at nightfall tapped the same "ready" button: the taps alone
+end it, and a Ready is its phone's last word for the window (RULES.md §4
+Decision r5: a role holder who taps it without acting passes) [issue 40].
+The taps live in the table's Pace; every phone shows the same button, so
+they tell nothing.
 
     tap_ready(state, pace, seat) -> Pace    all_ready(state, pace) -> bool
 """
 
 from __future__ import annotations
 
-from ..engine import State, night_ready
+from ..engine import State
 from ..engine import ready_window as engine_ready_window
 from ..engine.state import TOGETHER
 from .pace import Pace
@@ -48,14 +50,19 @@ def tap_ready(state: State, pace: Pace, seat: int) -> Pace:
 
 
 def all_ready(state: State, pace: Pace) -> bool:
-    """Night 1's window may end [issue 34]: every living seat tapped "ready"
-    and nobody's night action is still awaited (the seer has acted or
-    passed, RULES.md §4: `engine.night_ready`)."""
-    # every seat alive when the night fell (a death resolved at its dawn does
-    # not excuse its phone), and the engine waits for nobody (`night_ready`)
+    """Night 1's window may end [issue 34]: every seat alive when the night
+    fell tapped "ready" (a death resolved at its dawn does not excuse its
+    phone). The taps alone end it (RULES.md §4 Decision r5): a role holder's
+    Ready passes what he has not done — the window's end, and the step's
+    timeout, take it — so its moment says nothing of any role [issue 40]."""
     return (ready_window(state, pace)
-            and all(seat in pace.ready for seat in _up_tonight(state, pace.night))
-            and night_ready(state, pace.ready))
+            and all(seat in pace.ready for seat in _up_tonight(state, pace.night)))
+
+
+def said_ready(pace: Pace, seat: int) -> bool:
+    """The seat tapped "ready" in the window now open: its last word for it
+    (no action, no decoy after it: every phone alike) [issue 40]."""
+    return pace.mode == "calls" and seat in pace.ready
 
 
 def up_tonight(state: State, night: int, seat: int) -> bool:

@@ -12,12 +12,18 @@ burst_p99_ms)."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import threading
 from collections.abc import Sequence
 
 from ..store import Store
 from .errors import NotFound
+
+#: wrong PINs a reissued link takes before it opens no more (the table votes
+#: again): 5 tries at a 4-digit PIN is a 1-in-2000 guess [issue 40]
+MAX_TRIES = 5
 
 
 class Seats:
@@ -26,12 +32,19 @@ class Seats:
         self.game: int | None = None
         self.tokens: list[str] = []
         self.claims: list[str | None] = []
+        #: each seat's PIN digest (narrated games: its player sets one on his
+        #: first phone; a reissued link opens only with it) [issue 40]
+        self.pins: list[str | None] = []
+        self.tries: dict[int, int] = {}  # wrong PINs given for a seat since its last link
         self.lock = threading.Lock()  # the seats' own: held for a lookup or a change only
         self._info: tuple[tuple, list[dict]] | None = None  # info's last answer, by what it read
 
-    def load(self, game: int, tokens: list[str], claims: list[str | None]) -> None:
+    def load(self, game: int, tokens: list[str], claims: list[str | None],
+             pins: list[str | None] | None = None) -> None:
         with self.lock:
             self.game, self.tokens, self.claims = game, list(tokens), list(claims)
+            self.pins = list(pins) if pins else [None] * len(tokens)
+            self.tries = {}
 
     def check(self, seat: object) -> int:
         """The seat, if the game has it (else 404)."""
@@ -72,13 +85,44 @@ class Seats:
         return True
 
     def reissue(self, seat: int) -> str:
-        """A new link for the seat, free again; answers the old token."""
+        """A new link for the seat, free again (its PIN kept); answers the old token."""
         assert self.game is not None
         token = secrets.token_urlsafe(16)  # 128 bits
         self.store.set_token(self.game, seat, token)
         with self.lock:
             old, self.tokens[seat], self.claims[seat] = self.tokens[seat], token, None
+            self.tries.pop(seat, None)
         return old
+
+    # --- a seat's PIN [issue 40] ------------------------------------------------------
+
+    def digest(self, seat: int, pin: str) -> str:
+        assert self.game is not None
+        return hashlib.sha256(f"werewolf-pin:{self.game}:{seat}:{pin}".encode()).hexdigest()
+
+    def set_pin(self, seat: int, pin: str) -> None:
+        """Keep seat `seat`'s PIN (durable before it is answered)."""
+        assert self.game is not None
+        digest = self.digest(seat, pin)
+        self.store.set_pin(self.game, seat, digest)
+        with self.lock:
+            self.pins[seat] = digest
+
+    def locked(self, seat: int) -> bool:
+        """The seat has a PIN and no phone: only its PIN opens it."""
+        return self.pins[seat] is not None and self.claims[seat] is None
+
+    def try_pin(self, seat: int, pin: str) -> bool | None:
+        """Whether `pin` is the seat's (None: too many wrong ones since its
+        last link, `MAX_TRIES`: it opens no more)."""
+        wrong = self.tries.get(seat, 0)
+        if wrong >= MAX_TRIES:
+            return None
+        pinned = self.pins[seat]
+        if pinned is not None and hmac.compare_digest(pinned, self.digest(seat, pin)):
+            return True
+        self.tries[seat] = wrong + 1
+        return False
 
     def release(self, seat: int) -> None:
         assert self.game is not None

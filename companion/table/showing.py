@@ -15,7 +15,7 @@ from ..replay import result_of
 from ..store import Store
 from . import pacing
 from .audiences import LOBBY, Audiences, Listener, Live, Sent, StreamCaps
-from .errors import NotFound
+from .errors import NotFound, NotNow
 from .pace import Pace
 from .pacing import Settings
 from .seats import Seats
@@ -49,11 +49,23 @@ class Showing:
     story_voice: float = 0.0
     _story_over: tuple[int, float] | None = None  # (game, when its end was first seen)
     _story_told: tuple[tuple, list, dict] | None = None  # ((game, language, events), log, told)
+    _voice_due: bool
+    _advance_and_commit: Callable[..., None]  # Table's: the one path's commit
 
     @property
     def language(self) -> str:
         """The game's language (the pages default to it)."""
         return str(self.setup.get("language", "en"))
+
+    @property
+    def ended(self) -> bool:
+        """The game's end is public: the table has told it (pacing reached
+        the end). The engine's log may end sooner — the wolves' deciding
+        attack ends the game at once, but the night's calls go on to their
+        ends and the dawn tells it — and nothing of the end (the story, the
+        cards, the host's keys) is told before this [issue 40]."""
+        return self.state is not None and self.state.phase == "over" \
+            and self.pace.mode == "over"
 
     @property
     def buttons(self) -> str:
@@ -84,9 +96,11 @@ class Showing:
         state = self._need_game()
         assert self.game is not None
         shown = self._rollcall_shown if rollcall is False else rollcall
+        pins = tuple(p is not None for p in self.seating.pins) \
+            if self.setup.get("narrated") else None
         return Live(self.game, state, self.pace, self.language, self.buttons,
                     shown, self.settings.rollcall_s, self.seats(), self.store.notice,
-                    self._story_page())
+                    self._story_page(), pins)
 
     def public(self) -> dict:
         """The table's view (the display, the table screen, the LEDs)."""
@@ -114,8 +128,26 @@ class Showing:
 
         with self.lock:
             state = self._need_game()
-            if not readable(state, seat):
+            if not readable(state, seat, self.ended):
                 raise Denied("the story is for the dead with ghosts on, or after the game")
+            lang = lang or self.language
+            if lang not in LANGUAGES:
+                raise BadInput(f"'lang' is one of {', '.join(LANGUAGES)}")
+            return told(state, lang, self.game)
+
+    def told_story(self, reader: str | None, lang: str | None = None) -> dict:
+        """The live game's story for `reader` (None: its game master; "public":
+        anyone, a narrated game's host included), once the table has told its
+        end (`ended`) [issue 40]; 403 before."""
+        from ..engine.story import readable
+        from ..words import LANGUAGES
+        from ..words.story import told
+        from .errors import BadInput, Denied
+
+        with self.lock:
+            state = self._need_game()
+            if not readable(state, reader, self.ended):
+                raise Denied("the story is told once the game is over")
             lang = lang or self.language
             if lang not in LANGUAGES:
                 raise BadInput(f"'lang' is one of {', '.join(LANGUAGES)}")
@@ -140,7 +172,7 @@ class Showing:
         """The page the table screen tells now, for the public view: only
         once the game is over and the story has begun (else None)."""
         state = self.state
-        if state is None or state.phase != "over" or self.story_page < 0 \
+        if state is None or not self.ended or self.story_page < 0 \
                 or self._story_over is None:
             return None
         chapters = self._told()["chapters"]
@@ -154,7 +186,7 @@ class Showing:
         """The clock turns the story's page: it begins STORY_START_S after
         the end, then each page stays its time (and its voice's)."""
         state = self.state
-        if state is None or state.phase != "over" or self.game is None:
+        if state is None or not self.ended or self.game is None:
             self._story_over = None  # (an undo at the end: the next end begins it again)
             return False
         if self._story_over is None or self._story_over[0] != self.game:
@@ -168,6 +200,20 @@ class Showing:
             return False  # the end stays on the screen
         lines = len(self._told()["chapters"][self.story_page]["lines"])
         return now >= max(self.story_at + STORY_PAGE_S + STORY_LINE_S * lines, self.story_voice)
+
+    def story_step(self) -> dict:
+        """A tap on the GM's tablet or the host page: the story's next page
+        on the table screen [issue 35]; NotNow before the end."""
+        with self.lock:
+            state = self._need_game()
+            if not self.ended:  # the table's end, not the log's [issue 40]
+                raise NotNow("the story is told once the game is over")
+            now = self.clock()
+            self.story_due(now)
+            self.story_turn(now)
+            self._voice_due = True
+            self._advance_and_commit(now, start=len(state.log))
+            return self.public()
 
     def story_turn(self, now: float) -> None:
         """The next page (after the last, the story begins again)."""

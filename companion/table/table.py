@@ -38,6 +38,7 @@ from .audiences import Audiences, Sent, step_id
 from .batch import Queue, Ticket
 from .errors import BadInput, NotFound, NotNow, Stale, TableError
 from .pacing import Pace, Settings
+from .pins import Pins
 from .presses import lockin_pick, vote_presses
 from .seats import Seats
 from .setup import parse_setup
@@ -98,6 +99,8 @@ class Table(Showing):
         self.voice: Voice | None = None
         self._voice_due = False  # the voice hears the next commit even if nothing moved
         self._rollcall_shown: int | None = None  # the roll-call index last published
+        #: the seats' PINs in a narrated game (pins.py) [issue 40]
+        self.pins = Pins(self)
         self._queue = Queue()  # phones' actions waiting for the lock (group commit)
         self._unpublished = False  # a commit's publish waits for the ballots queued behind it
 
@@ -116,7 +119,7 @@ class Table(Showing):
             raise NotFound(f"no game {game}")
         self.game, self.setup = rec.id, rec.setup
         self.state = rebuild(rec.events)
-        self.seating.load(rec.id, rec.tokens, rec.claims)
+        self.seating.load(rec.id, rec.tokens, rec.claims, rec.pins)
         now = self.clock()
         self.pace = Pace.from_record(rec.pace, now, self.wall()) if rec.pace else Pace()
         if restarted:  # the table was waiting when the power went: a moment more
@@ -242,6 +245,8 @@ class Table(Showing):
             _check_decoy(self.audiences, self._need_game(), seat, raw)
             if pacing.speaking(self.pace, self.clock()):  # as an action would be [issue 29]
                 raise NotNow(pacing.NARRATOR_SPEAKING)
+            if ready.said_ready(self.pace, seat):  # as an action would be [issue 40]
+                raise NotNow(pacing.SAID_READY)
             return self.seat_view(seat)
 
     def pass_turn(self, seat: int) -> Sent:
@@ -307,20 +312,6 @@ class Table(Showing):
                 self.story_turn(now)
                 self._voice_due = True
                 self._advance_and_commit(now, start=len(self.state.log))
-
-    def story_step(self) -> dict:
-        """A tap on the GM's tablet or the host page: the story's next page
-        on the table screen [issue 35]; NotNow before the end."""
-        with self.lock:
-            state = self._need_game()
-            if state.phase != "over":
-                raise NotNow("the story is told once the game is over")
-            now = self.clock()
-            self.story_due(now)
-            self.story_turn(now)
-            self._voice_due = True
-            self._advance_and_commit(now, start=len(state.log))
-            return self.public()
 
     def _settle(self, now: float) -> None:
         self.pace = settle(self._need_game(), self.pace, now, self._rules())
@@ -461,12 +452,14 @@ class Table(Showing):
         return self.seating.holder(token)
 
     def claim(self, seat: int, device: str) -> bool:
-        """The first device to open a seat keeps it; others are refused."""
+        """The first device to open a seat keeps it; others are refused, and
+        so is any device while the seat is locked (`locked`)."""
         with self.lock:
+            if self.seating.locked(seat):
+                return False
             if self.seating.claim(seat, device):
                 self._publish()
             return self.seating.claims[seat] == device
-
 
 
 def _check_seat_seq(audiences: Audiences, state: State, seat: int, seq: int | None) -> None:

@@ -43,6 +43,12 @@ AMENDED = {
     "a Wi-Fi interface's address comes first, not the first one found [issue 31]",
     "`sudo tools/pi-check.sh` (root: debootstrap, chroot, binfmt_misc; packages":
     "pi-check uses mmdebstrap, boots a VM and runs a subset of the tests [issue 31]",
+    "- **a lost phone is the table's vote**, never the host's alone":
+    "the new code opens only with the player's PIN [issue 40]",
+    "| `GET /p/<token>` | the seat | the seat's page; the first device to open it":
+    "a reissued seat asks for its PIN [issue 40]",
+    "- Non-interference, tested: two games that differ only in cards":
+    "non-interference is tested over the secrecy census [issue 40]",
 }
 
 README_COMMANDS = [

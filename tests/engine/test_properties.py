@@ -424,7 +424,7 @@ def check_player_views(state: State) -> None:
         # RULES.md §8: his own profession only; no standing building in public
         if state.village:
             assert v["profession"]["id"] == state.prof[seat]
-        assert set(v.get("village", {})) <= {"burned", "poster", "silenced"}
+        assert set(v.get("village", {})) <= {"professions", "burned", "poster", "silenced"}
         # a dead player, or one not called, sees only "night N" at night (§4)
         if state.phase == "night" and state.step not in PROMPTS and not v["actions"]:
             assert v["step"] == f"night {state.n}"

@@ -325,15 +325,16 @@ def test_no_victim_from_the_sheriffs_left_else_seat_1_rules_6_decision():
 JP8 = ["werewolf", "werewolf", "seer", "madman", "medium", "villager", "villager", "villager"]
 
 
-def test_night_1_ends_once_everyone_is_ready_and_the_seer_has_acted_rules_4_004():
+def test_night_1_ends_once_everyone_is_ready_rules_4_004_r5():
     """RULES.md §4 `ready_ends_night` [004 l.86–87 「参戦者全員の準備が完了次第、
-    Bに移ります」]: jp-standard's night-1 window may end once every living
-    player is ready and the seer has acted or passed; not on night 2, not
-    without the option."""
+    Bに移ります」] and its Decision r5: jp-standard's night-1 window may end
+    once every living player is ready — the seer too, whether she has acted
+    or not (her Ready passes: the end never waits on an action) [issue 40];
+    not on night 2, not without the option."""
     state = game("jp-standard", JP8, [])
     everyone = set(range(8))
     assert ready_window(state) and pending(state)["ready"]
-    assert not night_ready(state, everyone)  # the seer has not acted
+    assert night_ready(state, everyone)  # the seer has not acted: her Ready passes
     assert night_ready(state, everyone - {S("Cid")}) is False
     act(state, Action(S("Cid"), "pass"))
     # the engine has left the window (nobody to wait for); the table holds it

@@ -538,7 +538,8 @@ def test_views_show_own_profession_gm_every_building__rules_s8():
     assert gm["professions"] == tokens and gm["spent"] == {"confessor": "used"}
     assert gm["powers"][S("Cid")] == "used"
     pv = public_view(st)
-    assert "profession" not in pv and set(pv["village"]) == {"burned", "poster", "silenced"}
+    assert "profession" not in pv and set(pv["village"]) == {"professions", "burned", "poster",
+                                                               "silenced"}
 
 
 def test_announcements_tell_fires_posters_silences_and_pardons__rules_s8():

@@ -8,7 +8,8 @@ same — timing included — to the table and to every seat but the two named
 
 from __future__ import annotations
 
-from .test_secrecy import Plan, _assert_same, _mh, _play
+from .lockstep import Spec, assert_same, lockstep
+from .test_secrecy import Plan, _mh
 
 
 def _day2(table) -> bool:
@@ -33,8 +34,8 @@ def test_a_wolf_named_by_the_first_dead_looks_like_a_villager_named(tmp_path):
         return [("first-dead", 3.0, "villager#5", {"do": "name", "target": target})]
 
     observers = [1, 2, 3, 4, 6]
-    a = _play(tmp_path / "a.sqlite3", game, kill + seer + named("A"), observers, _day2)
-    b = _play(tmp_path / "b.sqlite3", game, kill + seer + named("F"), [*observers, 5], _day2)
-    _assert_same(a, b)  # (a's keys: F's own view, in b only, is not compared)
+    a, b = lockstep(tmp_path, [Spec(game, kill + seer + named("A"), observers),
+                               Spec(game, kill + seer + named("F"), [*observers, 5])], _day2)
+    assert_same(a, b)  # (F's own view, observed in b only, is not compared)
     assert '"kind": "ally"' in b[-1]["seat:5"]  # F was named, and is the ally
     assert '"first-dead"' in "".join(f["public"] for f in a)  # the call was made, publicly

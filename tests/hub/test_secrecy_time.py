@@ -15,71 +15,29 @@ early, as the night did before issue 16.
 
 from __future__ import annotations
 
-import json
-import random
 from pathlib import Path
 
 import pytest
 
-from companion.store import Store
-from companion.table import Table, pacing
+from companion.table import pacing
 
-from .conftest import FakeClock
+from .lockstep import Move, Spec, assert_same, lockstep
 
 #: (night, call, seconds into the call, seat, action); "last" = the last half second
 Plan = list[tuple[int, str, float | str, int, dict]]
 STOP_DAY = 2  # the run ends when day 2's ballots open: two whole nights and a day
 
 
-def _play(path: Path, setup: dict, plan: Plan, votes: dict[int, int],
-          observers: list[int]) -> list[dict]:
-    clock = FakeClock()
-    table = Table(Store(path), clock=clock, rng=random.Random(5))
-    table.create(setup)
-    audiences = ["public"] + [f"seat:{s}" for s in observers]
-    listeners = {a: table.listen(a)[0] for a in audiences}
-    todo = list(plan)
-    voted_day = 0
-    frames: list[dict] = []
-    for _ in range(20_000):
-        clock.advance(0.5)
-        table.tick()
-        pc = table.pace
-        if pc.mode == "calls" and pc.cursor < len(pc.calls):
-            call = pc.calls[pc.cursor]
-            window = (pc.deadline or 0) - pc.started
-            for item in list(todo):
-                night, at, after, seat, action = item
-                when = window - 0.5 if after == "last" else float(after)
-                if night == pc.night and at == call and clock.t - pc.started >= when:
-                    todo.remove(item)
-                    table.act_seat(seat, dict(action))
-        elif pc.mode == "ballot" and table.state.n == STOP_DAY:
-            break
-        elif pc.mode == "ballot" and voted_day != table.state.n:
-            voted_day = table.state.n  # day 1: every living phone votes as the plan says
-            for seat, target in votes.items():
-                if table.state.alive[seat]:
-                    table.act_seat(seat, {"do": "vote", "target": setup["players"][target]})
-        frame = {"public": json.dumps(table.public(), sort_keys=True)}
-        for s in observers:
-            frame[f"seat:{s}"] = json.dumps(table.seat_view(s), sort_keys=True)
-        for a, listener in listeners.items():
-            frame[f"stream:{a}"] = []
-            while not listener.queue.empty():
-                frame[f"stream:{a}"].append(listener.queue.get_nowait())
-        frames.append(frame)
-    else:
-        raise AssertionError("the game never reached day 2's ballots")
-    assert not todo, f"planned actions never made: {todo}"
-    return frames
+def _moves(setup: dict, plan: Plan, votes: dict[int, int]) -> list[Move]:
+    """The plan as lockstep's moves, and day 1's ballots (the dead do not vote)."""
+    moves: list[Move] = [(f"{night}:{call}", after, seat, action)
+                         for night, call, after, seat, action in plan]
+    return moves + [("day1:ballot", 0.0, seat, {"do": "vote", "target": setup["players"][t]})
+                    for seat, t in votes.items()]
 
 
-def _assert_same(a: list[dict], b: list[dict], what: str) -> None:
-    for i, (fa, fb) in enumerate(zip(a, b)):
-        for key in fa:
-            assert fa[key] == fb[key], f"{what}: {key} differs at {i / 2} s:\n{fa[key]}\n{fb[key]}"
-    assert len(a) == len(b), f"{what}: the runs' lengths differs at {min(len(a), len(b)) / 2} s"
+def _stopped(table) -> bool:  # type: ignore[no-untyped-def]
+    return table.pace.mode == "ballot" and table.state.n == STOP_DAY
 
 
 def _setup(ruleset: str, roles: list[str], **options: object) -> dict:
@@ -109,14 +67,15 @@ AFTER = {"at once": 0.0, "last second": "last"}
 
 
 def _run_set(tmp_path: Path, setup_of, games, plan_of, votes, observers) -> None:  # type: ignore[no-untyped-def]
-    runs = []
-    for k, (label, deal, how) in enumerate(games):
-        frames = _play(tmp_path / f"g{k}.sqlite3", setup_of(deal), plan_of(deal, how), votes,
-                       observers)
-        runs.append((label, frames))
-    first_label, first = runs[0]
-    for label, frames in runs[1:]:
-        _assert_same(first, frames, f"{first_label} / {label}")
+    """Every game of the set in lockstep (tests/hub/lockstep.py), each
+    compared with the first, half second by half second, routes included."""
+    specs = []
+    for label, deal, how in games:
+        setup = setup_of(deal)
+        specs.append(Spec(setup, _moves(setup, plan_of(deal, how), votes), observers, label))
+    runs = lockstep(tmp_path, specs, _stopped)
+    for spec, frames in zip(specs[1:], runs[1:]):
+        assert_same(runs[0], frames, f"{specs[0].label} / {spec.label}")
 
 
 # --- Millers Hollow and BGA: seer, witch, wolves ----------------------------------

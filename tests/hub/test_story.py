@@ -64,7 +64,10 @@ def test_before_the_end_only_the_gm_and_a_ghost_read_the_story(app, client, ghos
         assert "story" not in r.json
 
 
-def _finish(client) -> None:  # type: ignore[no-untyped-def]
+def _finish(client, table, clock) -> None:  # type: ignore[no-untyped-def]
+    """The village wins on night 2 (the witch poisons B): the GM's actions,
+    then the night's calls run out — the end is the table's once the dawn
+    tells it, not at the deciding action [issue 40]."""
     for action in ([{"actor": n, "do": "vote", "target": "A"} for n in "BCDEGH"]
                    + [{"actor": "A", "do": "vote", "target": "C"}]
                    + [{"actor": "C", "do": "inspect", "target": "B"},
@@ -72,11 +75,24 @@ def _finish(client) -> None:  # type: ignore[no-untyped-def]
                       {"actor": "D", "do": "potion", "heal": False, "poison": "B"}]):
         r = client.post("/api/actions", json=action, headers=GM)
         assert r.status_code == 200, (action, r.json)
+    assert client.get("/api/games/1/story").status_code == 403  # the log's end: not yet told
+    _to_the_end(table, clock)
 
 
-def test_at_the_end_everyone_reads_it_in_any_language(app, client):
+def _to_the_end(table, clock) -> None:  # type: ignore[no-untyped-def]
+    """The clock runs until the table tells the end (the night's calls last
+    their windows after the deciding action)."""
+    for _ in range(200):
+        if table.ended:
+            return
+        clock.advance(5)
+        table.tick()
+    raise AssertionError("the table never told the end")
+
+
+def test_at_the_end_everyone_reads_it_in_any_language(app, client, table, clock):
     game, phones = _game(app, client)
-    _finish(client)
+    _finish(client, table, clock)
     public = client.get(f"/api/games/{game}/story?lang=ja")
     assert public.status_code == 200 and public.json["over"]
     assert public.json["told"]["chapters"][-1]["title"] == "結末"
@@ -94,7 +110,7 @@ def test_the_table_screen_tells_it_page_by_page(app, client, table, clock):
 
     game, _ = _game(app, client)
     assert client.post("/api/story/step", json={}, headers=GM).status_code == 409
-    _finish(client)
+    _finish(client, table, clock)
     table.tick()
     assert "story" not in client.get("/api/public").json  # the winners first
     clock.advance(STORY_START_S + 0.1)
@@ -163,14 +179,14 @@ def test_a_narrated_table_says_each_new_page() -> None:
     assert spoken({**over, "story": page}, {**over, "story": day}, "en") == ["Day 1", "Vote: B 3."]
 
 
-def test_a_season_over_a_period_and_as_csv(app, client, tmp_path, capsys):
+def test_a_season_over_a_period_and_as_csv(app, client, table, clock, tmp_path, capsys):
     """[issue 35] The season: each player's games and wins by side and by
     role, the table's record, over a chosen period; on the GM's tablet (GET
     /api/season), as CSV (GET /api/season.csv, `werewolf season --csv`)."""
     import datetime
 
     _game(app, client)
-    _finish(client)  # the village wins: A and B (the wolves) lose
+    _finish(client, table, clock)  # the village wins: A and B (the wolves) lose
     today = datetime.date.today().isoformat()
     later = (datetime.date.today() + datetime.timedelta(days=1)).isoformat()
     season = client.get(f"/api/season?from={today}&to={today}", headers=GM).json
@@ -227,7 +243,7 @@ def test_a_narrated_page_stays_until_its_words_are_said(app, client, table, cloc
     from companion.table.showing import STORY_START_S
 
     _game(app, client)
-    _finish(client)
+    _finish(client, table, clock)
     table.voice = _Voice(clock)
     table.tick()
     clock.advance(STORY_START_S + 0.1)
@@ -245,7 +261,7 @@ def test_an_undo_at_the_end_takes_the_story_back(app, client, table, clock):
     """The GM's undo at the end: the table screen's story goes with the end,
     and the game's next end tells its own story from the first page."""
     _game(app, client)
-    _finish(client)
+    _finish(client, table, clock)
     assert client.post("/api/story/step", json={}, headers=GM).json["story"]["page"] == 0
     client.post("/api/story/step", json={}, headers=GM)
     for _ in range(2):  # the witch's poison, the pack's attack on G
@@ -258,6 +274,7 @@ def test_an_undo_at_the_end_takes_the_story_back(app, client, table, clock):
                    {"actor": "D", "do": "potion", "heal": False, "poison": "B"}):
         assert client.post("/api/actions", json=action, headers=GM).status_code == 200
     assert "story" not in client.get("/api/public").json  # not before it begins again
+    _to_the_end(table, clock)
     pages = [client.post("/api/story/step", json={}, headers=GM).json["story"]
              for _ in range(4)]
     assert [p["title"] for p in pages] == ["The cards", "Night 1", "Day 1", "Night 2"]

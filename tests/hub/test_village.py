@@ -103,7 +103,7 @@ def test_public_view_keeps_buildings_secret(table, clock) -> None:
     pub = table.public()
     text = json.dumps(pub)
     assert "profession" not in {k for p in pub["players"] for k in p}
-    assert set(pub["village"]) == {"burned", "poster", "silenced"}
+    assert set(pub["village"]) == {"professions", "burned", "poster", "silenced"}
     for word in ('"confessor"', '"tavern-keeper"', '"barber"', '"usable"', '"used"'):
         assert word not in text, word
     seat = table.seat_view(0)

@@ -37,19 +37,35 @@ def _deal(app: Any, narrated: bool = True) -> list[dict]:
     return list(got.get_json()["seats"])
 
 
+def pin_of(url: str) -> str:
+    """The PIN each test player chooses (a narrated game asks for one) [issue 40]."""
+    return str(4000 + sum(map(ord, url)) % 1000)
+
+
 def _phone(app: Any, seat: dict) -> Any:
-    """A phone that opened `seat`'s link (it holds the seat now)."""
+    """A phone that opened `seat`'s link (it holds the seat now) and, in a
+    narrated game, chose the seat's PIN."""
     phone = app.test_client()
     assert phone.get(seat["url"]).status_code == 200
+    if phone.get(seat["url"] + "/state").get_json().get("pin") is False:
+        chosen = phone.post(seat["url"] + "/pin", json={"pin": pin_of(seat["url"])})
+        assert chosen.status_code == 200 and chosen.get_json()["pin"] is True
     return phone
 
 
 def _play_out(app: Any) -> None:
-    """The example game's actions, as the phones would send them, to its end."""
+    """The example game's actions, as the phones would send them, to its end,
+    and the table's clock on until the table has told it (the night's calls
+    last their windows after the deciding action) [issue 40]."""
     table = app.extensions["table"]
     for action in _example()["actions"]:
         table.act_gm(action)
     assert table.state.phase == "over"
+    for _ in range(50):
+        if table.ended:
+            return
+        table.timer("skip")
+    raise AssertionError("the table never told the end")
 
 
 def _moves(client: Any, seat: int) -> dict[str, int]:
@@ -185,8 +201,18 @@ def test_a_majority_of_the_living_reissues_the_seat(app) -> None:  # type: ignor
     assert client.get("/api/seats", headers=AUTH).get_json()["seats"][SEER]["url"] is None
     new = app.extensions["table"].seats()[SEER]["url"]
     assert new != seats[SEER]["url"]
-    cid = _phone(app, {"url": new})
+    # [issue 40] the new code opens only with the PIN Cid chose on his first phone:
+    # whoever scans the TV first is shown a PIN field, never the card
+    stranger = app.test_client()
+    page = stranger.get(new)
+    assert page.status_code == 200 and 'data-post="unlock"' in page.get_data(as_text=True)
+    assert stranger.get(new + "/state").status_code == 403
+    assert stranger.post(new + "/unlock", json={"pin": "0000"}).status_code == 403
+    cid = app.test_client()
+    cid.get(new)
+    assert cid.post(new + "/unlock", json={"pin": pin_of(seats[SEER]["url"])}).status_code == 200
     assert cid.get(new + "/state").get_json()["role"] == "seer"
+    assert stranger.get(new + "/state").status_code == 403
     assert "lost_phone" not in _public(app)
 
 

@@ -333,11 +333,12 @@ def test_the_first_start_after_the_upgrade_reads_issue_30s_journal_once(tmp_path
     without numbers, no header), as a hub killed before the upgrade leaves
     them: what the journal holds past the file is put back; nothing is taken
     back (its lines cannot tell a short journal from an undo); then the file
-    is schema 4 with a numbered journal, and the next start says nothing."""
+    is the newest schema with a numbered journal, and the next start says
+    nothing."""
     import sqlite3
     import zlib
 
-    from companion.store.log import _MIGRATIONS, _SCHEMA
+    from companion.store.log import _MIGRATIONS, _SCHEMA, SCHEMA_VERSION
 
     path = tmp_path / "games.sqlite3"
     db = sqlite3.connect(path)
@@ -369,7 +370,7 @@ def test_the_first_start_after_the_upgrade_reads_issue_30s_journal_once(tmp_path
     store.close()
     again = Store(path)
     assert events_of(again, 1) == list(range(6)) and again.notice is None
-    assert again._db.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert again._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def test_a_journal_deleted_under_a_running_hub_is_started_again(tmp_path):

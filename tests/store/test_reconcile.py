@@ -240,3 +240,42 @@ def test_each_row_of_the_reconciliation(written: Path, tmp_path: Path, row: Row)
         assert events(again) == after and again.notice is None
     finally:
         again.close()
+
+
+def test_a_seats_pin_is_one_of_the_changes_the_copies_hold(tmp_path: Path) -> None:
+    """[issue 41 with issue 40's PINs] A seat's PIN is journalled like its
+    link and claim: the WAL lost, the journal puts it back; the file holds it
+    and a journal line is damaged, nothing lost; a game rewritten whole keeps
+    its PINs (they refer to it)."""
+    import subprocess
+    import sys
+
+    from test_journal import ROOT
+
+    folder = tmp_path / "card"
+    folder.mkdir()
+    code = ("import os, sys; sys.path.insert(0, sys.argv[2]); from companion.store import Store\n"
+            "s = Store(sys.argv[1]); g = s.create_game({'ruleset': 'bga'}, [{'a': 0}], "
+            "['t0', 't1'], {})\n"
+            "s.append(g, 1, [{'a': 1}], {}); s.set_pin(g, 1, 'digest-1'); "
+            "s.append(g, 2, [{'a': 2}], {})\nos._exit(0)\n")
+    subprocess.run([sys.executable, "-c", code, str(folder / DB), str(ROOT)], check=True,
+                   timeout=60)
+    def flip_pins_line(d: Path) -> None:
+        data = journal(d).read_bytes()
+        at = data.index(b'"digest-1"') + 2
+        journal(d).write_bytes(data[:at] + b"X" + data[at + 1:])
+
+    for damage in (wal_gone, flip_pins_line):
+        case = tmp_path / f"case-{damage.__name__}"
+        shutil.copytree(folder, case)
+        damage(case)
+        store = Store(case / DB)
+        try:
+            rec = store.load(1)
+            assert rec is not None and rec.pins == [None, "digest-1"], store.notice
+            assert [e["a"] for e in rec.events] == [0, 1, 2] and not store.lost
+            said = "restored from the journal" if damage is wal_gone else "1 damaged line"
+            assert store.notice is not None and said in store.notice, store.notice
+        finally:
+            store.close()

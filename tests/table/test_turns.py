@@ -194,18 +194,19 @@ def ready_all(state, pace: Pace, seats) -> Pace:  # type: ignore[no-untyped-def]
     return pace
 
 
-def test_night_one_ends_once_every_living_phone_is_ready_and_the_seer_has_acted():
-    """RULES.md §4 [004]: with `ready_ends_night` (jp-standard's default),
-    the night-1 window ends once every living phone tapped "ready" and the
-    seer has acted or passed — not before, whichever comes last."""
+def test_night_one_ends_on_the_taps_alone_and_a_ready_seer_has_passed():
+    """RULES.md §4 [004] and its Decision r5: with `ready_ends_night`
+    (jp-standard's default) the night-1 window ends once every living phone
+    tapped "ready" — whether the seer has acted or not: her Ready is her
+    last word (the step times out: she passed), and the window's end never
+    waits on an action, else its moment tells when she acted [issue 40]."""
     state, pace, now = night_one(jp9())
     assert state.opts["ready_ends_night"] is True  # the preset's default
     pace = ready_all(state, pace, range(9))
-    pace, _ = pacing.advance(state, pace, now + 5, RULES)
-    assert pace.mode == "calls" and pace.deadline == pytest.approx(300.0)  # the seer has not
-    act(state, Action(0, "inspect", target=3), expect=state.acts)
-    pace, _ = pacing.advance(state, pace, now + 6, RULES)
-    assert pace.mode != "calls" or pace.night != 1
+    assert pacing.seat_refusal(pace, 0, "inspect", "phones", lambda: True, now) \
+        == pacing.SAID_READY  # her Ready was her last word
+    pace, timeout = pacing.advance(state, pace, now + 5, RULES)
+    assert pace.deadline == pytest.approx(now + 5) and timeout  # ended: the seer's step times out
 
 
 def test_one_phone_not_ready_keeps_the_night_open():

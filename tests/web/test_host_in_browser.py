@@ -99,6 +99,7 @@ def test_the_host_page_follows_the_seats_and_offers_only_what_can_be_done(
         new_context.close_all()
 
 
+PIN = "4071"  # every seat's, chosen on its first phone [issue 40]
 NAMES = {"en": ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"],
          "ja": ["あかり", "ひろし", "さくら", "だいき", "えみ", "ふみや", "ごう", "はな"]}
 
@@ -121,10 +122,18 @@ def test_a_lost_phone_is_the_tables_vote_on_the_tv(
         for seat in (0, lost_seat):  # two phones in the browser; the others in-process
             phones[seat] = new_context(hub, **PHONE).new_page()
             phones[seat].goto(hub.base + seats[seat]["url"])
+            # a narrated game: the seat's PIN first, its card only then [issue 40]
+            expect(hook(phones[seat], "pin-set")).to_be_visible()
+            expect(hook(phones[seat], "card")).to_be_hidden()
+            phones[seat].fill("#pin", PIN)
+            hook(phones[seat], "pin-send").click()
+            expect(hook(phones[seat], "pin-set")).to_be_hidden()
             expect(hook(phones[seat], "deal-screen")).to_be_visible()
+            expect(hook(phones[seat], "card")).to_be_visible()
         for seat in range(len(names)):
             if seat not in phones:
                 assert hub.table.claim(seat, f"phone-{seat}")
+                hub.table.pins.set_pin(seat, {"pin": PIN})
         tv = new_context(hub, **SCREEN).new_page()
         tv.goto(f"{hub.base}/table?lang={lang}")
         host = new_context(hub, **HOST).new_page()
@@ -171,8 +180,19 @@ def test_a_lost_phone_is_the_tables_vote_on_the_tv(
         assert not found, found
 
         new = hub.table.seats()[lost_seat]["url"]
+        # whoever scans the TV first is asked the PIN, never shown the card [issue 40]
+        stranger = new_context(hub, **PHONE).new_page()
+        stranger.goto(hub.base + new)
+        stranger.fill("#pin", "1357")
+        hook(stranger, "pin-send").click()
+        expect(hook(stranger, "pin-error")).to_be_visible()
+        expect(hook(stranger, "card")).to_have_count(0)
+        shot(stranger, "unlock-wrong")
         again = new_context(hub, **PHONE).new_page()
         again.goto(hub.base + new)
+        again.fill("#pin", PIN)
+        hook(again, "pin-send").click()
+        expect(hook(again, "card")).to_be_visible()
         expect(hook(tv, "lost")).to_be_hidden()  # opened: the code goes
         expect(hook(host, "host-lost")).to_be_hidden()
         expect(hook(host, f"host-seat-status-{lost_seat}")).to_have_text(

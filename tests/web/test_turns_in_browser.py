@@ -138,10 +138,12 @@ def test_every_phone_has_the_same_ready_button_and_all_ready_ends_night_one(
         expect(hook(villager, "ready")).to_be_disabled(timeout=WAIT)
         shot(villager, "ready-tapped")
         for s in range(9):
-            if s != 6:
+            if s not in (0, 6):
                 hub.table.ready(s)
         time.sleep(0.3)
-        assert hub.table.pace.mode == "calls"  # the seer has not looked yet
-        hub.api("POST", "/api/actions", {"do": "inspect", "actor": "A", "target": "D"})
+        assert hub.table.pace.mode == "calls"  # the seer's phone is not ready yet
+        # her Ready is her last word (RULES.md §4 Decision r5): she has not looked, and
+        # the night ends on the taps alone, as if she had [issue 40]
+        hook(seer, "ready").click()
         until(lambda: hub.table.pace.mode != "calls", "night 1's end", 5)
         expect(hook(villager, "ready")).to_be_hidden(timeout=WAIT)  # the day

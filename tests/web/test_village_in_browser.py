@@ -2,7 +2,8 @@
 Millers Hollow game with professions. The pyromaniac burns a farm from his
 phone at night; at dawn the table screen shows the burned building; during
 the day's discussion the confessor hears a confession on her phone (before
-the vote opens) and sees the card full screen, and the GM enters the
+the vote opens), on the day powers' screen every living phone shows alike
+[issue 40], and sees the card full screen, and the GM enters the
 schoolteacher's silence with the tablet's widgets (the table screen names the
 silenced, a silenced phone says it cannot vote today); her phone shows her profession
 with her card; the GM tablet, secrets shown, shows every seat's profession and
@@ -16,10 +17,10 @@ from typing import Any
 import pytest
 from browser_kit import (
     caught_up,
-    confirm,
     held_card,
     held_profession_shows,
     hook,
+    night_tap,
     night_to_day,
     open_pages,
 )
@@ -57,11 +58,14 @@ def _play(hub: Any, new_context: Any) -> None:
     # the table screen: the burned farm, in public
     expect(hook(screen, "village")).to_contain_text("Burned: Ann's Farm", timeout=15_000)
     # the day's discussion: the confessor hears Cid (the seer) before the vote
-    box = hook(phone, "choice-confess")
-    expect(box).to_be_visible(timeout=15_000)
+    # on the day powers' one screen, the same on every living phone [issue 40]
+    expect(hook(phone, "secret-day")).to_be_visible(timeout=15_000)
     assert hub.api("GET", "/api/gm")["pace"]["mode"] == "discussion"
-    box.locator("[data-test=target-2]").click()
-    confirm(phone)
+    other = phones[PYRO]  # no day power: the same screen, the same words
+    expect(hook(other, "secret-day")).to_be_visible()
+    assert other.locator("#day").inner_html() == phone.locator("#day").inner_html()
+    assert "Whose confession" not in phone.locator("body").inner_text()  # on the held card only
+    night_tap(phone, seat=2)
     caught_up(hub, phone)  # her result: on the held card only [issue 28]
     assert "Cid's card: Seer." in held_card(phone)
     expect(hook(phone, "results")).to_be_hidden()

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from browser_kit import (
     caught_up,
-    confirm,
     held_card,
     held_profession_shows,
     hook,
     next_call,
+    night_tap,
     night_to_day,
     open_pages,
 )
@@ -43,7 +43,8 @@ SEED = 5  # the baker's rolls: night 1 finds Ann, night 2 nobody (his phone says
 
 def test_the_village_widgets_on_phones(hub_factory, new_context):
     """RULES.md §8 [000] rumormonger, baker, bonesetter, steward and lord, each
-    used from its own phone [issue 9]; see the module's docstring."""
+    used from its own phone [issue 9] — by day on the one screen every living
+phone shows [issue 40]; see the module's docstring."""
     # the day's verdict stays on the table screen long enough to be read
     # (no night windows: night_s and pack_s 0, the GM's Next ends each call [issue 16])
     settings = Settings(ballot_s=20, prompt_s=10, last_words_s=0.5, verdict_s=4)
@@ -89,25 +90,23 @@ def _play(hub: Any, new_context: Any) -> None:
     # the bonesetter (RULES.md §8 bonesetter [000]): the confessor uses her
     # once-only power (GM's API), the bonesetter makes it usable again
     assert hub.api("GET", "/api/gm")["pace"]["mode"] == "discussion"
-    hub.api("POST", "/api/actions", {"do": "confess", "actor": "Eve", "target": "Cid"})
+    # (her phone's action, the one path: a GM's action would end the discussion)
+    hub.table.act_seat(CONFESSOR, {"do": "confess", "target": "Cid"})
     hook(gm, "secrets").check()
     expect(hook(gm, f"prof-{CONFESSOR}")).to_contain_text("Confessor · Church (used)")
-    bones = phones[BONESETTER]
-    box = hook(bones, "choice-restore")
-    expect(box).to_be_visible(timeout=10_000)
-    box.locator("[data-test=power-confessor]").click()
-    confirm(bones)
+    bones = phones[BONESETTER]  # the day powers' one screen [issue 40]: ① is the church
+    expect(hook(bones, "secret-day")).to_be_visible(timeout=10_000)
+    assert "① Church" in held_card(bones)
+    night_tap(bones, mark=1)
     expect(hook(gm, f"prof-{CONFESSOR}")).to_contain_text("Confessor · Church (usable)")
     expect(hook(gm, f"prof-{BONESETTER}")).to_contain_text("Bonesetter · Shack (used)")
     assert hub.api("GET", "/api/gm")["village"]["powers"][CONFESSOR] == "usable"
 
     # the steward (RULES.md §8 steward [000]): the dead barber's shop to Bob, the drifter
     steward = phones[RUMOR]
-    box = hook(steward, "choice-assign")
-    expect(box).to_be_visible(timeout=10_000)
-    box.locator("[data-test=building-barber]").click()
-    box.locator(f"[data-test=target-{DRIFTER}]").click()
-    confirm(steward)
+    expect(hook(steward, "secret-day")).to_be_visible(timeout=10_000)
+    assert "① Barbershop" in held_card(steward)
+    night_tap(steward, seat=DRIFTER, mark=1)
     expect(hook(gm, f"prof-{DRIFTER}")).to_contain_text("Barber · Barbershop")
     held_profession_shows(phones[DRIFTER], "Barber", "Barbershop")
 
@@ -125,12 +124,12 @@ def _play(hub: Any, new_context: Any) -> None:
         hub.api("POST", "/api/actions",
                 {"do": "vote", "actor": name, "target": "Dee" if name == "Ann" else "Ann"})
     assert hub.api("GET", "/api/gm")["pending"]["step"] == "pardon"
-    lord = phones[LORD]
-    box = hook(lord, "choice-pardon")
-    expect(box).to_be_visible(timeout=10_000)
-    expect(hook(lord, "choice-pass")).to_be_visible()
-    box.locator("[data-test=do-pardon]").click()
-    confirm(lord)
+    lord = phones[LORD]  # every living phone shows the execution's one screen [issue 40]
+    expect(hook(lord, "secret-day")).to_be_visible(timeout=10_000)
+    expect(hook(phones[DRIFTER], "secret-day")).to_be_visible()
+    assert phones[DRIFTER].locator("#day").inner_html() == lord.locator("#day").inner_html()
+    assert "① Pardon" in held_card(lord)
+    night_tap(lord, mark=1)
     gmv = hub.api("GET", "/api/gm")
     assert gmv["pending"]["step"] != "pardon"
     assert [p["alive"] for p in gmv["players"]] == [True] * 7 + [False]

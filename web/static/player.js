@@ -216,7 +216,29 @@
   function renderNight() {
     $("night-panel").replaceChildren(...night.panel(view), ...readyButton(view));
     $("day").replaceChildren();
-    const ready = night.ready(view);
+    // Ready is the phone's last word for the window, on every phone alike
+    // (RULES.md §4 Decision r5): no Confirm after it [issue 40]
+    const ready = view.ready === true ? null : night.ready(view);
+    $("confirm-bar").hidden = !ready;
+    $("confirm-text").textContent = ready ? ready.summary : "";
+    $("confirm").disabled = sending || listening();
+  }
+
+  // A secret moment by day [issue 40]: The Village's day powers in the
+  // discussion, the lord's pardon, a dying player's last words — every phone
+  // concerned shows the night's one screen (player_night.js); only the held
+  // card says what a tap does
+  function renderSecretDay(v) {
+    const kids = [];
+    if (v.pace.mode === "discussion") {
+      kids.push(...(v.pace.turns ? turnsNote(v)
+        : [el("p", {class: "status"}, t("Talk it over: the vote opens when the time is up."))]));
+    }
+    if (v.village && (v.village.silenced || []).includes(v.seat)) {
+      kids.unshift(el("p", {class: "status", test: "silenced"}, t("You are silenced: you cannot vote today.")));
+    }
+    $("day").replaceChildren(...kids, el("div", {class: "panel secret-day", test: "secret-day"}, ...night.panel(v)));
+    const ready = night.ready(v);
     $("confirm-bar").hidden = !ready;
     $("confirm-text").textContent = ready ? ready.summary : "";
     $("confirm").disabled = sending || listening();
@@ -225,17 +247,14 @@
   function renderPanel() {
     const v = view;
     if (atNight(v)) return renderNight();
+    $("night-panel").replaceChildren();  // one screen's buttons at a time (their hooks too)
+    if (night.moment(v)) return renderSecretDay(v);
     const kids = [];
     if (doneKey === panelKey) {
       kids.push(el("p", {class: "done"}, t("Noted.")));
     } else if (v.actions.length) {
       // a lock-in pick is not a vote: the note below says so, no ✓ [issue 28]
       if (lastSent.key === panelKey && !v.lockin) kids.push(el("p", {class: "sent"}, "✓ " + lastSent.summary));
-      if (v.pace && v.pace.mode === "discussion") {
-        kids.push(...(v.pace.turns ? turnsNote(v)
-          : [el("p", {class: "status"}, t("Talk it over: the vote opens when the time is up."))]),
-        el("p", {class: "quiet"}, t("Your day power: use it before the vote opens.")));
-      }
       for (const c of v.actions) kids.push(choiceBox(c, v));
     } else if (v.pace && v.pace.mode === "last-words" && v.pace.seat !== null && v.pace.seat !== undefined) {
       kids.push(el("p", {class: "status"}, t("{name}: last words", {name: name(v.pace.seat)})));
@@ -280,12 +299,18 @@
     const night = atNight(v);
     const deal = !!(v.pace && v.pace.mode === "deal");
     const over = v.phase === "over";
+    // a narrated game: the seat's PIN first, on every phone alike [issue 40]
+    const needPin = v.pin === false;
+    $("pin-set").hidden = !needPin;
+    $("card-slot").hidden = needPin;
     // a dead phone called at night (the first dead's call, New Moon's
     // wolves' ally [issue 33]) keeps the night's screen until the call ends,
     // as every living phone does: naming at once or late looks the same
     const call = night ? v.n + "|" + v.pace.call : "";
     if (night && !v.alive && v.actions.length) deadCall = call;
-    const dead = !v.alive && !v.actions.length && !over && !(night && deadCall === call);
+    // his last words: a dying player's phone shows the same screen, a hunter or not [issue 40]
+    const words = !!(v.pace && v.pace.mode === "last-words" && v.pace.seat === v.seat);
+    const dead = !v.alive && !v.actions.length && !over && !(night && deadCall === call) && !words;
     document.body.classList.toggle("night", (night || deal) && !dead);
     document.body.classList.toggle("is-dead", dead);
     $("step").textContent = stepText(v.phase === "over" ? "over" : v.step);
@@ -390,14 +415,14 @@
   async function confirm() {
     const v = view;
     if (!v || sending) return;
-    if (atNight(v)) {  // the night's one screen: a real action, the decoy, or not taken
+    if (night.moment(v)) {  // the secret moments' one screen: a real action, the decoy, or not taken
       const r = night.ready(v);
       if (!r) return;
       const d = r.decision;
       if (d.refused) { night.confirmed(r, false); return; }
       await deliver({key: "night", ready: r, night: true, path: d.action ? "/action" : "/suspect",
         doc: d.action ? Object.assign({seq: v.seq}, d.action)
-          : {target: r.pick.seat === null ? null : name(r.pick.seat)}});
+          : {target: r.pick.seats.length ? name(r.pick.seats[0]) : null}});
       return;
     }
     const ready = selected(v);
@@ -460,7 +485,7 @@
   }
   $("confirm").addEventListener("click", confirm);
   $("cancel").addEventListener("click", () => {
-    if (view && atNight(view)) night.cancel();
+    if (view && night.moment(view)) night.cancel();
     else { sel = null; renderPanel(); }
   });
 
