@@ -133,6 +133,12 @@ def _bench(args: argparse.Namespace) -> int:
         from .bench import presses
 
         figures = presses.run(quick=args.quick)
+    elif args.what == "storage":  # the game log's fault matrix [issue 41]
+        from .bench import storage
+
+        figures = storage.run(quick=args.quick)
+        print(json.dumps(figures))
+        return 0 if not figures["failures"] else 1
     else:
         from .bench import engine
 
@@ -229,6 +235,23 @@ def _narrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_store(path):  # type: ignore[no-untyped-def]  # -> Store
+    """The game file for a command that reads it: reconciled like a hub's
+    start when no hub runs, else as it is, beside the running hub (which
+    holds it) [issue 41]; what a start found is said on stderr."""
+    from .store import Store, StoreBusy
+
+    if not path.exists():
+        raise FileNotFoundError(f"no games in {path.parent} (give the hub's --data folder)")
+    try:
+        store = Store(path)
+    except StoreBusy:
+        return Store(path, read_only=True)
+    if store.notice:
+        print(store.notice, file=sys.stderr, flush=True)
+    return store
+
+
 def _story(args: argparse.Namespace) -> int:
     """`werewolf story GAME_ID` [issue 35]: a finished game's story from the
     hub's data folder, as text (or --json), as the game master reads it."""
@@ -236,17 +259,15 @@ def _story(args: argparse.Namespace) -> int:
 
     from . import serve
     from .history import History
-    from .store import Store
+    from .store import StoreError
     from .table.errors import TableError
     from .words.story import story_plain
 
     data = Path(args.data) if args.data else serve.default_data_dir()
-    path = data / "games.sqlite3"
     try:
-        if not path.exists():
-            raise FileNotFoundError(f"no games in {data} (give the hub's --data folder)")
-        told = History(Store(path)).story(args.game, None, args.lang)  # the GM reads it
-    except (TableError, FileNotFoundError) as err:
+        told = History(_open_store(data / "games.sqlite3")).story(
+            args.game, None, args.lang)  # the GM reads it
+    except (TableError, FileNotFoundError, StoreError) as err:
         print(f"werewolf story: {err}", file=sys.stderr)
         return 2
     if args.json:
@@ -263,21 +284,18 @@ def _season(args: argparse.Namespace) -> int:
 
     from . import serve
     from .history import History
-    from .store import Store
+    from .store import StoreError
     from .table.errors import TableError
 
     data = Path(args.data) if args.data else serve.default_data_dir()
-    path = data / "games.sqlite3"
     try:
-        if not path.exists():
-            raise FileNotFoundError(f"no games in {data} (give the hub's --data folder)")
-        history = History(Store(path))
+        history = History(_open_store(data / "games.sqlite3"))
         if args.csv:
             print(history.season_csv(args.since, args.until), end="")
         else:
             print(json.dumps(history.season(args.since, args.until), ensure_ascii=False,
                              indent=1))
-    except (TableError, FileNotFoundError) as err:
+    except (TableError, FileNotFoundError, StoreError) as err:
         print(f"werewolf season: {err}", file=sys.stderr)
         return 2
     return 0
@@ -422,7 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_simulate)
 
     p = sub.add_parser("bench", help="measure; prints one JSON object of figures")
-    p.add_argument("what", choices=["engine", "hub", "presses"])
+    p.add_argument("what", choices=["engine", "hub", "presses", "storage"])
     p.add_argument("--quick", action="store_true", help="a short run (for smoke tests)")
     p.set_defaults(run=_bench)
     return parser

@@ -31,6 +31,17 @@ from .words.story import season_words, told
 
 SQLITE_MAX = 2**63  # past SQLite's integers: no such game (not an OverflowError)
 SETUP_NAME_MAX = 60
+#: a cell a spreadsheet would read as a formula (OWASP's CSV injection) [issue 41 item 6]
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: object) -> object:
+    """A CSV cell a spreadsheet shows as text: one that begins like a formula
+    (`=`, `+`, `-`, `@`, a tab, a carriage return) gets a leading `'`.
+    Numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 class History:
@@ -171,19 +182,21 @@ class History:
                    hide: int | None = None) -> str:
         """The season as CSV [issue 35], one row per player and group:
         `player,group,name,games,wins` (group: all, side, role); the table's
-        own rows under the player "(table)"."""
+        own rows under the player "(table)". Every cell is neutralised
+        (`cell`): a player called `=cmd|' /C calc'!A0` is text in a
+        spreadsheet, not a formula [issue 41 item 6]."""
         season = self.season(since, until, hide=hide)
-        buf = io.StringIO()
-        out = csv.writer(buf, lineterminator="\n")
-        out.writerow(["player", "group", "name", "games", "wins"])
-        out.writerow(["(table)", "all", "", season["games"], ""])
+        rows: list[list] = [["player", "group", "name", "games", "wins"],
+                            ["(table)", "all", "", season["games"], ""]]
         for side, wins in sorted(season["sides"].items()):
-            out.writerow(["(table)", "side", side, season["games"], wins])
+            rows.append(["(table)", "side", side, season["games"], wins])
         for name, s in sorted(season["players"].items()):
-            out.writerow([name, "all", "", s["played"], s["won"]])
+            rows.append([name, "all", "", s["played"], s["won"]])
             for group, key in (("side", "sides"), ("role", "roles")):
                 for what, (played, won) in sorted(s[key].items()):
-                    out.writerow([name, group, what, played, won])
+                    rows.append([name, group, what, played, won])
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows([[cell(v) for v in row] for row in rows])
         return buf.getvalue()
 
     # --- saved setups [issue 6] --------------------------------------------------------

@@ -72,17 +72,25 @@ def run(host: str, port: int, data: Path, token: str | None,
     from .store import Store, StoreError
     from .table import Table
 
-    data.mkdir(parents=True, exist_ok=True)
-    token = gm_token(data, token, new=new_token)
+    data = data.absolute()  # the manual, the speech cache: one folder whatever the cwd [issue 41]
     try:
-        store = Store(data / "games.sqlite3")
+        store = Store(data / "games.sqlite3")  # (a read-only card: one line [issue 41 item 3])
         table = Table(store)
         table.resume()
     except StoreError as err:  # a full card at start: named, not a traceback [issue 17]
         print(f"werewolf serve: {err}", file=sys.stderr, flush=True)
         return 2
+    if table.game is not None and table.state is not None:  # a loss is named with its seq
+        store.note_resumed(table.game, table.state.acts)
     if store.notice:  # a damaged file was moved aside: where, and what was recovered
         print(store.notice, file=sys.stderr, flush=True)
+    try:
+        token = gm_token(data, token, new=new_token)
+    except OSError as err:
+        print(f"werewolf serve: the GM token could not be kept in {data} ({err.strerror}): "
+              "make the folder writable, then start again", file=sys.stderr, flush=True)
+        store.close()
+        return 2
     seat = GmSeat(token, folder=data, clock=table.clock)  # links on the table's clock [issue 30]
     app = create_app(table, seat, config={"SPEAKER": speaker,  # narration on the Pi [issue 20]
                                           "MANUAL_DIR": data / "manual"})  # /help [issue 32]

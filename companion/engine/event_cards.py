@@ -63,6 +63,10 @@ MAX_TITLE, MAX_TEXT = 40, 240
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f"
                       "\u2800\u3164\uffa0") | frozenset(chr(c) for c in range(0xFE00, 0xFE10))
+#: combining marks one letter may carry, as in a name (player_names.MAX_MARKS):
+#: a pile of them overflowed the TV's and the tablet's cards and widened a
+#: phone's page to 836 px [issue 41 item 8]
+MAX_MARKS = 3
 
 
 # --- the option ------------------------------------------------------------------
@@ -112,6 +116,12 @@ def _check_words(where: str, words: object, most: int) -> None:
                              f"(U+{ord(ch):04X}): type it again without it")
     if len(words) > most:
         raise SetupError(f"{where} has {len(words)} characters: at most {most}")
+    run = 0
+    for i, ch in enumerate(words):
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run > MAX_MARKS:
+            raise SetupError(f"{where} has more than {MAX_MARKS} combining marks on one letter "
+                             f"(its character {i - run + 1}): type it again without them")
 
 
 def texts(opts: dict) -> dict[str, dict]:

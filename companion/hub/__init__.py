@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from ..history import History
@@ -61,6 +61,18 @@ def create_app(table: Table, gm_token: str | GmSeat, config: dict | None = None,
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
     from . import api, census, guard, i18n, lost, manual, pages, player, speech
+    from .front import MAX_URL, head_problem
+
+    @app.before_request
+    def _head_limits():  # type: ignore[no-untyped-def]
+        """The front's limits (front.py) where there is no front (a WSGI
+        server, the test client) [issue 41 item 5]: past them, nothing runs."""
+        refused = head_problem(request.headers.items())
+        if len(request.full_path) > MAX_URL:
+            refused = (414, f"the URL is over {MAX_URL} bytes")
+        if refused is not None:
+            return jsonify(error=refused[1]), refused[0], {"Cache-Control": "no-store"}
+        return None
 
     app.before_request(guard.own_pages_only)  # before any route: a refusal changes nothing
     # who may ask each route, and what it may answer: the secrecy census [issue 40]

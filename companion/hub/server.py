@@ -11,7 +11,8 @@ What a hostile Wi-Fi cannot do here [issue 17], and which part sees to it:
 - hold connections with half-sent requests (slowloris) or idle keep-alives:
   a connection with no whole request head `IDLE_S` after it opened or after
   its last answer is closed (`_HeadDeadline`), and a request head past
-  `MAX_HEAD` bytes is refused;
+  `MAX_HEAD` bytes is refused; a whole head over a header's own limit, the
+  URL's or the body's is refused by the front at once (431, 414, 413) [issue 41];
 - keep a dead phone's stream (dropped off the Wi-Fi, never closed): TCP
   keepalive probes an idle line every `KEEPALIVE_S`, and TCP_USER_TIMEOUT
   gives up on data left unacknowledged for `USER_TIMEOUT_S`; a stream too
@@ -40,7 +41,7 @@ from flask import Flask
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from . import MAX_BODY
-from .front import Front
+from .front import MAX_HEAD, Front
 from .trust import trusted_requests
 
 THREADS = 16  # requests at once: ballots of a whole table land in one group commit
@@ -48,7 +49,6 @@ IDLE_S = 5  # a connection with no whole request for this long is closed
 KEEPALIVE_S = 20  # an idle line is probed after this long, then every 5 s, 3 times
 USER_TIMEOUT_S = 30  # data unacknowledged this long: the peer is gone
 BACKLOG = 1024
-MAX_HEAD = 16 * 1024  # a request's line and headers, in bytes
 GRACEFUL_S = 2  # at stop, streams still open are ended after this long
 
 

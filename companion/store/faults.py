@@ -9,7 +9,9 @@ error codes.
 from __future__ import annotations
 
 import errno
+import os
 import shutil
+import signal
 import sqlite3
 from pathlib import Path
 
@@ -48,6 +50,41 @@ class StoreGone(StoreError):
     """The game file was deleted or replaced while the hub had it open."""
 
 
+GONE = ("the data folder (or the SD card it is on) is gone: nothing was saved; "
+        "put the card back, then restart the hub")
+
+
+class StoreBusy(StoreError):
+    """Another hub (or command) has the data folder open [issue 41]: two hubs
+    on one game file would each write its own game into it."""
+
+
+# --- where a commit can be cut short [issue 41] ------------------------------------------
+
+#: the fault matrix's kill points: `WEREWOLF_CRASH_AT=point:k` kills this
+#: process with SIGKILL the k-th time it reaches `point` (a test's writer only)
+POINTS = ("journal-written", "journal-synced", "committed", "checkpoint-before",
+          "checkpoint-after", "snapshot-written", "snapshot-renamed", "journal-restarted")
+_crash: list = []
+
+
+def _armed() -> list:
+    spec = os.environ.get("WEREWOLF_CRASH_AT", "")
+    point, _, count = spec.partition(":")
+    return [point, int(count or 1)] if point in POINTS else []
+
+
+_crash[:] = _armed()
+
+
+def crash_point(name: str) -> None:
+    """A point of a commit where the fault matrix may cut the power."""
+    if _crash and _crash[0] == name:
+        _crash[1] -= 1
+        if _crash[1] <= 0:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
 #: a write failing with this little free space is taken for a full disk
 LOW_SPACE = 256 * 1024
 
@@ -75,5 +112,5 @@ def named_os(err: OSError, path: Path) -> StoreError:
         return StoreFull()
     if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
         return StoreReadOnly()
-    return StoreError(f"{path} could not be written ({err.strerror}): nothing was saved; "
-                      "check the SD card, then retry")
+    return StoreError(f"the game log could not be written ({err.strerror}): nothing was "
+                      "saved; check the SD card, then retry")  # (no path: a phone reads it)

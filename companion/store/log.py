@@ -16,18 +16,27 @@ written back from the open connection and a replaced one is `StoreGone`.
 
 A second copy [issue 30 item 1]: every acknowledged change is also written,
 fsynced, to an append-only journal beside the file before the SQLite
-commit, over a snapshot of the whole file taken at each start and each new
-game (`journal.py`); at start the file is reconciled with them
+commit, over a snapshot of the whole file taken at each start, each new
+game and each stop (`journal.py`); at start the file is reconciled with them
 (`reconcile.py`): what a damaged WAL or page lost is put back, and what
 neither copy holds is named, in `notice`.
+
+Three copies, one truth [issue 41]: every journalled change has a number,
+and the file keeps the last one it holds (`meta.change`), so a journal
+shorter than the file is known as damaged, never read as an undo. One hub
+per data folder (a lock beside the file); a card that is read-only at
+start is one named fault, and a healthy file is never moved aside for it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import json
 import logging
 import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -35,12 +44,23 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .faults import StoreError, StoreGone, named, named_os
-from .journal import Journal, expected
-from .reconcile import reconcile
-from .recovery import check_or_move_aside, recover
+from .faults import (
+    GONE,
+    StoreBusy,
+    StoreError,
+    StoreGone,
+    StoreReadOnly,
+    crash_point,
+    named,
+    named_os,
+)
+from .journal import Journal, lenient, read_journal, read_rows, read_snapshot
+from .reconcile import Copies, Finding, apply, decide, legacy, legacy_snapshot
+from .recovery import DAMAGE, aside_name, check_or_move_aside, move_aside, recover
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+#: the schema from which changes are numbered and the journal has a header [issue 41]
+NUMBERED = 5
 
 log = logging.getLogger("werewolf.store")
 
@@ -90,6 +110,15 @@ CREATE TABLE pins (
     PRIMARY KEY (game, seat)
 ) WITHOUT ROWID;
 """,
+    # the file's id (its journal's and snapshot's too) and the number of the
+    # last journalled change it holds [issue 41]
+    5: """
+CREATE TABLE meta (
+    store   TEXT,
+    change  INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO meta (store, change) VALUES (NULL, 0);
+""",
 }
 
 
@@ -114,17 +143,68 @@ def _dumps(value: object) -> str:
 class Store:
     """The game log in one SQLite file. Thread-safe: one connection, one lock."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+        """Open the game file at `path`, reconciled with its journal and
+        snapshot. `read_only`: the file as it is, for reading beside a
+        running hub (no lock, no reconciling, no write)."""
+        self.path = Path(path).absolute()
         self._lock = threading.Lock()
         #: one line for the terminal when the file was damaged (where it went,
         #: what was recovered); None when it was sound
         self.notice: str | None = None
+        #: what this start found, one finding a line (`notice` is their text)
+        self.findings: list[Finding] = []
+        self._folder_lock: int | None = None
+        if read_only:
+            self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                                       check_same_thread=False, isolation_level=None)
+            self.read_only = True
+            return
+        self.read_only = False
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _writable(self.path.parent)  # a read-only card: one named fault [issue 41 item 3]
+            self._folder_lock = _lock_folder(self.path)
+        except OSError as err:
+            raise named_os(err, self.path.parent) from err
+        try:
+            self._open()
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _open(self) -> None:
         aside = check_or_move_aside(self.path)
+        was = self._open_file()
+        found = [Finding(recover(aside, self._db, self.path))] if aside is not None else []
+        try:
+            try:
+                found += self._reconcile(was)
+            except sqlite3.DatabaseError as err:
+                if not getattr(err, "sqlite_errorname", "").startswith(DAMAGE):
+                    raise
+                # damage quick_check does not see (an index against its table) shows
+                # as the rows are read: the file is moved aside and recovered as well
+                self._db.close()
+                aside = move_aside(self.path, str(err))
+                was = self._open_file()
+                found = [Finding(recover(aside, self._db, self.path)),
+                         *self._reconcile(was)]
+            store, self._change = self._db.execute("SELECT store, change FROM meta").fetchone()
+            self.journal = Journal(self.path, store, self._change)
+        except (OSError, sqlite3.Error) as err:
+            fault = named(err, self.path) if isinstance(err, sqlite3.Error) else err
+            raise StoreError(f"{self.path}: its journal could not be checked or started "
+                             f"({fault}): free space or fix the card, then start again") from err
+        self._snapshot()  # this start's snapshot; an empty journal
+        for finding in found:
+            self._note(finding)
+
+    def _open_file(self) -> int:
+        """Connect and migrate; answers the schema version the file had."""
         try:
             self._db = self._connect()
-            self._migrate()
+            return self._migrate()
         except sqlite3.Error as err:  # a full card at start is named too
             fault = named(err, self.path)
             if fault is err:
@@ -132,21 +212,53 @@ class Store:
             raise fault from err
         except OSError as err:  # a read-only card or file at start [issue 30 item 8]
             raise named_os(err, self.path) from err
-        lines = [recover(aside, self._db, self.path)] if aside is not None else []
+
+    def _reconcile(self, was: int) -> list[Finding]:
+        """The file made to hold what its copies say was acknowledged [issue 41]."""
+        journal = self.path.with_name(self.path.name + ".journal")
+        snapshot = self.path.with_name(self.path.name + ".snapshot")
+        if 0 < was < NUMBERED:  # the first start after an upgrade: issue 30's copies, once
+            found = legacy(self._db, read_journal(journal, legacy=True).legacy or [],
+                           legacy_snapshot(snapshot))
+            self._db.execute("UPDATE meta SET store = ?", (secrets.token_hex(8),))
+            return found
+        self._db.text_factory = lenient  # a damaged row is read, and judged, not raised
         try:
-            ack = expected(self.path)
-            if ack is not None:
-                lines += reconcile(self._db, ack)
-            self.journal = Journal(self.path)
-        except (OSError, sqlite3.Error) as err:
-            fault = named(err, self.path) if isinstance(err, sqlite3.Error) else err
-            raise StoreError(f"{self.path}: its journal could not be checked or started "
-                             f"({fault}): free space or fix the card, then start again") from err
-        self._snapshot()  # this start's snapshot; an empty journal
-        if lines:
-            self.notice = "\n".join(f"werewolf: {line}" if not line.startswith("werewolf:")
-                                    else line for line in lines)
-            _keep_notice(self.notices_path, self.notice)
+            file = read_rows(self._db)
+        finally:
+            self._db.text_factory = str
+        read = read_journal(journal)
+        snap, problem = read_snapshot(snapshot)
+        if snap is None and problem is None and (file.change > 0 or read.present):
+            problem = "missing"
+        plan = decide(Copies(file, read, snap, problem), secrets.token_hex(8))
+        if plan.games or plan.setups is not None or (plan.store, plan.change) != (
+                file.store, file.change):
+            apply(self._db, plan)
+        for what in plan.foreign:  # another folder's copies: kept aside, never used
+            copy = journal if what == "journal" else snapshot
+            os.replace(copy, aside_name(copy, "other"))
+        return plan.findings
+
+    def _note(self, finding: Finding) -> None:
+        """One more finding: in `notice`, on stderr (by `werewolf serve`), in
+        the GM view's `storage` and, dated, in the notices file for doctor."""
+        self.findings.append(finding)
+        line = finding.text if finding.text.startswith("werewolf:") \
+            else f"werewolf: {finding.text}"
+        self.notice = f"{self.notice}\n{line}" if self.notice else line
+        _keep_notice(self.notices_path, line)
+
+    def note_resumed(self, game: int, seq: int) -> None:
+        """The hub resumed `game` at action `seq` (the table knows actions;
+        the store, only events): said beside a loss this start named."""
+        if any(f.lost and f.game in (game, None) for f in self.findings):
+            self._note(Finding(f"game {game} resumes at seq {seq} (the GM view's seq)", game))
+
+    @property
+    def lost(self) -> bool:
+        """Whether this start named something acknowledged that may be lost."""
+        return any(f.lost for f in self.findings)
 
     @property
     def notices_path(self) -> Path:
@@ -163,6 +275,7 @@ class Store:
         db.execute("PRAGMA foreign_keys=ON")
         self._private()
         self._identity = _identity(self.path)
+        self._folder: tuple[int, int] | None = _identity(self.path.parent)  # (its card's)
         return db
 
     def _private(self) -> None:
@@ -172,10 +285,12 @@ class Store:
             except FileNotFoundError:
                 pass
 
-    def _migrate(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+    def _migrate(self) -> int:
+        """Bring the file to SCHEMA_VERSION; answers the version it had."""
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
         if version == SCHEMA_VERSION:
-            return
+            return version
+        was = version
         if version > SCHEMA_VERSION:
             raise RuntimeError(f"{self.path} was written by a newer release "
                                f"(schema {version}, this one reads {SCHEMA_VERSION})")
@@ -186,6 +301,7 @@ class Store:
             for target in range(version + 1, SCHEMA_VERSION + 1):
                 self._run(_MIGRATIONS[target])
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        return was
 
     def _run(self, script: str) -> None:
         for statement in script.split(";"):
@@ -229,13 +345,25 @@ class Store:
         """The file on disk is the one open [issue 17]: deleted, it is written
         back from the open connection (which still holds all of it); replaced
         by another file, nothing more is written (StoreGone)."""
+        if self.read_only:
+            raise StoreReadOnly("this copy of the game file is open for reading only")
         try:
             now = _identity(self.path)
         except FileNotFoundError:
+            try:
+                folder = _identity(self.path.parent)
+            except OSError:
+                folder = None
+            if folder != self._folder:  # the card went away (or its folder), not the file:
+                log.error("%s: %s", self.path.parent, GONE)  # never written back elsewhere
+                raise StoreGone(GONE) from None
             self._write_back()
             return
+        except OSError as err:  # an I/O error: a card pulled out, failing
+            raise named_os(err, self.path) from err
         if now != self._identity:
-            raise StoreGone(f"{self.path} was replaced by another file while the hub ran: "
+            log.error("%s was replaced by another file while the hub ran", self.path)
+            raise StoreGone("the game file was replaced by another file while the hub ran: "
                             "nothing more is saved until the hub is restarted")
 
     def _write_back(self) -> None:
@@ -252,47 +380,87 @@ class Store:
             os.replace(spare, self.path)
             self._db = self._connect()
         except (OSError, sqlite3.Error) as err:
-            raise StoreError(f"{self.path} was deleted while the hub ran and could not "
-                             f"be written back ({err}): free space, then retry") from err
-        self.notice = f"{self.path} was deleted while the hub ran: written back from memory"
-        log.warning("%s", self.notice)  # the terminal's stderr
+            log.error("%s was deleted while the hub ran and could not be written back: %s",
+                      self.path, err)
+            raise StoreError("the game file was deleted while the hub ran and could not be "
+                             "written back: free space, then retry") from err
+        line = f"{self.path} was deleted while the hub ran: written back from memory"
+        self._note(Finding(line))
+        log.warning("%s", line)  # the terminal's stderr
 
     def close(self) -> None:
         with self._lock:
-            self._snapshot()  # the hub stops: a snapshot of all of it
-            self.journal.close()
+            if not self.read_only:
+                self._snapshot()  # the hub stops: a snapshot of all of it
+                self.journal.close()
             self._db.close()
+            self._unlock()
+
+    def abandon(self) -> None:
+        """Let go of the files as a power cut would (no snapshot, no
+        checkpoint): for the benches and tests that play one."""
+        with self._lock:
+            if not self.read_only:
+                self.journal.close()
+            self._db.close()
+            self._unlock()
+
+    def _unlock(self) -> None:
+        if self._folder_lock is not None:
+            os.close(self._folder_lock)  # (the lock goes with its descriptor)
+            self._folder_lock = None
 
     def _snapshot(self) -> None:
         """A new snapshot and an empty journal; if the card has no room for
         it, the journal goes on from the last one (it holds everything since)."""
         try:
-            self.journal.restart(self._db)
+            self.journal.restart(self._db, self._change)
         except (OSError, sqlite3.Error) as err:
             log.warning("%s: no new snapshot (%s): the journal goes on", self.path, err)
 
     @contextlib.contextmanager
     def _journalled(self, record: dict) -> Iterator[sqlite3.Connection]:
-        """One write, journalled first: the record is fsynced to the journal,
-        then the SQLite transaction runs; if it fails, the record is taken
-        back, so the journal holds only what the file was asked to commit."""
-        with self._tx() as db:
-            try:
-                at = self.journal.write(record)
-            except OSError as err:
+        """One write, journalled first: the record (change n) is fsynced to
+        the journal, then the SQLite transaction runs and commits with the
+        file's `meta.change` = n; if any of it fails (the COMMIT too), the
+        record is taken back, so the journal holds only what the file was
+        asked to commit, and nothing refused comes back at a restart."""
+        self._still_there()
+        if not self.journal.still_there():  # deleted under the hub: start it again
+            self._snapshot()
+            log.warning("%s: the journal was deleted while the hub ran: a new snapshot "
+                        "and journal were started", self.path)
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise named(err, self.path) from err
+        n = self._change + 1
+        at: int | None = None
+        try:
+            at = self.journal.write(n, record)
+            yield db
+            db.execute("UPDATE meta SET change = ?", (n,))
+            db.execute("COMMIT")
+        except BaseException as err:
+            if at is not None:
+                self.journal.undo(at, n - 1)
+            with contextlib.suppress(sqlite3.Error):
+                if db.in_transaction:  # SQLite may have rolled back already
+                    db.execute("ROLLBACK")
+            if isinstance(err, sqlite3.Error):
+                raise named(err, self.path) from err
+            if isinstance(err, OSError):
                 raise named_os(err, self.journal.path) from err
-            try:
-                yield db
-            except BaseException:
-                self.journal.undo(at)
-                raise
+            raise
+        self._change = n
+        crash_point("committed")
 
     # --- writes: each is one committed transaction -----------------------------
 
     def create_game(self, setup: dict, events: list[dict], tokens: list[str],
                     pace: dict) -> int:
         with self._lock:
-            self._snapshot()  # a new game is a quiet moment
             game = int(self._db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games")
                        .fetchone()[0])
             created = time.time()
@@ -302,6 +470,9 @@ class Store:
                 db.execute("INSERT INTO games (id, created, setup, pace) VALUES (?, ?, ?, ?)",
                            (game, created, _dumps(setup), _dumps(pace)))
                 self._create_rows(db, game, events, tokens)
+            # a new game is a quiet moment: a snapshot that holds it, so the
+            # game is in two copies before anyone is told [issue 41 item 2]
+            self._snapshot()
             return game
 
     @staticmethod
@@ -448,9 +619,23 @@ def storage_report(db_path: Path) -> tuple[bool, list[str]]:
     lines = [f"storage: {db_path}: " + (f"sound, {games} game(s)" if sound
                                        else f"DAMAGED ({check}): the hub moves it aside and "
                                             "recovers it at its next start")]
-    copy = [p.name for p in (db_path.with_name(db_path.name + ".snapshot"),
-                             db_path.with_name(db_path.name + ".journal")) if p.exists()]
-    lines.append("storage: second copy: " + (", ".join(copy) if copy else "none yet"))
+    # the other two copies, as they are now [issue 41]: damage is named before
+    # the next start has to
+    journal = read_journal(db_path.with_name(db_path.name + ".journal"))
+    if journal.present:
+        bad = journal.damaged_lines + (journal.header is None)
+        start = journal.start if journal.start is not None else "?"
+        lines.append(f"storage: journal: changes after {start} up to {journal.last}"
+                     + (f"; DAMAGED: {bad} line(s) fail their check (the next start names "
+                        "what they cost)" if bad else ", every line whole"))
+        sound = sound and not bad
+    else:
+        lines.append("storage: journal: none yet")
+    snap, problem = read_snapshot(db_path.with_name(db_path.name + ".snapshot"))
+    lines.append("storage: snapshot: " + (
+        f"whole (its checksum matches), up to change {snap.change}" if snap is not None else
+        f"DAMAGED ({problem}): the next start takes a new one" if problem else "none yet"))
+    sound = sound and problem is None
     found = notices(db_path)
     if found:
         sound = False
@@ -471,3 +656,34 @@ def notices(db_path: Path, last: int = 20) -> list[str]:
 def _identity(path: Path) -> tuple[int, int]:
     st = os.stat(path)
     return st.st_dev, st.st_ino
+
+
+def _writable(folder: Path) -> None:
+    """A folder on a read-only card (or one the hub may not write) is
+    StoreReadOnly before anything is opened, moved or written [issue 41 item 3]."""
+    if os.statvfs(folder).f_flag & os.ST_RDONLY or not os.access(folder, os.W_OK):
+        raise StoreReadOnly("the data folder is read-only (the SD card went read-only, or its "
+                            "permissions changed): nothing was changed; make it writable "
+                            "again, then start again")
+
+
+def _lock_folder(path: Path) -> int:
+    """One hub per game file [issue 41]: an exclusive lock held while the
+    store is open; another hub's start is StoreBusy, naming its process.
+    A POSIX lock (lockf): another process is refused, while one process may
+    open the file again (a restart, as the tests play it)."""
+    lock = path.with_name(path.name + ".lock")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as err:
+        if err.errno not in (errno.EACCES, errno.EAGAIN):
+            os.close(fd)
+            raise
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise StoreBusy(f"another werewolf hub (process {holder}) is using {path.parent}: "
+                        "one hub per data folder; stop the other one first") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd

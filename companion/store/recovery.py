@@ -19,27 +19,53 @@ import sqlite3
 import time
 from pathlib import Path
 
+from .faults import StoreError, named, named_os
+
+#: what SQLite says of a file that is damaged, as opposed to one it cannot
+#: read or write now (read-only, busy, an I/O error): only these move it aside
+DAMAGE = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+
+
+def aside_name(path: Path, why: str) -> Path:
+    """`path`'s name with `.<why>-<date>-<time>`, one that is not taken yet
+    (a clock set back at boot gives the same time twice) [issue 41]."""
+    base = path.with_name(f"{path.name}.{why}-{time.strftime('%Y%m%d-%H%M%S')}")
+    aside, k = base, 1
+    while any(Path(f"{aside}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+        k += 1
+        aside = base.with_name(f"{base.name}-{k}")
+    return aside
+
 
 def check_or_move_aside(path: Path) -> tuple[Path, str] | None:
     """None if `path` is absent or sound; else the name it was moved to and
-    what was wrong."""
+    what was wrong. A file that cannot be opened or read for another reason
+    (a read-only card, an I/O error) is that named fault, never moved."""
     if not path.exists():
         return None
     problem = _problem(path)
     if problem is None:
         return None
-    aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    return move_aside(path, problem)
+
+
+def move_aside(path: Path, problem: str) -> tuple[Path, str]:
+    """The damaged file (with its WAL and shared memory, under one new name,
+    so SQLite still pairs them) moved aside; answers where, and why."""
+    aside = aside_name(path, "damaged")
     for suffix in ("-wal", "-shm", ""):
         try:
             os.replace(f"{path}{suffix}", f"{aside}{suffix}")
             os.chmod(f"{aside}{suffix}", 0o600)  # it still holds every card
         except FileNotFoundError:
             pass
+        except OSError as err:
+            raise named_os(err, path) from err
     return aside, problem
 
 
 def _problem(path: Path) -> str | None:
-    """What `PRAGMA quick_check` (or opening the file) says is wrong, or None."""
+    """What `PRAGMA quick_check` (or opening the file) says is damaged, or None."""
     try:
         db = sqlite3.connect(path)
         try:
@@ -47,7 +73,13 @@ def _problem(path: Path) -> str | None:
         finally:
             db.close()
     except sqlite3.DatabaseError as err:  # "file is not a database", "malformed"
-        return str(err)
+        if getattr(err, "sqlite_errorname", "").startswith(DAMAGE):
+            return str(err)
+        fault = named(err, path)
+        if isinstance(fault, StoreError):
+            raise fault from err
+        raise StoreError(f"the game file could not be read ({err}): nothing was changed; "
+                         "check the SD card, then start again") from err
     if rows == [("ok",)]:
         return None
     return str(rows[0][0])[:120] if rows else "quick_check answered nothing"
@@ -74,6 +106,7 @@ def recover(damaged: tuple[Path, str], into: sqlite3.Connection, path: Path) -> 
                 else:
                     kept.append((game, copied))
             _copy_setups(old, into)
+            _copy_meta(old, into)
         finally:
             old.close()
     head = f"werewolf: {path} was damaged ({problem}): moved to {aside}; "
@@ -118,6 +151,8 @@ def _copy_game(old: sqlite3.Connection, into: sqlite3.Connection, game: int) -> 
         into.executemany("INSERT INTO events VALUES (?, ?, ?)", [(game, i, e) for i, e in events])
         into.executemany("INSERT INTO seats VALUES (?, ?, ?, ?)",
                          [(game, s, t, c) for s, t, c in seats])
+        into.executemany("INSERT INTO pins VALUES (?, ?, ?)",
+                         [(game, s, d) for s, d in _pins(old, game)])
     except sqlite3.Error:
         into.execute("ROLLBACK")
         return None
@@ -131,3 +166,24 @@ def _copy_setups(old: sqlite3.Connection, into: sqlite3.Connection) -> None:
     except sqlite3.DatabaseError:
         return
     into.executemany("INSERT OR REPLACE INTO setups VALUES (?, ?, ?)", rows)
+
+
+def _copy_meta(old: sqlite3.Connection, into: sqlite3.Connection) -> None:
+    """The file's id and its last change [issue 41]: the games copied hold
+    every change up to it (a file is a consistent state), so its journal
+    and snapshot still line up with it."""
+    try:
+        row = old.execute("SELECT store, change FROM meta").fetchone()
+    except sqlite3.DatabaseError:
+        return
+    if row is not None:
+        into.execute("UPDATE meta SET store = ?, change = ?", row)
+
+
+def _pins(old: sqlite3.Connection, game: int) -> list[tuple[int, str]]:
+    """A game's seats' PINs [issue 40], from a file that has them."""
+    try:
+        return old.execute("SELECT seat, digest FROM pins WHERE game = ? ORDER BY seat",
+                           (game,)).fetchall()
+    except sqlite3.DatabaseError:
+        return []

@@ -5,7 +5,8 @@ A name is NFKC-normalised (full-width "Ａｎｎ" is "Ann", a half-width "ｶ" i
 "カ"), trimmed, its inner runs of spaces made one, and refused when it
 holds an invisible or direction-changing character ("A\\u200bnn",
 "\\u202eevil.exe" showing as "exe.live"), is empty, or is over 40 characters
-(a 300-character name made a phone page 2,984 px wide). Two names are
+(a 300-character name made a phone page 2,984 px wide), or piles more than
+three combining marks on one letter [issue 41 item 8]. Two names are
 refused together when they are the same after that, or look alike across
 scripts or cases (Latin "Ann" and Cyrillic "Аnn", "Bob" and "B0b"): the
 `confusables` package (Unicode's confusables table, TR39) decides that, not
@@ -46,6 +47,14 @@ INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u1
 DIACRITICS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF),
               (0xFE20, 0xFE2F), (0x3099, 0x309A))
 
+#: combining marks one letter may carry [issue 41 item 8]: a script's own
+#: spelling stacks at most three (Thai's vowel and tone, Tibetan's stacked
+#: letters, Hebrew's points); a pile of them ("Zalgo" text) is one cluster a
+#: page cannot break, drawn over the lines around it or, where a font has
+#: no place for them, one after another: an event card of 240 widened a
+#: phone's page to 836 px
+MAX_MARKS = 3
+
 _SPACES = re.compile(r"\s+")
 
 
@@ -62,7 +71,25 @@ def clean_name(raw: str) -> str:
     if len(name) > MAX_NAME:
         raise BadInput(f"player name {name[:20]!r}… has {len(name)} characters: "
                        f"at most {MAX_NAME}")
+    piled = stacked(name)
+    if piled is not None:
+        raise BadInput(f"player name {name!r} has {piled[1]} combining marks on one letter "
+                       f"(its character {piled[0] + 1}): at most {MAX_MARKS}")
     return name
+
+
+def stacked(text: str) -> tuple[int, int] | None:
+    """(where, how many) of the first letter carrying more than MAX_MARKS
+    combining marks (Unicode's Mn and Me), else None."""
+    run = 0
+    for i, ch in enumerate(text):
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run > MAX_MARKS:
+            end = i
+            while end < len(text) and unicodedata.category(text[end]) in ("Mn", "Me"):
+                end += 1
+            return i - run, end - (i - run) - 1
+    return None
 
 
 def clean_names(raw: list[str]) -> list[str]:

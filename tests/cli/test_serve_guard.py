@@ -86,3 +86,88 @@ def test_a_full_card_at_start_is_one_line_and_exit_2(tmp_path):
         assert "Traceback" not in out
     finally:
         subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_read_only_card_at_start_is_one_line_and_exit_2_and_moves_nothing(tmp_path):
+    """[issue 41 item 3] On a file system remounted read-only (a tmpfs the
+    test mounts, as root; skipped otherwise), the hub tried to move a healthy
+    game file aside as damaged (SQLite cannot open a WAL file there), then
+    died with a traceback (exit 1). Now: one line naming the read-only card,
+    exit 2, nothing moved; the same file, writable again, is whole."""
+    import sqlite3
+    import subprocess
+
+    import pytest
+
+    from companion.store import Store
+
+    where = tmp_path / "sd"
+    where.mkdir()
+    mounted = os.geteuid() == 0 and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(where)],
+        capture_output=True, check=False).returncode == 0
+    if not mounted:
+        pytest.skip("cannot mount a tmpfs here (not root)")
+    try:
+        store = Store(where / "games.sqlite3")
+        game = store.create_game({"ruleset": "bga", "players": []}, [{"a": 0}], ["t"], {})
+        store.append(game, 1, [{"a": 1}], {})
+        store.close()  # a clean stop: no WAL, no shared memory left
+        (where / "gm-token").write_text("t\n")
+        before = sorted(p.name for p in where.iterdir())
+        assert subprocess.run(["mount", "-o", "remount,ro", str(where)],
+                              capture_output=True, check=False).returncode == 0
+        proc, _ = _serve(where)
+        out = proc.communicate(timeout=30)[0]
+        assert proc.returncode == 2, out
+        assert "Traceback" not in out and len(out.strip().splitlines()) == 1, out
+        assert "read-only" in out and "make it writable again" in out, out
+        assert sorted(p.name for p in where.iterdir()) == before  # nothing moved aside
+        subprocess.run(["mount", "-o", "remount,rw", str(where)], check=True)
+        db = sqlite3.connect(where / "games.sqlite3")
+        assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 2
+        db.close()
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_second_hub_on_the_same_folder_is_one_line_and_exit_2(tmp_path):
+    """[issue 41] "a second hub on the same folder": it used to open the game
+    file, reconcile it with the journal the first hub was writing, take a
+    snapshot and empty that journal under it, and serve the same game from a
+    second memory. Now the folder is locked while a hub has it: the second
+    says which process holds it, exits 2 and touches nothing; the first goes
+    on (its next action is kept)."""
+    import subprocess
+    import sys
+
+    from .test_serve import ROOT
+
+    proc, port = _serve(tmp_path, "--gm-token", "t")
+    try:
+        _lines_until(proc, "Game master:")
+        journal = (tmp_path / "games.sqlite3.journal").read_bytes()
+        second = subprocess.run(
+            [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
+             "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path)],
+            capture_output=True, text=True, timeout=60, cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert second.stderr.strip() == (
+            f"werewolf serve: another werewolf hub (process {proc.pid}) is using {tmp_path}: "
+            "one hub per data folder; stop the other one first")
+        assert (tmp_path / "games.sqlite3.journal").read_bytes() == journal  # untouched
+        season = subprocess.run(  # a command that only reads: beside the hub, as it is
+            [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
+             "season", "--data", str(tmp_path)], capture_output=True, text=True, timeout=60,
+            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert season.returncode == 0 and json.loads(season.stdout)["games"] == 0, season.stderr
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games", data=json.dumps(
+                {"ruleset": "millers-hollow", "players": [f"P{i}" for i in range(8)]}).encode(),
+            headers={"Authorization": "Bearer t", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 201
+    finally:
+        _stop(proc)

@@ -148,7 +148,9 @@ def test_the_sources_in_a_tree_and_in_a_wheel(tmp_path: Path) -> None:
 
 
 def test_a_failed_build_says_so_and_is_not_retried(tmp_path: Path) -> None:
-    """[issue 32] a build that fails is a 500 naming it, not a rebuild per request."""
+    """[issue 32] a build that fails says so, and is not rebuilt per request;
+    [issue 41 item 4] in one sentence with no path of the machine's (503,
+    not stored: the terminal has the details)."""
     broken = tmp_path / "docs"
     broken.mkdir()
     (broken / "mkdocs.yml").write_text("site_name: broken\ntheme: {name: no-such-theme}\n")
@@ -160,5 +162,106 @@ def test_a_failed_build_says_so_and_is_not_retried(tmp_path: Path) -> None:
     table = Table(Store(tmp_path / "games.sqlite3"))
     app = create_app(table, "t")
     app.extensions["manual"] = manual
-    status, text = _text(app.test_client(), "/help/")
-    assert status == 500 and "could not be built" in text
+    with app.test_client().get("/help/") as answer:
+        text = answer.get_data(as_text=True)
+        assert answer.status_code == 503 and answer.headers["Cache-Control"] == "no-store"
+    assert text == "The manual could not be built on this hub: its terminal says why."
+    assert str(tmp_path) not in text and "/" not in text
+
+
+UP = "..%2f" * 16  # past the root from any folder the site is in
+
+
+@pytest.mark.parametrize("path", [f"/help/{UP}etc", f"/help/{UP}etc/", f"/help/{UP}tmp",
+                                  "/help/" + "../" * 16 + "etc", "/help/%2e%2e/" * 16 + "etc",
+                                  f"/help/{UP}etc/passwd", f"/help/{UP}no-such-folder",
+                                  "/help/no-such-folder", "/help/no-such-folder/"])
+def test_any_path_outside_the_site_is_what_a_missing_page_is(client, path: str) -> None:  # type: ignore[no-untyped-def]
+    """[issue 41 item 7] `/help/..%2f..%2f..%2fetc` answered 302 where a
+    missing folder answered 404: it told which folders exist on the machine
+    (no file outside the site was served). Now every path outside the site
+    is the same 404 as a page the site does not have."""
+    assert client.get(path).status_code == 404
+    assert client.get("/help/play").status_code == 302  # a folder of the site: its index
+
+
+def _tmpfs(where: Path, size: str) -> bool:
+    """A small file system of `size` at `where` (as root; False where we cannot)."""
+    import os
+
+    where.mkdir()
+    return os.geteuid() == 0 and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+        capture_output=True, check=False).returncode == 0
+
+
+def test_a_card_too_full_for_the_manual_keeps_its_room_for_the_games(tmp_path: Path) -> None:
+    """[issue 41 item 4] On a nearly full 3 MB card the build filled it to
+    2,912 of 3,072 KB, then failed, leaving the game log no room, and /help
+    showed anyone the error with the machine's paths. Now the build does not
+    start unless the card keeps the game log's reserve after it; /help says
+    so in one sentence, without a path; nothing is written."""
+    from companion.hub.manual import RESERVE, no_room
+
+    card = tmp_path / "sd"
+    if not _tmpfs(card, "3m"):
+        pytest.skip("cannot mount a small tmpfs here (not root)")
+    try:
+        table = Table(Store(card / "games.sqlite3"))
+        app = create_app(table, "t", config={"MANUAL_DIR": card / "manual", "TESTING": True})
+        free = shutil.disk_usage(card).free
+        with app.test_client().get("/help/") as answer:
+            text = answer.get_data(as_text=True)
+            assert answer.status_code == 503 and answer.headers["Cache-Control"] == "no-store"
+        manual = app.extensions["manual"]
+        manual.wait(60)
+        with app.test_client().get("/help/") as answer:
+            text = answer.get_data(as_text=True)
+        assert text == no_room(RESERVE) and str(card) not in text
+        assert "keeps 32 MB free for the games" in text
+        assert shutil.disk_usage(card).free >= free - 64 * 1024  # no site, no half site
+        assert not list(card.glob(".manual-*")) and not (card / "manual").exists()
+        table.store.close()
+    finally:
+        subprocess.run(["umount", "-l", str(card)], check=False)
+
+
+def test_a_build_that_nears_the_games_reserve_is_stopped_and_removed(tmp_path: Path) -> None:
+    """[issue 41 item 4] A build is watched while it runs: a writer that fills
+    the card (here a child that writes 256 KiB every 50 ms, 5 MB/s, about
+    what mkdocs writes, on an 8 MiB tmpfs with a 4 MiB reserve) is killed as
+    soon as the card has less than the reserve free (NoRoom), long before the
+    card is full, and what it wrote goes with its folder."""
+    from companion.hub.manual import NoRoom, run_watched
+
+    card = tmp_path / "sd"
+    if not _tmpfs(card, "8m"):
+        pytest.skip("cannot mount a small tmpfs here (not root)")
+    try:
+        filler = ("import os, sys, time\n"
+                  "for i in range(1000):\n"
+                  "    open(os.path.join(sys.argv[1], str(i)), 'wb').write(b'x' * 262144)\n"
+                  "    time.sleep(0.05)\n")
+        work = card / ".manual-test"
+        work.mkdir()
+        with pytest.raises(NoRoom):
+            run_watched([sys.executable, "-c", filler, str(work)], card, 4 * 1024 * 1024)
+        left = shutil.disk_usage(card).free
+        assert left >= 2 * 1024 * 1024, left  # stopped near the reserve, the card far from full
+        shutil.rmtree(work)
+        assert shutil.disk_usage(card).free > 7 * 1024 * 1024
+    finally:
+        subprocess.run(["umount", "-l", str(card)], check=False)
+
+
+def test_a_relative_data_folder_builds_the_manual_in_it(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """[issue 41 item 4] With `--data d1` (relative) the manual was built into
+    d1/d1/ and /help answered 500 until a restart. Now the manual's folder is
+    absolute: the site is in d1/manual/, whatever the working folder."""
+    monkeypatch.chdir(tmp_path)
+    manual = Manual(Path("d1") / "manual")
+    assert manual.folder == tmp_path / "d1" / "manual"
+    manual.start()
+    assert manual.wait(300), manual.error
+    assert (tmp_path / "d1" / "manual" / "index.html").is_file()
+    assert not (tmp_path / "d1" / "d1").exists()

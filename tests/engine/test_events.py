@@ -291,6 +291,11 @@ def test_a_text_only_event_is_turned_shown_and_changes_no_rule_rules_10():
     ({"title": {"en": "A" * 41}, "text": {"en": "B"}}, "at most 40"),
     ({"title": {"en": "A"}, "text": {"en": " "}}, "empty"),
     ({"title": {"en": "A"}, "text": {"en": "B"}, "n": 1}, "nothing else"),
+    # [issue 41 item 8] a pile of combining marks on one letter (it overflowed the
+    # TV's and the tablet's cards and widened a phone's page to 836 px)
+    ({"title": {"en": "A"}, "text": {"en": "Z" + "\u0301\u0316\u0350" * 79}},
+     "more than 3 combining marks on one letter"),
+    ({"title": {"en": "A\u0e34\u0e34\u0e34\u0e34"}, "text": {"en": "B"}}, "combining marks"),
 ])
 def test_text_only_events_are_checked_like_names_rules_10(bad, why):
     """RULES.md §10 text-only events: a title and a text in each language given
@@ -305,6 +310,7 @@ def test_the_engines_invisible_characters_are_the_names_rules():
     from companion.table import player_names
     assert event_cards.INVISIBLE == player_names.INVISIBLE
     assert event_cards.REFUSED_CATEGORIES == player_names.REFUSED_CATEGORIES
+    assert event_cards.MAX_MARKS == player_names.MAX_MARKS  # [issue 41 item 8]
     assert unicodedata.category("\u200b") in event_cards.REFUSED_CATEGORIES
     from companion.words import LANGUAGES
     assert event_cards.LANGS == set(LANGUAGES)
@@ -322,3 +328,13 @@ def test_two_executions_end_with_a_vote_of_no_ballots_rules_6_decision():
     assert state.now == "night 2" and state.alive.count(True) == 7
     resolve = [e for e in state.log if e["e"] == "resolve"][-1]
     assert resolve.get("ends_day") is True
+
+
+@pytest.mark.parametrize("words", ["Adébáyọ̀ wins", "กี่ครั้ง", "བསྒྲུབས", "सुनील",
+                                   "שָׁלוֹם", "Zoë et José"])
+def test_a_scripts_own_marks_pass_in_an_event_text(words):
+    """[issue 41 item 8] the limit refuses piles, not spelling: Yoruba, Thai's
+    vowel and tone, Tibetan's stacked letters, Devanagari, Hebrew's points."""
+    state = new_game(MH, [f"P{i}" for i in range(8)], options={"events": [
+        {"title": {"en": "A"}, "text": {"en": words}}]})
+    assert state is not None

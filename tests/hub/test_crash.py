@@ -277,3 +277,81 @@ def test_a_damaged_wal_loses_no_acknowledged_game_of_a_running_hub(tmp_path: Pat
         assert status == 200 and "restored from the journal" in (gm.get("storage") or "")
     finally:
         hub.stop()
+
+
+def _drop_last_commit(folder: Path) -> None:
+    """The WAL's last frames dropped until the file no longer holds its last
+    journalled change (a save of the pace may come after it)."""
+    import shutil
+    import sqlite3
+    import tempfile
+
+    def change() -> int:
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("games.sqlite3", "games.sqlite3-wal"):
+                shutil.copy(folder / name, Path(tmp) / name)
+            db = sqlite3.connect(Path(tmp) / "games.sqlite3")
+            try:
+                return int(db.execute("SELECT change FROM meta").fetchone()[0])
+            finally:
+                db.close()
+
+    wal = folder / "games.sqlite3-wal"
+    before = change()
+    while change() == before:
+        wal.write_bytes(wal.read_bytes()[:-(24 + 4096)])
+
+
+def test_damage_to_the_journal_never_costs_an_acknowledged_vote(tmp_path: Path) -> None:
+    """[issue 41 items 1 and 2] on a real `werewolf serve`: five actions
+    acknowledged (200), SIGKILL, then
+    - the journal's last line dropped: the restart came back at seq 4 of 5
+      ("what followed event 9 taken back, as acknowledged"), the game file
+      still holding the fifth; now all five are there and the journal's
+      damage is named on the GM's tablet, not taken for an undo;
+    - the journal's last line flipped and the WAL's last commit dropped: no
+      copy holds the fifth whole, and the restart said nothing (`storage:
+      null`, nothing on stderr); now the loss is named there, with the game
+      and the seq it resumes at."""
+    import shutil
+
+    def drop_last_line(path: Path) -> None:
+        data = path.read_bytes()
+        path.write_bytes(data[:data.rstrip(b"\n").rfind(b"\n") + 1])
+
+    def flip_in_last_line(path: Path) -> None:
+        data = bytearray(path.read_bytes())
+        data[len(data) - 40] ^= 0x01
+        path.write_bytes(bytes(data))
+
+    setup, actions, _, _ = script_of(json.loads(SCENARIOS[0].read_text(encoding="utf-8")))
+    first = Hub(tmp_path / "played")
+    first.data.mkdir()
+    try:
+        first.start()
+        assert first.request("POST", "/api/games", setup)[0] == 201
+        for action in actions[:5]:
+            assert first.request("POST", "/api/actions", action)[0] == 200
+        acked = first.request("GET", "/api/gm")[1]["seq"]
+        first.kill()
+    finally:
+        first.stop()
+    for name, damage, seq, said in (
+            ("journal", lambda d: drop_last_line(d / "games.sqlite3.journal"), acked,
+             "the journal had"),
+            ("both", lambda d: (flip_in_last_line(d / "games.sqlite3.journal"),
+                                _drop_last_commit(d)), acked - 1,
+             f"resumes at seq {acked - 1}")):
+        folder = tmp_path / name
+        shutil.copytree(tmp_path / "played", folder)
+        damage(folder)
+        hub = Hub(folder)
+        try:
+            hub.start()
+            status, gm = hub.request("GET", "/api/gm")
+            assert status == 200 and gm["seq"] == seq, (name, gm["seq"], gm.get("storage"))
+            assert said in (gm.get("storage") or ""), (name, gm.get("storage"))
+            assert "taken back" not in gm["storage"]
+            assert said in hub.log_tail()  # the terminal (stderr) says it too
+        finally:
+            hub.stop()

@@ -133,3 +133,21 @@ def test_a_read_only_card_answers_503_and_the_hub_works_once_writable(client, ta
     again = Table(Store(store.path))
     again.resume()
     assert again.state is not None and again.state.acts == 1
+
+
+def test_a_vanished_card_answers_503_in_one_sentence(client, table, db_path):
+    """[issue 41 item 3] The card (here: the data folder) gone while the hub
+    runs: every action is 503 with one sentence and no path (it said the
+    file could not be written back, with its path and the OS's error), and
+    nothing changes."""
+    import shutil
+
+    from companion.store.faults import GONE
+
+    assert client.post("/api/games", json=mh8(), headers=GM).status_code == 201
+    before = client.get("/api/state", headers=GM).json
+    shutil.rmtree(db_path.parent)
+    r = client.post("/api/actions", json=SEER, headers=GM)
+    assert r.status_code == 503 and r.json == {"error": GONE}
+    assert str(db_path.parent) not in r.json["error"]
+    assert client.get("/api/state", headers=GM).json == before

@@ -279,3 +279,47 @@ def test_an_undo_at_the_end_takes_the_story_back(app, client, table, clock):
              for _ in range(4)]
     assert [p["title"] for p in pages] == ["The cards", "Night 1", "Day 1", "Night 2"]
     assert "H (Villager): killed by the werewolves." in [ln["text"] for ln in pages[3]["lines"]]
+
+
+#: the issue's players (OWASP's CSV injection): each a formula in a spreadsheet
+INJECTED = {"Ann": "=cmd|' /C calc'!A0", "Bob": "+1+1", "Cid": "-2+3", "Dan": "@SUM(1)"}
+
+
+def test_the_seasons_csv_cells_are_never_formulas(tmp_path, capsys):
+    """[issue 41 item 6] Players named `=cmd|' /C calc'!A0`, `+1+1`, `-2+3`,
+    `@SUM(1)` came out raw in GET /api/season.csv and `werewolf season --csv`:
+    a GM who opens the file in a spreadsheet runs them. Now a cell that
+    begins with =, +, -, @, a tab or a carriage return begins with ' (shown
+    as text); the JSON season keeps the names as they are."""
+    import csv
+    import io
+
+    from companion.hub import create_app
+    from companion.table import Table
+
+    doc = json.loads((Path(__file__).parents[1] / "engine" / "stories" / "jp-standard.json")
+                     .read_text())
+    doc["players"] = [INJECTED.get(p, p) for p in doc["players"]]
+    doc["deal"] = {INJECTED.get(p, p): card for p, card in doc["deal"].items()}
+    doc["actions"] = [{k: INJECTED.get(v, v) if isinstance(v, str) else v for k, v in a.items()}
+                      for a in doc["actions"]]
+    out, status = run_replay(doc)
+    assert status == 0 and out["winner"]
+    folder = tmp_path / "data"
+    store = Store(folder / "games.sqlite3")
+    game = store.create_game({"ruleset": doc["ruleset"], "players": doc["players"],
+                              "language": "en"}, out["events"][:1],
+                             [f"t{i}" for i in range(len(doc["players"]))], {})
+    store.append(game, 1, out["events"][1:], {}, winner=out["winner"])
+    app = create_app(Table(store), "t", {"TESTING": True})
+    api = app.test_client().get("/api/season.csv", headers={"Authorization": "Bearer t"})
+    store.close()
+    assert main(["season", "--csv", "--data", str(folder)]) == 0
+    command = capsys.readouterr().out
+    for text in (api.get_data(as_text=True), command):
+        cells = [c for row in csv.reader(io.StringIO(text)) for c in row]
+        assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], cells
+        for name in INJECTED.values():
+            assert "'" + name in cells  # the player's name, as text
+    assert main(["season", "--data", str(folder)]) == 0  # the JSON: the names as they are
+    assert set(INJECTED.values()) <= set(json.loads(capsys.readouterr().out)["players"])

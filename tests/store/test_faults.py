@@ -144,7 +144,7 @@ def test_a_damaged_file_is_moved_aside_and_its_readable_games_recovered(tmp_path
     for g in kept:  # every game recovered is whole: no log cut short
         rec = store.load(g)
         assert rec is not None and [e["a"] for e in rec.events] == list(range(200))
-    assert "restored from the journal" in store.notice
+    assert "restored from the snapshot" in store.notice  # (its checksum checked) [issue 41]
 
 
 def test_a_file_that_is_not_a_database_at_all_starts_a_new_one(tmp_path):
@@ -256,10 +256,10 @@ def test_a_read_only_card_under_the_journal_is_named_too(tmp_path, monkeypatch):
     store = Store(tmp_path / "g.sqlite3")
     game = _game(store, 2)
 
-    def refused(fd: int, data: bytes) -> int:
+    def refused(fd: int, data: bytes, offset: int) -> int:
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr("companion.store.journal.os.write", refused)
+    monkeypatch.setattr("companion.store.journal.os.pwrite", refused)
     with pytest.raises(StoreReadOnly):
         store.append(game, 2, [_event(2)], {})
     monkeypatch.undo()
@@ -287,3 +287,41 @@ def test_a_file_that_cannot_be_opened_for_writing_at_start_is_named(tmp_path, mo
     monkeypatch.setattr("companion.store.log.os.open", refused)
     with pytest.raises(StoreReadOnly, match="make it writable"):
         Store(tmp_path / "g.sqlite3")
+
+
+def test_a_clock_set_back_never_overwrites_a_damaged_file_kept_aside(tmp_path, monkeypatch):
+    """[issue 41] "the clock moved": a Pi with no clock of its own starts at
+    the same wall time after each power cut, so two damaged files could be
+    moved aside under the same name — the second one replaced the first,
+    with whatever games only it still held. Now each keeps a name of its own."""
+    monkeypatch.setattr("companion.store.recovery.time.strftime", lambda *_: "20260101-000000")
+    path = tmp_path / "games.sqlite3"
+    for content in (b"first damaged file " * 500, b"second damaged file " * 500):
+        path.write_bytes(content)
+        Store(path).abandon()
+        path.unlink()
+        for suffix in ("-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    kept = sorted(p.name for p in tmp_path.glob("games.sqlite3.damaged-*")
+                  if p.name[-1].isdigit())
+    assert kept == ["games.sqlite3.damaged-20260101-000000",
+                    "games.sqlite3.damaged-20260101-000000-2"], kept
+    assert (tmp_path / kept[0]).read_bytes().startswith(b"first")
+
+
+def test_a_card_pulled_out_is_never_written_back_onto_its_mount_point(tmp_path):
+    """[issue 41] "the card yanked": unmounted under the hub, the data folder
+    is the empty mount point left on the Pi's own card. The file looked
+    deleted, and was written back there (on the wrong card, hidden when the
+    card comes back). Now a folder that is not the one opened is the card
+    gone: 503 with one sentence, nothing written anywhere."""
+    from companion.store.faults import GONE
+
+    card = tmp_path / "card"
+    store = Store(card / "games.sqlite3")
+    game = _game(store, 3)
+    card.rename(tmp_path / "elsewhere")  # the card away; its mount point, empty
+    card.mkdir()
+    with pytest.raises(StoreGone) as refused:
+        store.append(game, 3, [_event(3)], {})
+    assert str(refused.value) == GONE and list(card.iterdir()) == []

@@ -123,3 +123,13 @@ def test_a_name_with_a_mark_no_letter_holds_passes_alone():
     assert _names(_setup("Adébáyọ̀"))[0] == "Adébáyọ̀"
     with pytest.raises(BadInput, match="U\\+0300 COMBINING GRAVE ACCENT changes no letter"):
         _names(_setup("Adébáyọ̀", ["Adébáyọ", *OTHERS[1:]]))
+
+
+@pytest.mark.parametrize("name", ["Z" + "\u0301\u0316\u0350" * 13, "An" + "\u0e34" * 4 + "n"])
+def test_a_pile_of_marks_on_one_letter_is_refused_as_in_an_event_card(name):
+    """[issue 41 item 8] a name refuses what an event card's text refuses (the
+    engine's copy, event_cards.MAX_MARKS, is kept in step by
+    tests/engine/test_events.py): more than three combining marks on one
+    letter; a script's own marks pass (test above: Thai, Devanagari, Yoruba)."""
+    with pytest.raises(BadInput, match="combining marks on one letter"):
+        _names(_setup(name))
