@@ -43,6 +43,7 @@ from .views import (
     seat_actions,
     shared_announcements,
     shared_public_view,
+    side_of,
     view_for,
 )
 
@@ -55,4 +56,5 @@ __all__ = [
     "PUBLIC_CAUSES", "fresh_memo", "mixed_lovers", "migrate_overrides",
     "attack_tonight", "today", "tonight",
     "discussion_order", "night_ready", "ready_window",  # [issue 34]
+    "side_of",  # [issue 44]
 ]

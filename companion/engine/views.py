@@ -365,10 +365,16 @@ def _public_deaths(state: State) -> list[dict]:
     return out + sorted(batch, key=lambda d: d["seat"])
 
 
-def _team(state: State, seat: int) -> str:
+def side_of(state: State, seat: int) -> str:
+    """The side a seat plays for: its card's team, "lovers" for a mixed pair
+    of lovers (RULES.md §7), the werewolves' for their ally (RULES.md §10):
+    the one rule for its phone, the story and the season [issue 44]."""
     if state.lovers and mixed_lovers(state) and seat in state.lovers:
         return "lovers"
     return new_moon.team(state, seat, ROLES[state.roles[seat]].team)  # the wolves' ally
+
+
+_team = side_of
 
 
 def _known(state: State, seat: int, groups: dict[str, list[int]]) -> dict[int, str]:

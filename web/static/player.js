@@ -328,7 +328,9 @@
       const won = (v.winners || []).includes(v.seat);
       ov.replaceChildren(el("h1", {test: "outcome", class: won ? "won" : "lost"}, won ? t("You won!") : t("You lost.")),
         el("p", {class: "big"}, N.wins[v.winner] || v.winner),
-        el("p", {test: "why"}, t("You were the {role}: {team}.", {role: roleName(v.role), team: teamName(v.team)})));
+        el("p", {test: "why"}, (v.results || []).some((r) => r.kind === "ally")  // New Moon's ally [issue 44]
+          ? t("You were the {role}, the wolves' ally: {team}.", {role: roleName(v.role), team: teamName(v.team)})
+          : t("You were the {role}: {team}.", {role: roleName(v.role), team: teamName(v.team)})));
     }
     if (deal) {
       $("day").replaceChildren();
