@@ -43,9 +43,9 @@ from .views import (
     seat_actions,
     shared_announcements,
     shared_public_view,
-    side_of,
     view_for,
 )
+from .wins import side_of
 
 __all__ = [
     "Action", "Choice", "EngineError", "IllegalAction", "SetupError", "ROLES", "Role",
