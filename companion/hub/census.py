@@ -13,7 +13,7 @@ the seat boxes' LEDs, the table screen's story, each page's accessibility
 tree — are in `CHANNELS`, each with the view it is made from and the test
 that holds it to its audience.
 
-The audiences of a request (`audience`):
+The audiences a request can be:
 
 - ``anyone``: no credential (the TV, a guest, a phone's other pages);
 - ``seat:N``: the phone that holds seat N (its link and its device cookie);
@@ -189,17 +189,6 @@ def closed() -> bool:
     """A narrated game runs and its end is not public yet: nobody's page
     sees its secrets, the token holder's (the host's) included."""
     return bool(current_app.extensions["narration"].secrets_closed())
-
-
-def audience() -> str:
-    """Who this request is: "anyone", "seat:N" (set by `guard` for a seat's
-    route), "gm" or "host" (the GM token while a narrated game runs)."""
-    seat = g.get("census_seat")
-    if seat is not None:
-        return f"seat:{seat}"
-    if is_gm():
-        return "host" if closed() else "gm"
-    return "anyone"
 
 
 def guard() -> Response | None:
