@@ -265,3 +265,21 @@ def test_a_relative_data_folder_builds_the_manual_in_it(tmp_path: Path, monkeypa
     assert manual.wait(300), manual.error
     assert (tmp_path / "d1" / "manual" / "index.html").is_file()
     assert not (tmp_path / "d1" / "d1").exists()
+
+
+def test_the_language_links_stay_in_the_manual(client) -> None:  # type: ignore[no-untyped-def]
+    """[issue 44 item 7] /help's language switcher: every link it offers, on
+    the front page and on a Play page, answers 200 under /help (they were
+    /ja/ and /zh-Hant/, which answer 404)."""
+    for page in ("/help/", "/help/play/players/", "/help/ja/play/players/"):
+        status, html = _text(client, page)
+        assert status == 200, page
+        links = re.findall(r'hreflang="[\w-]+"[^>]*href="([^"]+)"|href="([^"]+)"[^>]*hreflang=',
+                           html)
+        found = [a or b for a, b in links]
+        assert len(found) >= 3, (page, found)
+        for link in found:
+            target = link if link.startswith("/") else "/help/" + link.lstrip("./")
+            assert target.startswith("/help/"), (page, link)
+            with client.get(target) as got:
+                assert got.status_code == 200, (page, link, target)
