@@ -315,6 +315,7 @@
     document.body.classList.toggle("is-dead", dead);
     $("step").textContent = stepText(v.phase === "over" ? "over" : v.step);
     $("deal").hidden = !deal;
+    if (deal) $("my-name").replaceChildren(...words.tn("Your seat: {name}", {name: nameTag(name(v.seat))}));  // [issue 44]
     $("night").hidden = !night || dead;
     $("dead").hidden = !dead;
     $("deck-box").hidden = !v.deck;  // the deck is public (RULES.md §4), not with secret_deck

@@ -150,6 +150,11 @@
     if ((vil.silenced || []).length) {
       out.push(tn("Silenced today (no vote): {names}", {names: el("span", {}, tags(vil.silenced.map(name)))}));
     }
+    // the day-2 election is among the farmers (RULES.md §8): who they are is public then [issue 44]
+    if (vil.professions && v.vote && v.vote.kind === "election" && (v.vote.candidates || []).length) {
+      out.push(tn("The farmers, among whom the sheriff is elected: {names}",
+        {names: el("span", {}, tags(v.vote.candidates.map(name)))}));
+    }
     if (v.vote && v.vote.first) {
       const f = v.vote.first;
       out.push(tn("The tavern keeper votes first: {name} → {target}",
