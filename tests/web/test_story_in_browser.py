@@ -49,6 +49,16 @@ def _game(hub: Any, lang: str, ghosts: bool) -> list[dict]:
     return seats  # type: ignore[no-any-return]
 
 
+#: the room left of a list's widest number ("12. "), in px (negative: it is cut)
+MARKER_ROOM = """(e) => {
+  const n = Math.max(12, e.children.length);  // two digits, whatever this page holds
+  const cs = getComputedStyle(e);
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = cs.fontWeight + " " + cs.fontSize + " " + cs.fontFamily;
+  return parseFloat(cs.paddingLeft) - ctx.measureText(n + ". ").width;
+}"""
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_dead_read_the_story_and_the_table_tells_it_at_the_end(
         hub: Any, new_context: Any, shot: Any, lang: str) -> None:
@@ -100,6 +110,9 @@ def test_the_dead_read_the_story_and_the_table_tells_it_at_the_end(
             lines = hook(screen, "story-lines")
             fits = lines.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1")
             assert fits, f"page {k + 1} overflows at {size}"
+            # a line's number is whole, its tens too ("12.", not "2.") [issue 44 item 4]
+            room = lines.evaluate(MARKER_ROOM)
+            assert room >= 0, f"page {k + 1}: a line's number is cut by {-room} px at {size}"
             px = lines.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")
             assert px >= (24 if size == "1920" else 16), f"page {k + 1}: {px} px at {size}"
             shot(screen, f"tv-{size}-page{k + 1}")
