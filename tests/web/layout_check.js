@@ -27,8 +27,9 @@
     return null;
   };
   // a text scrolled out of a list that scrolls inside its panel is not on screen
+  // (the text's own box may be the one that scrolls: the GM's long line [issue 44])
   const scrolledAway = (e, r) => {
-    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+    for (let a = e; a && a !== document.body; a = a.parentElement) {
       const cs = getComputedStyle(a);
       if (!(cs.overflowY === "auto" || cs.overflowY === "scroll")) continue;
       const ar = a.getBoundingClientRect();

@@ -83,6 +83,8 @@
   // the table's seats in the window's height, else scrolling in their panel
   // (gm.js's hint), never only with the whole page [issue 28]
   const fitPlayers = fitToWindow($("players"));  // dom.js
+  // the status box above it grows and shrinks with the line (and its scroll hint) [issue 44]
+  new ResizeObserver(() => fitPlayers()).observe(document.querySelector("#running .status"));
   // names in a list (who must act, who voted): each on one line, a long one
   // cut with "…" (dom.js nameTag, gm.css), so 17 names of 40 characters take
   // a few lines and leave the table its room [issue 30]
