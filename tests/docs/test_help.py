@@ -162,3 +162,39 @@ def test_a_failed_build_says_so_and_is_not_retried(tmp_path: Path) -> None:
     app.extensions["manual"] = manual
     status, text = _text(app.test_client(), "/help/")
     assert status == 500 and "could not be built" in text
+
+
+@pytest.mark.parametrize("where", ["/help/", "/help/ja/", "/help/zh-Hant/",
+                                   "/help/play/players/", "/help/ja/play/players/",
+                                   "/help/zh-Hant/play/players/"])
+def test_the_manual_has_no_serious_wcag_violation(client, where: str) -> None:  # type: ignore[no-untyped-def]
+    """[issue 43]: axe-core's WCAG 2.1 A/AA rules on /help in each language
+    (its front page and the players' page): no serious or critical
+    violation (links told from the text by more than colour), and `lang`
+    the page's language. The pages are answered by the hub's /help route,
+    in Chromium."""
+    sys.path.insert(0, str(ROOT / "tests" / "web"))
+    from a11y import axe
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        pytest.skip("no Chromium")
+
+    def answer(route) -> None:  # type: ignore[no-untyped-def]
+        url = route.request.url.split("://", 1)[1].split("/", 1)[1]
+        with client.get("/" + url) as got:
+            route.fulfill(status=got.status_code, body=got.get_data(),
+                          headers={"Content-Type": got.headers.get("Content-Type", "")})
+
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=path, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            page.route("**/*", answer)  # (nothing leaves the browser)
+            page.goto("http://hub.invalid" + where)
+            lang = {"ja": "ja", "zh-Hant": "zh-Hant"}.get(where.split("/")[2], "en")
+            assert page.evaluate("document.documentElement.lang") == lang
+            axe(page, f"{lang} /help {where}")
+        finally:
+            browser.close()

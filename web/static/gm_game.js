@@ -102,6 +102,9 @@
         info.push(cut("ballot", "→ " + (target === null ? t("abstain") : nameOf(target))));
       }
       const acts = p.actions && p.actions.length && (S.secrets || !isNight(v));
+      // who must act: a sign beside the amber border, never the colour alone [issue 43]
+      if (acts) info.unshift(el("span", { class: "must", role: "img", "aria-label": t("must act"),
+        title: t("must act"), text: "●" }));
       return el("li", { class: "player" + (p.alive ? "" : " dead") + (acts ? " acts" : "")
         + (S.actSeat === p.seat ? " selected" : ""), test: "player-" + p.seat,
         onclick: () => GM.act.select(p.seat) },
@@ -248,7 +251,10 @@
     $("reveal").replaceChildren(...v.players.map((p) => el("li", {
       class: "card" + (winners.has(p.seat) ? " won" : "") + (p.alive ? "" : " dead") },
       el("span", { class: "pname", text: p.name, title: p.name }),
-      el("span", { class: "role", text: roleName(p.role) }))));
+      el("span", { class: "role", text: roleName(p.role) }),
+      // won, dead: in words, not only the outline and the struck name [issue 43]
+      el("span", { class: "marks", text: [winners.has(p.seat) ? t("won") : "",
+        p.alive ? "" : t("dead")].filter((x) => x).join(" · ") }))));
   }
 
   // --- log, announcements, undo
