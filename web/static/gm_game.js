@@ -216,6 +216,7 @@
     const box = $("timer");
     if (!v || !v.pace) { box.textContent = "—"; return; }
     const pace = v.pace;
+    next.stage(pace.stage);
     const paused = pace.paused !== null && pace.paused !== undefined;
     box.classList.toggle("paused", paused);
     $("pause").hidden = paused;
@@ -234,11 +235,16 @@
   setInterval(tick, 250);
   // each press names the stage it was made on: a second tablet's Next, or one
   // pressed just as the clock moved on, changes nothing (409) [issue 30 item 2]
+  const press = (body) => guard(() => api("POST", "/api/timer",
+    Object.assign({ stage: S.gm && S.gm.pace ? S.gm.pace.stage : undefined }, body)));
   for (const [id, body] of [["pause", { do: "pause" }], ["resume", { do: "resume" }],
-    ["extend", { do: "extend", seconds: 30 }], ["skip", { do: "skip" }]]) {
-    $(id).addEventListener("click", guard(() => api("POST", "/api/timer",
-      Object.assign({ stage: S.gm && S.gm.pace ? S.gm.pace.stage : undefined }, body))));
+    ["extend", { do: "extend", seconds: 30 }]]) {
+    $(id).addEventListener("click", press(body));
   }
+  // Next: one press ends one thing, never the call that began just before the
+  // press landed, nor the next one by a key's repeat or a double tap (dom.js
+  // lockout: 600 ms after each press and each new stage shown) [issue 43]
+  const next = lockout($("skip"), 600, press({ do: "skip" }));
 
   // --- the end
   function renderOver(v) {
