@@ -29,6 +29,7 @@ from browser_kit import (
     TABLET,
     caught_up,
     held_card,
+    holding,
     hook,
     night_tap,
     shown_on,
@@ -147,18 +148,15 @@ def _reveal_cards(game: Game, shot: Any) -> dict[int, str]:
     """Each phone holds its card: the role shows while held and hides after."""
     shown = {}
     for seat, phone in enumerate(game.phones):
-        card = hook(phone, "card")
-        card.hover()
-        phone.mouse.down()
         role = hook(phone, "role")
-        expect(role).to_be_visible()
-        expect(role).not_to_have_text("")
-        expect(hook(phone, "power")).not_to_have_text("")
-        shown[seat] = role.inner_text()
-        if seat == 0:
-            shot(phone, "phone-card")
-            game.axe(phone, "phone card held")
-        phone.mouse.up()
+        with holding(phone):  # (a hold: a shorter press is a tap, which keeps it open)
+            expect(role).to_be_visible()
+            expect(role).not_to_have_text("")
+            expect(hook(phone, "power")).not_to_have_text("")
+            shown[seat] = role.inner_text()
+            if seat == 0:
+                shot(phone, "phone-card")
+                game.axe(phone, "phone card held")
         expect(role).to_be_hidden()
     # one name per role, and different roles show different names
     by_role: dict[str, set[str]] = {}
