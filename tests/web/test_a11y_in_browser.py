@@ -221,17 +221,21 @@ def _call(hub: Any) -> str | None:
         else None
 
 
+#: the stage the tablet shows (gm_state.js's state; a stage moves no seq)
+SHOWN = "(s) => !!GM.S.gm && !!GM.S.gm.pace && GM.S.gm.pace.stage === s"
+
+
 def _gm_next(hub: Any, gm: Any) -> None:
     """The GM's Next by the keyboard: Enter on it, held down until the
     tablet shows what comes next, when the key repeats (a second keydown,
     `repeat`): one press, one stage."""
     stage = hub.table.pace.stage
-    gm.wait_for_function("(s) => +document.body.dataset.seq >= s", arg=hub.table.gm_view()["seq"])
+    gm.wait_for_function(SHOWN, arg=stage)
     expect(hook(gm, "skip")).not_to_have_attribute("aria-disabled", "true")
     _tab_to(gm, "[data-test=skip]")
     gm.keyboard.down("Enter")
     _until(lambda: hub.table.pace.stage != stage, "the stage after Next", 5)
-    gm.wait_for_function("(s) => +document.body.dataset.seq >= s", arg=hub.table.gm_view()["seq"])
+    gm.wait_for_function(SHOWN, arg=hub.table.pace.stage)
     gm.keyboard.down("Enter")  # the key's repeat, on what the tablet shows now
     gm.keyboard.up("Enter")
     gm.wait_for_timeout(300)
@@ -307,20 +311,23 @@ def _keys_and_tree(hub: Any, new_context: Any, shot: Any) -> None:
         _gm_next(hub, gm)  # the seer's call ends: the wolves' call, no more
         assert _call(hub) == "wolves"
         if night == 1:
-            # a Next pressed 0.1 s after the wolves' call showed: locked, nothing sent
-            gm.wait_for_function("(s) => +document.body.dataset.seq >= s",
-                                 arg=hub.table.gm_view()["seq"])
-            stage = hub.table.pace.stage
-            hook(gm, "skip").dispatch_event("click")
-            gm.wait_for_timeout(300)
-            assert hub.table.pace.stage == stage, "a Next made as the call began ended it"
-            shot(gm, "next-locked")
             card_says(EIGHT[looked])  # the seer's result, on the card
         for wolf in wolves:
             if hub.table.state.alive[wolf]:
                 hub.api("POST", "/api/actions", {"do": "attack", "actor": EIGHT[wolf],
                                                  "target": EIGHT[victim]})
-        _gm_next(hub, gm)
+        if night == 1:
+            # another tablet's Next ends the wolves' call; this GM's Next, made
+            # as the next stage shows (meant for the wolves' call), ends nothing
+            hub.api("POST", "/api/timer", {"do": "skip"})
+            stage = hub.table.pace.stage
+            gm.wait_for_function(SHOWN, arg=stage)
+            hook(gm, "skip").dispatch_event("click")
+            shot(gm, "next-locked")
+            gm.wait_for_timeout(300)
+            assert hub.table.pace.stage == stage, "a Next made as the stage began ended it"
+        else:
+            _gm_next(hub, gm)
         next_call(hub, "")
         # the day: the discussion, ended by the GM's Next; then the vote
         _until(lambda: hub.table.pace.mode == "discussion", "the day's discussion")
