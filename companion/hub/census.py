@@ -177,8 +177,11 @@ CHANNELS: dict[str, tuple[str, str, str]] = {
     "qr": ("a seat's link as SVG (api.seat_qr, the sheet, lost.new_code)",
            "as its route", "tests/hub/test_census.py"),
     "accessibility tree": ("each page's DOM as a screen reader reads it: the phone's "
-                           "card only while held, in no live region", "the page's",
-                           "tests/web/test_census_in_browser.py"),
+                           "card only while open (held or tapped), in no live region; its "
+                           "one status region says the screen's own words, the same on every "
+                           "phone [issue 43]", "the page's",
+                           "tests/web/test_census_in_browser.py, "
+                           "tests/web/test_a11y_in_browser.py"),
 }
 
 #: the audiences a channel of `who` serves

@@ -49,6 +49,10 @@ AMENDED = {
     "a reissued seat asks for its PIN [issue 40]",
     "- Non-interference, tested: two games that differ only in cards":
     "non-interference is tested over the secrecy census [issue 40]",
+    "`tests/web/test_screens_fit.py` walks nine games (8, 12, 18 players; en, ja, zh_Hant) screen":
+    "the TV's smallest text is 40 px at 1920×1080, 27 px at 1280×720 [issue 43]",
+    "- **`/p/<token>` — a player's phone** (portrait, big tap targets). The card":
+    "a tap opens the card as a hold does [issue 43]",
 }
 
 README_COMMANDS = [

@@ -16,7 +16,8 @@
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (!n.textContent.trim()) continue;
     const p = n.parentElement;
-    if (!p || p.closest("select, script, style, noscript") || !seen(p)) continue;
+    // (a screen reader's words, .sr-only, are not shown: no layout to check [issue 43])
+    if (!p || p.closest("select, script, style, noscript, .sr-only") || !seen(p)) continue;
     texts.push(n);
   }
   const fixedOf = (e) => {
