@@ -343,8 +343,8 @@
     const call = night ? v.n + "|" + v.pace.call : "";
     if (night && !v.alive && v.actions.length) deadCall = call;
     // his last words: a dying player's phone shows the same screen, a hunter or not [issue 40]
-    const words = !!(v.pace && v.pace.mode === "last-words" && v.pace.seat === v.seat);
-    const dead = !v.alive && !v.actions.length && !over && !(night && deadCall === call) && !words;
+    const lastWords = !!(v.pace && v.pace.mode === "last-words" && v.pace.seat === v.seat);
+    const dead = !v.alive && !v.actions.length && !over && !(night && deadCall === call) && !lastWords;
     document.body.classList.toggle("night", (night || deal) && !dead);
     document.body.classList.toggle("is-dead", dead);
     $("step").textContent = stepText(v.phase === "over" ? "over" : v.step);
