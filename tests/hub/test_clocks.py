@@ -130,12 +130,21 @@ class FakeTimeLoop(asyncio.SelectorEventLoop):
 
 
 def _run(fake: FakeTime, scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    loop = FakeTimeLoop(fake.monotonic)
-    try:
-        loop.run_until_complete(scenario())
-    finally:
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
+    """The scenario on a loop of fake time, on a thread of its own (a worker
+    that ran a Playwright test first has a loop running in its main thread)
+    [issue 45]."""
+    def run() -> None:
+        loop = FakeTimeLoop(fake.monotonic)
+        try:
+            loop.run_until_complete(scenario())
+        finally:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(run).result()
 
 
 async def _settle() -> None:
