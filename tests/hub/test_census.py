@@ -100,6 +100,14 @@ def test_each_route_refuses_whom_its_census_entry_does_not_name(app, client) -> 
             got = phone.get(path, headers=GM)
             assert got.headers.get("Cache-Control") == "no-store", (path, got.status_code)
     assert stranger.get("/api/lost/qr.svg").headers["Cache-Control"] == "no-store"
+    # a route the census marks `cached` keeps its own caching (a static file's)
+    with stranger.get("/static/hub.css") as css:
+        assert css.status_code == 200 and css.headers.get("Cache-Control") != "no-store"
+    # a seat's route asked by a device that holds no seat, of a seat no phone holds
+    unopened = seats[5]["url"]
+    refused = stranger.get(unopened + "/state")
+    assert (refused.status_code, refused.get_json()) == (
+        403, {"error": "open your seat's link first"})
 
 
 NEED_TOKEN = "the game master's token is needed (open the GM URL)"
