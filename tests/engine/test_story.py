@@ -304,3 +304,47 @@ def test_the_end_says_the_wolves_ally_lost_with_them() -> None:
     lines = _told(state)
     assert "The wolves' ally, Fay, lost with them." in lines[-1], lines[-3:]
     assert any("人狼の協力者Fayさんも人狼とともに敗れました" in t for t in _told(state, "ja"))
+
+
+@pytest.mark.parametrize("key", ["seat", "target", "named", "shown", "poison", "wolf",
+                                 "condemned", "by"])
+def test_every_single_seat_an_entry_names_is_its_own(key: str) -> None:
+    """[issue 35] a phone marks each line naming its seat (the actor, the
+    target, the poisoned, the wolf, the condemned, whoever acted), never a
+    flag: `True` is no seat 1 [issue 44 item 9]."""
+    assert seats_of({"kind": "x", key: 4}) == [4]
+    assert seats_of({"kind": "x", key: True}) == []
+    assert seats_of({"kind": "x", key: None}) == []
+
+
+@pytest.mark.parametrize("key", ["targets", "wolves", "winners", "among", "tie", "order"])
+def test_every_list_of_seats_an_entry_names_is_its_own(key: str) -> None:
+    """[issue 35] the lists too (the pack, the winners, the candidates, a
+    tie, the speaking order): each seat once, in seat order, a name never."""
+    assert seats_of({"kind": "x", key: [5, 2, "Ann", 2]}) == [2, 5]
+    assert seats_of({"kind": "x", key: None}) == []
+
+
+def test_ballots_picks_and_cards_name_their_seats() -> None:
+    """[issue 35] a ballot names its voter and its target (a blank ballot its
+    voter alone), a pick its seat and target, a dealt card its holder."""
+    assert seats_of({"kind": "tally", "ballots": [{"voter": 1, "target": None},
+                                                  {"voter": 6, "target": 0}]}) == [0, 1, 6]
+    assert seats_of({"kind": "night", "picks": [{"seat": 3, "target": None},
+                                                {"seat": 7, "target": 2}]}) == [2, 3, 7]
+    assert seats_of({"kind": "cast", "cards": [{"seat": 4, "role": "seer"}, "hidden"]}) == [4]
+    assert seats_of({"kind": "x", "seat": 2, "targets": [2], "ballots": [],
+                     "picks": None, "cards": None}) == [2]
+
+
+def test_the_story_is_kept_for_a_log_until_the_log_grows() -> None:
+    """The story is cached for the log's length (a dead player's phone asks
+    after every change, [issue 35]): asked twice it is the same object, and
+    one more entry tells it anew, with that entry in it."""
+    state = _played("millers-hollow")
+    told = story(state)
+    assert story(state) is told
+    state.memo_views["story"] = (len(state.log), list(state.log), {"chapters": []})
+    assert story(state) == told, "a cache kept for another log is not this log's"
+    state.memo_views["story"] = (len(state.log) - 1, state.log, {"chapters": []})
+    assert story(state) == told, "a cache kept for a shorter log is stale"
