@@ -118,6 +118,16 @@ class _Teller:
     def add(self, kind: str, **fields: object) -> None:
         self.entries.append({"kind": kind, **fields})
 
+    def _sheriff_broke_tie(self, seat: int) -> bool:
+        """An execution right after a tied day vote under
+        `tie=scapegoat-sheriff-none` (RULES.md §6 [002]) is the sheriff's
+        pick among the tied (the scapegoat's death has a cause of its own, a
+        runoff or a draw an entry of its own)."""
+        last = self.entries[-2] if len(self.entries) > 1 else {}
+        return (last.get("kind") == "tally" and last.get("step") == "vote"
+                and seat in (last.get("tie") or ())
+                and self.s.opts.get("tie") == "scapegoat-sheriff-none")
+
     def tell(self, log: list[dict]) -> dict:
         s = self.s
         for e in log:
@@ -209,6 +219,11 @@ class _Teller:
         elif kind == "died":
             seat = e["seat"]
             self.add("death", seat=seat, role=s.roles[seat], cause=e["cause"], time=e["time"])
+            if e["cause"] == "execution" and self._sheriff_broke_tie(seat):
+                self.entries[-1]["tie_broken_by"] = "sheriff"
+            elif e["cause"] == "barber" and any(x["kind"] == "shave" and x.get("seat") == seat
+                                                for x in self.entries):
+                self.entries[-1]["cause"] = "barber-himself"  # RULES.md §8: he shaved no wolf
         elif kind == "revealed":
             self.add("revealed", seat=e["seat"])
         elif kind == "wounded":

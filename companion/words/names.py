@@ -83,9 +83,10 @@ SIDES: dict[str, Msg] = {
 CAUSES: dict[str, Msg] = {
     "werewolves": N_("killed by the werewolves"), "poison": N_("poisoned"),
     "hunter": N_("shot by the hunter"), "execution": N_("executed"),
-    "heartbreak": N_("died of a broken heart"), "scapegoat": N_("the scapegoat"),
-    "white-werewolf": N_("devoured by the white werewolf"), "seer": N_("seen by the seer"),
+    "heartbreak": N_("died of a broken heart"), "scapegoat": N_("executed as the scapegoat"),
+    "white-werewolf": N_("devoured by the white werewolf"), "seer": N_("killed by the seer's look"),
     "fire": N_("burned in a fire"), "barber": N_("shaved by the barber"),
+    "barber-himself": N_("died for shaving no werewolf"),
     "elder": N_("died with the elder"),  # idiot_dies_with_elder (RULES.md §5)
 }
 

@@ -255,6 +255,9 @@ class _Words:
             return _("{name} was attacked, but did not die.", name=name)
         if kind == "powers-lost":
             return _("The village killed the elder: the villagers' powers are lost.")
+        if kind == "death" and e.get("tie_broken_by") == "sheriff":
+            return _("{name} ({role}): executed: the sheriff's vote broke the tie.",
+                     name=who(seat), role=self.role(e["role"]))
         if kind == "death":
             return _("{name} ({role}): {cause}.", name=who(seat), role=self.role(e["role"]),
                      cause=cause_name(e["cause"], self.lang))
@@ -414,7 +417,10 @@ class _Words:
             return _("{vote}: nobody voted.", vote=head)
         said = self.comma().join(ballots)
         text = _("{vote}: {ballots}.", vote=head, ballots=said)
-        text += self.sep() + _("Count: {counts}.", counts=self.counted(e))
+        if e["counts"]:
+            text += self.sep() + _("Count: {counts}.", counts=self.counted(e))
+        else:  # every ballot the clock's, none counted (RULES.md §6 Decision r5)
+            text += self.sep() + _("No vote was counted.")
         if e.get("tie"):
             text += self.sep() + _("Tie between {names}.", names=self.all(e["tie"]))
         if e.get("nominees") and e["round"] == 1:  # vote_mode=candidates' first round

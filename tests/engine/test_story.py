@@ -348,3 +348,27 @@ def test_the_story_is_kept_for_a_log_until_the_log_grows() -> None:
     assert story(state) == told, "a cache kept for another log is not this log's"
     state.memo_views["story"] = (len(state.log) - 1, state.log, {"chapters": []})
     assert story(state) == told, "a cache kept for a shorter log is stale"
+
+
+PLAYED = [p for p in sorted(SCENARIOS.glob("*.json"))
+          if "error_index" not in json.loads(p.read_text())["expect"]]
+
+
+@pytest.mark.parametrize("path", PLAYED, ids=[p.stem for p in PLAYED])
+def test_every_scenarios_story_is_told(path: Path) -> None:
+    """[issue 35, issue 44 item 9] the story of every scripted case in
+    tests/scenarios (a rule each: the scapegoat's choice, a sheriff's badge
+    passed by default, the thief, the fox, the barber, the lord's pardon...),
+    told in English, line by line as written out (and read) in
+    tests/engine/stories/scenarios/<case>.en.txt."""
+    out, status = run_replay(json.loads(path.read_text(encoding="utf-8"))["game"])
+    assert status == 0, out.get("error")
+    told = story_plain(story_text(story(rebuild(out["events"])), "en")).rstrip("\n")
+    want = (STORIES / "scenarios" / f"{path.stem}.en.txt").read_text(encoding="utf-8")
+    assert told.splitlines() == want.rstrip("\n").splitlines()
+
+
+def test_every_played_scenario_has_its_story_written_out() -> None:
+    """No story file is left over from a renamed or removed case."""
+    assert sorted(p.name.removesuffix(".en.txt") for p in (STORIES / "scenarios").iterdir()) \
+        == sorted(p.stem for p in PLAYED)
