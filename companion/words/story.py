@@ -237,6 +237,9 @@ class _Words:
                 return _("Nobody answered the call of the {role}.", role=self.role(e["role"]))
             if e["role"] == "little-girl":
                 return _("The little girl, {name}, did not spy.", name=who(seat))
+            if e.get("timeout"):  # the clock's, not a choice [issue 44 item 4]
+                return _("{name} ({role}) did not act in time.", role=self.role(e["role"]),
+                         name=who(seat))
             return _("{name} ({role}) did nothing.", role=self.role(e["role"]), name=who(seat))
         if kind == "dawn":
             return _("Dawn.")

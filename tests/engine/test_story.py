@@ -372,3 +372,94 @@ def test_every_played_scenario_has_its_story_written_out() -> None:
     """No story file is left over from a renamed or removed case."""
     assert sorted(p.name.removesuffix(".en.txt") for p in (STORIES / "scenarios").iterdir()) \
         == sorted(p.stem for p in PLAYED)
+
+
+# --- [issue 44 item 9]: a pass, the clock, a forced card and a draw, each told as such ---
+
+def _lines(state: State, time: str) -> list[str]:
+    told = story_text(story(state), "en")
+    return next([ln["text"] for ln in ch["lines"]] for ch in told["chapters"]
+                if ch["time"] == time)
+
+
+HUNTER_GAME = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager",
+               "villager"]
+
+
+def test_a_pass_and_the_clock_are_told_apart_at_night() -> None:
+    """RULES.md §4 (a call's window ends by a choice or by its clock): the
+    seer who passes did nothing, the seer whose clock ran out did not act in
+    time; a witch who passes and one whose clock ran out both used no potion
+    (what she was shown is told); a dead hunter who shoots nobody, by a pass
+    or by the clock, shot nobody."""
+    from helpers import a, attack, game
+    opts = {"sheriff": False}
+    passed = game("millers-hollow", HUNTER_GAME, [
+        a("Cid", "pass"), *attack("Eve", "Ann", "Bob"), a("Dan", "pass"), a("Eve", "pass")],
+        opts)
+    clock = game("millers-hollow", HUNTER_GAME, [
+        a(None, "timeout"), *attack("Eve", "Ann", "Bob"), a(None, "timeout"),
+        a(None, "timeout")], opts)
+    assert passed.step == clock.step == "vote"
+    for state, seer in ((passed, "Cid (Seer) did nothing."),
+                        (clock, "Cid (Seer) did not act in time.")):
+        assert _lines(state, "night 1") == [
+            "Called: Seer, Werewolves, Witch.", seer,
+            "The werewolves (Ann and Bob) agreed on Eve.",
+            "The witch, Dan, was shown Eve. She used no potion.", "Dawn.",
+            "Eve (Hunter): killed by the werewolves.", "The hunter, Eve, shot nobody."]
+    assert _entries(clock, "pass") == [{"kind": "pass", "seat": 2, "role": "seer",
+                                        "timeout": True}]
+    assert _entries(passed, "pass")[0]["timeout"] is False
+    for state in (passed, clock):
+        assert _entries(state, "witch") == [{"kind": "witch", "seat": 3, "shown": 4,
+                                             "heal": False, "poison": None}]
+        assert _entries(state, "shoot") == [{"kind": "shoot", "seat": 4, "target": None}]
+
+
+@pytest.mark.parametrize("named", [{"actor": "H", "do": "pass"}, {"actor": None, "do": "timeout"}])
+def test_the_first_dead_who_names_nobody_makes_no_ally(named: dict) -> None:
+    """RULES.md §10 wolves-ally [003]: the first dead who passes, or whose
+    clock runs out, names nobody: nobody becomes the wolves' ally."""
+    players = list("ABCDEFGH")
+    deal = ["werewolf", "werewolf", "seer"] + ["villager"] * 5
+    doc = {"ruleset": "millers-hollow", "players": players, "deal": dict(zip(players, deal)),
+           "seed": 2, "options": {"sheriff": False, "events": ["wolves-ally"]}, "actions": [
+               {"actor": "C", "do": "inspect", "target": "A"},
+               *({"actor": w, "do": "attack", "target": "H"} for w in "AB"),
+               *({"actor": v, "do": "vote", "target": "G"} for v in "AB"),
+               *({"actor": v, "do": "vote", "target": "A"} for v in "CDEFG"), named]}
+    out, status = run_replay(doc)
+    assert status == 0, out.get("error")
+    state = rebuild(out["events"])
+    assert _entries(state, "ally") == [{"kind": "ally", "seat": 7, "named": None, "ally": False}]
+    assert "The first dead, H, named nobody." in _lines(state, "night 2")
+
+
+def test_a_thief_dealt_two_werewolves_takes_one_by_force() -> None:
+    """RULES.md §5 thief [002]: with two werewolves in the centre he must take
+    one; at his clock the hub takes it for him, and the story says he had to."""
+    from helpers import a, game
+    state = game("millers-hollow", ["thief", "werewolf", "seer", *["villager"] * 3],
+                 [a(None, "timeout")], {"sheriff": False}, center=["werewolf", "werewolf"])
+    assert _entries(state, "thief") == [{"kind": "thief", "seat": 0,
+                                         "cards": ["werewolf", "werewolf"],
+                                         "took": "werewolf", "forced": True}]
+    assert _lines(state, "night 1")[1] == (
+        "The thief, Ann, took the Werewolf from the centre (it held Werewolf, Werewolf). "
+        "He had to: both were werewolves.")
+
+
+def test_a_tie_after_two_runoffs_is_drawn_by_lot_rules_6_runoff_random() -> None:
+    """RULES.md §6 `tie=runoff-random`: a third tie in a row is drawn by
+    lot among the tied; the story names them and the one drawn."""
+    from helpers import a, attack, game, votes
+    runoff = votes("Ann>Dan", "Bob>Dan", "Cid>Ann", "Dan>Ann", "Eve>Dan", "Fay>Ann")
+    state = game("millers-hollow", ["werewolf", "werewolf", "seer", *["villager"] * 5], [
+        a("Cid", "inspect", "Ann"), *attack("Hal", "Ann", "Bob"),
+        *votes("Ann>Dan", "Bob>Dan", "Cid>Ann", "Dan>Ann", "Eve>Fay", "Fay>Eve", "Gus>Gus"),
+        *runoff, a(None, "timeout"), *runoff, a(None, "timeout")],
+        {"sheriff": False, "tie": "runoff-random"})
+    assert _entries(state, "drawn") == [{"kind": "drawn", "among": [0, 3], "seat": 3}]
+    assert _lines(state, "day 1")[-2:] == ["Drawn by lot among Ann and Dan: Dan.",
+                                           "Dan (Villager): executed."]
