@@ -463,3 +463,34 @@ def test_a_tie_after_two_runoffs_is_drawn_by_lot_rules_6_runoff_random() -> None
     assert _entries(state, "drawn") == [{"kind": "drawn", "among": [0, 3], "seat": 3}]
     assert _lines(state, "day 1")[-2:] == ["Drawn by lot among Ann and Dan: Dan.",
                                            "Dan (Villager): executed."]
+
+
+@pytest.mark.parametrize("case,why", [
+    ("doc-replay-example", "no-wolves"), ("jp-madman-counts-as-human", "parity"),
+    ("jp-fox-wins-at-parity", "fox-wolves"), ("mh-white-werewolf-alone", "alone"),
+    ("mh-piper-charms-all", "charmed"), ("mh-lovers-mixed-win", "lovers"),
+    ("jp-candidates-runoff-draw", "three-ties"),
+])
+def test_the_end_names_the_rule_that_ended_the_game(case: str, why: str) -> None:
+    """RULES.md §7: the story's end (its JSON too: `werewolf story --json`,
+    GET /api/games/<id>/story) names the rule that matched."""
+    over = [e for ch in story(_scenario(case))["chapters"] for e in ch["entries"]
+            if e["kind"] == "over"]
+    assert [e["why"] for e in over] == [why]
+
+
+def test_a_game_stored_before_ballots_were_logged_tells_the_same_votes() -> None:
+    """Old logs stay readable [REPLAY.md: old scripts keep replaying]: a
+    tally stored with its `votes` only (before each ballot was logged with
+    its weight) is told with the same ballots, the sheriff's counted twice
+    in the execution vote (RULES.md §6), once in his election."""
+    out, status = run_replay(json.loads(
+        (SCENARIOS / "mh-village-win-with-sheriff.json").read_text())["game"])
+    assert status == 0
+    new = rebuild(out["events"])
+    old_log = [{k: v for k, v in e.items() if k != "ballots"} for e in out["events"]]
+    assert any(e["e"] == "tally" for e in old_log)
+    old = rebuild(old_log)
+    tallies = _entries(new, "tally")
+    assert any(b["weight"] == 2 for t in tallies for b in t["ballots"])
+    assert [t["ballots"] for t in _entries(old, "tally")] == [t["ballots"] for t in tallies]
