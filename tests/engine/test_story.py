@@ -494,3 +494,22 @@ def test_a_game_stored_before_ballots_were_logged_tells_the_same_votes() -> None
     tallies = _entries(new, "tally")
     assert any(b["weight"] == 2 for t in tallies for b in t["ballots"])
     assert [t["ballots"] for t in _entries(old, "tally")] == [t["ballots"] for t in tallies]
+
+
+def test_the_little_girl_who_sees_a_wolf_and_the_elders_execution_are_told() -> None:
+    """RULES.md §5 little girl [002]: spying, she may see one werewolf; the
+    story names him. RULES.md §5 elder [003]: the village that executes him
+    loses its powers; the story says so, with him. And a game still running
+    is told as such (`over` false), a finished one as over."""
+    from helpers import a, attack, game
+    state = game("millers-hollow", ["werewolf", "werewolf", "little-girl", *["villager"] * 3],
+                 [a("Cid", "spy", mode="discreet", outcome="wolf"),
+                  *attack("Dan", "Ann", "Bob")], {"sheriff": False})
+    assert _entries(state, "spy") == [{"kind": "spy", "seat": 2, "mode": "discreet",
+                                       "outcome": "wolf", "wolf": 1}]
+    assert "The little girl, Cid, spied discreetly. She saw a werewolf: Bob." \
+        in _lines(state, "night 1")
+    elder = _scenario("mh-elder-executed-powers-lost")
+    assert _entries(elder, "powers-lost") == [{"kind": "powers-lost", "seat": 3}]
+    assert story(elder)["over"] is False
+    assert story(_scenario("doc-replay-example"))["over"] is True
