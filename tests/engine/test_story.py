@@ -513,3 +513,42 @@ def test_the_little_girl_who_sees_a_wolf_and_the_elders_execution_are_told() -> 
     assert _entries(elder, "powers-lost") == [{"kind": "powers-lost", "seat": 3}]
     assert story(elder)["over"] is False
     assert story(_scenario("doc-replay-example"))["over"] is True
+
+
+@pytest.mark.parametrize("case,seat,why", [
+    ("jp-fox-survives-attack", 8, "immune"), ("jp-knight-guard", 6, "protected"),
+    ("mh-witch-heal-and-poison", 3, "healed"), ("mh-elder-two-lives", 3, "elder"),
+    ("village-fire-nearest-wolf-left", 3, "fire"),
+])
+def test_a_victim_who_lived_is_told_with_the_reason(case: str, seat: int, why: str) -> None:
+    """The night's victim who did not die, and why (its JSON too): the fox
+    the wolves cannot kill [004], the knight's guard [004], the witch's heal
+    [002], the elder's spare life [003], the fire that turned the pack [000]."""
+    assert [(e["seat"], e["why"]) for e in _entries(_scenario(case), "spared")] == [(seat, why)]
+
+
+def test_the_idiot_revealed_is_told_instead_of_nobody_executed() -> None:
+    """RULES.md §5 village idiot [002]: voted out, he is revealed and spared;
+    the story tells that, never "nobody was executed"."""
+    state = _scenario("mh-idiot-survives-vote")
+    assert _entries(state, "revealed") == [{"kind": "revealed", "seat": 2}]
+    assert _entries(state, "no-execution") == []
+    assert _lines(state, "day 1")[-1] == \
+        "Cid was the village idiot: spared, but may no longer vote."
+
+
+def test_a_thief_who_keeps_his_card_is_told_so_and_the_story_names_its_game() -> None:
+    """RULES.md §5 thief [002]: he may keep his card (then plays a
+    villager); the story says what the centre held. The story's JSON names
+    its ruleset and players."""
+    from helpers import a, game
+    state = game("millers-hollow", ["thief", "werewolf", "seer", *["villager"] * 3],
+                 [a("Ann", "pass")], {"sheriff": False}, center=["werewolf", "villager"])
+    assert _entries(state, "thief") == [{"kind": "thief", "seat": 0,
+                                         "cards": ["werewolf", "villager"], "took": None,
+                                         "forced": False}]
+    assert _lines(state, "night 1")[1] == ("The thief, Ann, kept his card (the centre held "
+                                           "Werewolf, Villager): he plays as a villager.")
+    told = story(state)
+    assert (told["ruleset"], told["players"]) == ("millers-hollow",
+                                                  ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay"])
