@@ -12,7 +12,8 @@ tools/i18n.py) and the rule that reads it (`ROW.of(state.opts)`).
 Each row: the name, its value in each preset (`every`, `presets(mh, bga,
 jp)`), its words (label and help, as msgids), its meaning in the manual
 (per value for a choice), the manual's section it belongs to and the seed's
-line, and what it concerns or a stored game without it means (`legacy`)."""
+line ("house": the project's own, as RULES.md's house events), and what
+it concerns or a stored game without it means (`legacy`)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ SHERIFF = flag(
     N_("The village elects a sheriff on the first day: his vote counts double and he names "
        "his successor when he dies."),
     "Elect a sheriff (captain) on day 1. His vote counts double ([§7.3](#73-the-sheriff)).",
-    section="#73-the-sheriff", seed="[003]")
+    section="#73-the-sheriff", seed="[002][003]")
 SEER_SEES = choice(
     "seer_sees", presets("role", "role", "team"), P_("option", "The seer sees"),
     N_("The seer sees the card itself, or only werewolf or human."), (
@@ -166,7 +167,7 @@ DISCUSSION_S = seconds(
     "discussion_s", presets(300, 300, 600), P_("option", "Discussion (seconds)"),
     N_("How long the day's discussion lasts before the vote."),
     "Length of the day's discussion.",
-    section="#7-the-day", seed="[004]")
+    section="#7-the-day", seed="house")
 TURN_S = seconds(
     "turn_s", every(45), P_("option", "A speaking turn (seconds)"),
     N_("How long each speaking turn and each candidate's defence lasts."),
@@ -184,7 +185,7 @@ PACK_S = seconds(
     "pack_s", presets(40, 40, 300), P_("option", "The werewolves' call (seconds)"),
     N_("The werewolves' call lasts exactly this long: time to agree on a victim."),
     "The werewolves' call lasts exactly this long (not used by `jp-standard`'s one window).",
-    section=NIGHT, seed="[000]", concerns=Concerns(night="calls"))
+    section=NIGHT, seed="house", concerns=Concerns(night="calls"))
 READY_ENDS_NIGHT = flag(
     "ready_ends_night", presets(False, False, True),
     P_("option", "Night 1 ends when all are ready"),
@@ -210,7 +211,7 @@ SECRET_DECK = flag(
     "With `false` the deck is public: the table is shown the game's cards (centre cards "
     "counted) and each night calls every card of the deck, alive, dead or in the centre, and "
     "no other. With `true` nothing names the deck and every card of the ruleset is called.",
-    section=NIGHT, seed="[002]")
+    section=NIGHT, seed="house")
 PROFESSIONS = flag(
     "professions", every(False), N_("The Village: professions"),
     N_("Deal each player a profession and its building, with powers (RULES §8)."),
