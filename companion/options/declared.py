@@ -12,7 +12,7 @@ tools/i18n.py) and the rule that reads it (`ROW.of(state.opts)`).
 Each row: the name, its value in each preset (`every`, `presets(mh, bga,
 jp)`), its words (label and help, as msgids), its meaning in the manual
 (per value for a choice), the manual's section it belongs to and the seed's
-line ("house": the project's own, as RULES.md's house events), and what
+line ("house": the project's own, no source's), and what
 it concerns or a stored game without it means (`legacy`)."""
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Generic, TypeVar, cast
 
 from ..msgids import Msg
@@ -80,7 +81,7 @@ class Option(Generic[T]):
         """Whether it was added after games were stored (LEGACY_OPTIONS)."""
         return self.legacy is not _NONE
 
-    @property
+    @cached_property
     def absent(self) -> T:
         """What the engine reads where a game's options lack it: its legacy
         value, else off (false, 0 s, its first value)."""
@@ -102,7 +103,8 @@ class Option(Generic[T]):
 
     def of(self, opts: Mapping[str, object]) -> T:
         """This option's value in a game's `opts` (`absent` if missing)."""
-        return cast(T, opts.get(self.name, self.absent))
+        value = opts.get(self.name, _NONE)
+        return self.absent if value is _NONE else cast(T, value)
 
 
 def flag(name: str, defaults: Mapping[str, bool], label: Msg, help: Msg, doc: str, *,
