@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import ROLES
-from ..options import DISCUSSION_S, EXTRA_DISCUSSION_S, PROFESSIONS, TURN_S
+from ..options import DISCUSSION_S, EXTRA_DISCUSSION_S, PROFESSIONS, READY_ENDS_NIGHT, TURN_S
 from .announce import (
     announced,
     join_names,
@@ -66,7 +66,7 @@ def _wake(T: Any, lang: str, call: str, view: dict, night: int) -> str:
     they act on their phones until its time is up."""
     if call == "actions":
         woken = [_wake(T, lang, c, view, night) for c in _together(view, night)]
-        if night == 1 and (view.get("options") or {}).get("ready_ends_night"):
+        if night == 1 and READY_ENDS_NIGHT.of(view.get("options") or {}):
             return "\n".join([*woken, str(T.gettext(  # [004] l.86-87 [issue 34]
                 "Everyone act on your phone now, then tap Ready: the night ends once everyone "
                 "is ready, or when its time is up."))])
