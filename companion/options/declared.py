@@ -20,10 +20,10 @@ from __future__ import annotations
 from ..msgids import N_, P_
 from .kinds import Choice, Concerns, Option, choice, every, flag, presets, seconds
 
-WITCH = Concerns(roles=frozenset({"witch"}))
-VOTE = "#74-the-execution-vote"
-TURNS = "#77-speaking-turns-and-the-candidates-vote"
-NIGHT = "#5-night-order"
+_WITCH = Concerns(roles=frozenset({"witch"}))
+_VOTE = "#74-the-execution-vote"
+_TURNS = "#77-speaking-turns-and-the-candidates-vote"
+_NIGHT = "#5-night-order"
 
 SHERIFF = flag(
     "sheriff", presets(True, True, False), P_("option", "Sheriff"),
@@ -96,23 +96,23 @@ VOTE_TIMEOUT = choice(
                "A vote not cast in time goes to the voter's right neighbour [000]."),
         Choice("abstain", P_("option value", "Abstain"),
                "A vote not cast in time is an abstention.")),
-    section=VOTE, seed="[000]")
+    section=_VOTE, seed="[000]")
 SELF_VOTE = flag(
     "self_vote", presets(True, True, False), P_("option", "Vote for oneself"),
     N_("Whether a player may vote for himself."),
     "Whether a player may vote to execute himself. [004] forbids it.",
-    section=VOTE, seed="[004]")
+    section=_VOTE, seed="[004]")
 FIRST_NIGHT_ATTACK = flag(
     "first_night_attack", presets(True, True, False), P_("option", "Attack on the first night"),
     N_("Whether the werewolves attack on the first night."),
     "Whether the wolves attack on night 1. With `false`, the wolves only meet each other "
     "that night [004].",
-    section=NIGHT, seed="[004]")
+    section=_NIGHT, seed="[004]")
 WITCH_SELF_HEAL = flag(
     "witch_self_heal", presets(True, True, False), P_("option", "The witch may save herself"),
     N_("Whether the witch may use her healing potion on herself."),
     "Whether the witch may use her healing potion on herself [000].",
-    section="#witch", seed="[000]", concerns=WITCH)
+    section="#witch", seed="[000]", concerns=_WITCH)
 WITCH_SINGLE_POTION = flag(
     "witch_single_potion", every(False), P_("option", "The witch has one potion"),
     N_("The witch has one potion for the whole game: to heal or to poison ([003] house "
@@ -120,7 +120,7 @@ WITCH_SINGLE_POTION = flag(
     "The witch has **one** potion for the whole game, to heal or to poison, never both "
     "[003 house rule: 「我們玩時都是只能有壹種解藥，要不救人，要不殺人」] "
     "([§6, Witch](#witch)).",
-    section="#witch", seed="[003 house rule]", concerns=WITCH, legacy=False)
+    section="#witch", seed="[003 house rule]", concerns=_WITCH, legacy=False)
 ANNOUNCE_POTIONS = flag(
     "announce_potions", presets(False, True, False), P_("option", "Potions announced at dawn"),
     N_("The morning tells the table that the witch used her healing potion or her poison "
@@ -128,7 +128,7 @@ ANNOUNCE_POTIONS = flag(
     "At dawn the table is told that the witch used her healing potion and/or her poison "
     "that night, never on whom [000 l.49: 「癒しの薬、毒薬使用時は翌朝公表される。」]. "
     "On in `bga`.",
-    section="#witch", seed="[000 l.49]", concerns=WITCH, legacy=False)
+    section="#witch", seed="[000 l.49]", concerns=_WITCH, legacy=False)
 ELECTION = choice(
     "election", every("before-discussion"), P_("option", "Sheriff election"),
     N_("Whether day 1's sheriff is elected before or after the day's discussion ([003]); "
@@ -141,7 +141,7 @@ ELECTION = choice(
                "execution vote [003 l.26: 「選村長的時機大家可以自己定，我們是在第壹天大家"
                "各自發表意見之後，先選舉村長。」] "
                "([§7.7](#77-speaking-turns-and-the-candidates-vote)).")),
-    section=TURNS, seed="[003 l.26]", concerns=Concerns(option="sheriff"),
+    section=_TURNS, seed="[003 l.26]", concerns=Concerns(option="sheriff"),
     legacy="before-discussion")
 DISCUSSION_TURNS = flag(
     "discussion_turns", every(False), P_("option", "Speaking in turns"),
@@ -151,7 +151,7 @@ DISCUSSION_TURNS = flag(
     "clockwise from the left of the night's first victim, the others silent [003 variant: "
     "「從剛才天黑時被殺的玩家左手邊的玩家開始，按照順時針方向，輪流發言，玩家之間不得對話」] "
     "([§7.7](#77-speaking-turns-and-the-candidates-vote)).",
-    section=TURNS, seed="[003 variant]", legacy=False)
+    section=_TURNS, seed="[003 variant]", legacy=False)
 VOTE_MODE = choice(
     "vote_mode", every("plurality"), P_("option", "Execution vote"),
     N_("Plurality, or the two most voted become candidates, defend themselves in turn, and "
@@ -162,7 +162,7 @@ VOTE_MODE = choice(
                "The first vote names the two most voted as candidates, who defend "
                "themselves; then only the others vote between them [003 variant, the "
                "「憤怒的暴民」 cards] ([§7.7](#77-speaking-turns-and-the-candidates-vote)).")),
-    section=TURNS, seed="[003 variant: 憤怒的暴民]", legacy="plurality")
+    section=_TURNS, seed="[003 variant: 憤怒的暴民]", legacy="plurality")
 DISCUSSION_S = seconds(
     "discussion_s", presets(300, 300, 600), P_("option", "Discussion (seconds)"),
     N_("How long the day's discussion lasts before the vote."),
@@ -172,7 +172,7 @@ TURN_S = seconds(
     "turn_s", every(45), P_("option", "A speaking turn (seconds)"),
     N_("How long each speaking turn and each candidate's defence lasts."),
     "One speaking turn, and one candidate's defence (45 s by default).",
-    section=TURNS, seed="[003 variant]", legacy=45)
+    section=_TURNS, seed="[003 variant]", legacy=45)
 NIGHT_S = seconds(
     "night_s", presets(20, 20, 300), P_("option", "A role's call (seconds)"),
     N_("Each role's call at night lasts exactly this long, answered or not, so nobody learns "
@@ -180,12 +180,12 @@ NIGHT_S = seconds(
     "A role's night call lasts exactly this long, answered or not; an unanswered call times "
     "out at its end. In `jp-standard` the whole night is one window of this length, every "
     "night role acting at once [004]. `0`: the call lasts until the GM's Next.",
-    section=NIGHT, seed="[004]")
+    section=_NIGHT, seed="[004]")
 PACK_S = seconds(
     "pack_s", presets(40, 40, 300), P_("option", "The werewolves' call (seconds)"),
     N_("The werewolves' call lasts exactly this long: time to agree on a victim."),
     "The werewolves' call lasts exactly this long (not used by `jp-standard`'s one window).",
-    section=NIGHT, seed="house", concerns=Concerns(night="calls"))
+    section=_NIGHT, seed="house", concerns=Concerns(night="calls"))
 READY_ENDS_NIGHT = flag(
     "ready_ends_night", presets(False, False, True),
     P_("option", "Night 1 ends when all are ready"),
@@ -198,7 +198,7 @@ READY_ENDS_NIGHT = flag(
     "(RULES.md §4 Decision r5): a role holder who taps it without acting passes, and the "
     "window's end never waits on an action, else its moment would tell when the seer acted "
     "[issue 40]. On in `jp-standard`; only its one-window night has it.",
-    section=NIGHT, seed="[004 l.86-87]", concerns=Concerns(night="together"), legacy=False)
+    section=_NIGHT, seed="[004 l.86-87]", concerns=Concerns(night="together"), legacy=False)
 EXTRA_DISCUSSION_S = seconds(
     "extra_discussion_s", presets(0, 0, 180), P_("option", "Extra discussion (seconds)"),
     N_("The discussion before a runoff or a second sheriff vote."),
@@ -211,7 +211,7 @@ SECRET_DECK = flag(
     "With `false` the deck is public: the table is shown the game's cards (centre cards "
     "counted) and each night calls every card of the deck, alive, dead or in the centre, and "
     "no other. With `true` nothing names the deck and every card of the ruleset is called.",
-    section=NIGHT, seed="house")
+    section=_NIGHT, seed="house")
 PROFESSIONS = flag(
     "professions", every(False), N_("The Village: professions"),
     N_("Deal each player a profession and its building, with powers (RULES §8)."),
