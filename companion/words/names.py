@@ -33,21 +33,10 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..msgids import N_ as N_  # the markers' home, re-exported for the words
+from ..msgids import P_ as P_
+from ..msgids import Msg as Msg
 from .catalogs import catalog_for
-
-#: a name: a msgid, or (context, msgid)
-Msg = str | tuple[str, str]
-
-
-def N_(msgid: str) -> str:
-    """A msgid for extraction, translated later (babel's default keyword)."""
-    return msgid
-
-
-def P_(context: str, msgid: str) -> tuple[str, str]:
-    """A msgid with its context, for extraction (catalogs.KEYWORDS_EXTRA)."""
-    return (context, msgid)
-
 
 #: every role's card name: Millers Hollow's English names; in Japanese the
 #: seeds' words ([002] Millers Hollow, [000] BGA's additions, [004] the
