@@ -552,3 +552,18 @@ def test_a_thief_who_keeps_his_card_is_told_so_and_the_story_names_its_game() ->
     told = story(state)
     assert (told["ruleset"], told["players"]) == ("millers-hollow",
                                                   ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay"])
+
+
+def test_the_stories_json_holds_the_end_cards_the_deaths_times_and_the_candidates() -> None:
+    """The story's JSON (`werewolf story --json`, GET /api/games/<id>/story):
+    the end lists every card as it ended (the thief's new one: RULES.md §5),
+    each death its time, each tally the candidates it was among (RULES.md §6
+    `vote_mode=candidates` [003])."""
+    thief = _scenario("mh-thief-plays-new-role")
+    over = _entries(_scenario("doc-replay-example"), "over")[0]
+    assert over["cards"][:3] == [{"seat": 0, "role": "werewolf"}, {"seat": 1, "role": "werewolf"},
+                                 {"seat": 2, "role": "seer"}]
+    assert [e["time"] for e in _entries(thief, "death")] == ["night 1", "day 1"]
+    rounds = _entries(_scenario("mh-candidates-two-rounds"), "tally")
+    assert [(t["round"], t["candidates"], t["nominees"]) for t in rounds] == [
+        (1, [], [3, 4]), (2, [3, 4], [3, 4])]
