@@ -3,7 +3,8 @@ the table screen, the host's tablet and its volume, and the guard that keeps
 a narrated game's secrets from every page, the host's included.
 
     GET  /api/speech?after=N          anyone: the utterances after N (text, ready, url), volume
-    GET  /api/speech/<game>/<n>.wav   anyone: utterance n as audio/wav (404 unknown, 503 no voice)
+    GET  /api/speech/<game>/<n>.wav   anyone: utterance n as audio/wav (404 unknown, 503 no
+                                      voice or not rendered yet: `ready` in the timeline)
     POST /api/speech/volume           GM/host: {"volume": 0..1}
     POST /api/host/timer              GM/host: start | pause | resume | extend | skip, answered
                                       with the public view
@@ -32,7 +33,7 @@ from flask import (
     request,
 )
 
-from ..speech import Cache, SpeechError
+from ..speech import Cache, NotRendered, SpeechError
 from ..speech.speaker import FAILURE_FILE
 from ..table import BadInput, NotFound
 from ..table.narrated import Narration, aplay, cache_folder
@@ -82,6 +83,10 @@ def audio(game: int, n: int) -> Response:
         raise NotFound(f"no utterance {n} in game {game}")
     try:
         data = narration().audio(said)
+    except NotRendered as err:  # never rendered in a request [issue 42]: asked again soon
+        response = make_response(jsonify(error=str(err)), 503)
+        response.headers["Retry-After"] = "1"
+        return response
     except SpeechError as err:
         return make_response(jsonify(error=f"no voice: {err}"), 503)
     response = Response(data, mimetype="audio/wav")

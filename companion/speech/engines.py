@@ -62,14 +62,20 @@ class SpeechError(RuntimeError):
     """An engine failed on a text (its own message, shortened)."""
 
 
+#: the engines run at a lower CPU priority than the hub [issue 42]: rendering a
+#: game's lines ahead on a Pi's few cores must not slow a tap's answer
+NICE = ["nice", "-n", "10"] if shutil.which("nice") else []
+
+
 def _run(cmd: list[str], stdin: str | None = None) -> bytes:
+    cmd = [*NICE, *cmd]
     try:
         done = subprocess.run(cmd, input=None if stdin is None else stdin.encode(),
                               capture_output=True, timeout=TIMEOUT_S, check=False)
     except (OSError, subprocess.TimeoutExpired) as err:
-        raise SpeechError(f"{cmd[0]}: {err}") from None
+        raise SpeechError(f"{cmd[len(NICE)]}: {err}") from None
     if done.returncode != 0:
-        raise SpeechError(f"{cmd[0]}: exit {done.returncode}: "
+        raise SpeechError(f"{cmd[len(NICE)]}: exit {done.returncode}: "
                           f"{done.stderr.decode(errors='replace')[:200]}")
     return done.stdout
 

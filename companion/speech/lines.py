@@ -63,6 +63,19 @@ SAMPLE_NAMES = {
 }
 
 
+#: a line's spoken length per character of its text, for a line heard before
+#: it is rendered (said late, `estimate_s`) [issue 42]: measured on the voices
+#: of engines.py (2026-12-08, 14 fixed lines a language: ja 0.156, zh_Hant
+#: 0.319, en 0.069 s a character), rounded up
+SECONDS_PER_CHAR = {"ja": 0.16, "zh_Hant": 0.32, "en": 0.07}
+
+
+def estimate_s(lang: str, text: str) -> float:
+    """How long `text` will take to say, from its letters alone (a public
+    fact): the schedule of a line not rendered yet, until it is."""
+    return round(len(text) * SECONDS_PER_CHAR.get(lang, 0.1), 3)
+
+
 #: what follows a name in one phrase with it: the Japanese honorific ("{name}さん",
 #: companion.words.announce.person), never said apart from the name [issue 29]
 HONORIFICS = ("さん",)

@@ -17,10 +17,13 @@ table's clock (`at`), back to back after what is still being said, for its
 rendered length (`dur`, a public fact); the table then opens the stage's
 window once the words are said (`pacing.voiced`). When a step ends, its
 lines not yet begun are dropped and the one being said is cut, so nothing
-is ever said late. A line whose pieces are not on disk yet is rendered when
-it is heard (under the table's lock: `werewolf narrate` renders them all
-ahead); the fixed lines and the players' names are queued for one
-background thread as soon as a game is dealt. A table screen fetches each
+is ever said late. Nothing is rendered under the table's lock, ever [issue
+42]: one background thread (companion/speech/ahead.py) renders the lines
+from the deal on, the most urgent first; a line heard before it is on disk
+is scheduled for an estimate of its length and rendered at once, and when it
+is ready it is said from then on, with what follows it, and the stage waits
+as long (`retime`, `Table.revoice`, `pacing.revoiced`): said late (and
+logged), never rendered while the table waits. A table screen fetches each
 utterance's audio ahead and plays it at its moment (web/static/narration.js,
 companion/hub/speech.py); the Pi's own speaker, when asked for (`werewolf
 serve --speaker`), plays each at its moment from another thread. Without an
@@ -31,16 +34,16 @@ show it), there is no audio and the clock does not wait.
 from __future__ import annotations
 
 import array
-import queue
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..speech import Cache, SpeechError, clips, fixed_lines, spoken
+from ..speech import Cache, NotRendered, clips, fixed_lines, spoken
+from ..speech.ahead import GAME, NOW, Ahead
 from ..speech.engines import join_wavs, wav_bytes
-from ..speech.lines import name_pieces
+from ..speech.lines import estimate_s, name_pieces
 from .table import Table
 
 GAP_S = 0.25  # silence between the pieces of one sentence
@@ -62,12 +65,17 @@ class Utterance:
     step: str  # what the table was doing: "night 2 seer", "day 1 vote", ...
     dropped: bool = False  # its stage ended before it could start: never played
     cut: bool = False  # its stage ended while it was said: it stops there
+    #: [issue 42] its audio was not on disk when it was heard: `dur` is an
+    #: estimate until the background thread has rendered it
+    pending: bool = False
+    rendered_late: bool = False  # it was pending when heard (said late if not rendered in time)
+    late: float = 0.0  # how much later than first scheduled it is said (seconds)
 
-    def to_dict(self, ready: bool) -> dict:
+    def to_dict(self) -> dict:
         return {"n": self.n, "text": self.text, "event": round(self.event, 3),
                 "at": round(self.at, 3),
                 "dur": round(self.dur, 3), "step": self.step, "stage": self.stage,
-                "dropped": self.dropped, "cut": self.cut, "ready": ready,
+                "dropped": self.dropped, "cut": self.cut, "ready": not self.pending,
                 "url": f"/api/speech/{self.game}/{self.n}.wav"}
 
 
@@ -123,8 +131,8 @@ class Narration:
         self._lang = "en"
         self._last: dict | None = None
         self._steps: list[tuple[float, str]] = []  # (when, step): each step the table began
-        self._todo: queue.Queue[tuple[str, str]] = queue.Queue()
-        self._worker: threading.Thread | None = None
+        #: the lines are rendered by one background thread, the most urgent first [issue 42]
+        self.ahead = Ahead(cache, done=self._rendered)
         self._speaker = speaker
         self._played = 0
         table.voice = self
@@ -132,7 +140,7 @@ class Narration:
         if speaker is not None:
             threading.Thread(target=self._speak, name="narration-speaker", daemon=True).start()
 
-    # --- the table's voice (under the table's lock: cheap) -------------------------
+    # --- the table's voice (under the table's lock: cheap, never renders) ----------
 
     def sync(self) -> None:
         """Say what the table is doing now, if it is narrated and nothing was
@@ -153,9 +161,11 @@ class Narration:
         committed), and when: after what is being said (a stage that ended
         stops its words: those not yet begun are dropped, the one being said
         is cut), back to back, from a moment after now (Settings.voice_lead_s,
-        time for the table screen to fetch them). Each line's
-        length is its rendered WAV's (rendered now if it is not on disk yet),
-        a public fact: the same words take the same time in every game."""
+        time for the table screen to fetch them). Each line's length is its
+        rendered WAV's, a public fact: the same words take the same time in
+        every game. Nothing is rendered here [issue 42]: a line not on disk
+        yet is `pending`, scheduled for an estimate of its length (from its
+        text alone) until the background thread has rendered it (`retime`)."""
         game = view.get("game")
         lang = str(view.get("language") or "en")
         names = [str(p.get("name")) for p in view.get("players") or []]
@@ -168,7 +178,7 @@ class Narration:
         free = now + self.table.settings.voice_lead_s
         step = step_of(view)
         for u in older:
-            if u.step != step and u.at >= now:
+            if u.step != step and (u.at >= now or u.pending):
                 stop.append((u, -1.0))  # never begun: dropped
             elif u.step != step and u.at + u.dur > now:
                 stop.append((u, now - u.at))  # being said: cut
@@ -181,28 +191,30 @@ class Narration:
             pieces = tuple(clips(text, names))
             if not pieces:
                 continue
-            dur = self._length(lang, pieces) if voice else 0.0
+            dur, pending = self._length(lang, pieces) if voice else (0.0, False)
             said.append(Utterance(n + len(said), int(game or 0), lang, text, pieces, now, free,
-                                  dur, stage, step))
+                                  dur, stage, step, pending=pending, rendered_late=pending))
             free += dur + SENTENCE_GAP_S
         ends = said[-1].at + said[-1].dur if said and voice else None
         return _Heard(self, view, said, stop, ends, now)
 
-    def _length(self, lang: str, pieces: tuple[str, ...]) -> float:
+    def _length(self, lang: str, pieces: tuple[str, ...]) -> tuple[float, bool]:
+        """(the line's length, whether it is pending): from the pieces on
+        disk; an estimate from the text when one is not rendered yet."""
         rate = self.table.settings.voice_rate
-        try:
-            return (sum(self.cache.seconds(lang, p) for p in pieces)
-                    + GAP_S * (len(pieces) - 1)) / rate
-        except SpeechError as err:
-            print(f"werewolf serve: speech: {err}", file=sys.stderr, flush=True)
-            return 0.0
+        known = [self.cache.known(lang, p) for p in pieces]
+        gaps = GAP_S * (len(pieces) - 1)
+        if all(k is not None for k in known):
+            return (sum(k for k in known if k is not None) + gaps) / rate, False
+        return (sum(estimate_s(lang, p) if k is None else k for p, k in zip(pieces, known))
+                + gaps) / rate, True
 
     def _keep(self, heard: _Heard) -> None:
         view = heard.view
         game = view.get("game")
         lang = str(view.get("language") or "en")
         with self._lock:
-            if game != self._game:  # a new game: a new timeline, its names rendered ahead
+            if game != self._game:  # a new game: a new timeline, its lines rendered ahead
                 self._game, self._said, self._played, self._count = game, [], 0, 0
                 self._steps = []
                 self._lang = lang
@@ -220,47 +232,56 @@ class Narration:
             self._said += heard.said
             self._count += len(heard.said)
             for u in heard.said:
-                for piece in u.pieces:
-                    self._queue(lang, piece)
+                if u.pending:
+                    print(f"werewolf serve: speech: not rendered in time, said late: "
+                          f"{u.text[:60]!r}", file=sys.stderr, flush=True)
+                    for piece in u.pieces:
+                        self.ahead.want(lang, piece, NOW)
             if len(self._said) > self.keep:
                 self._said = self._said[-self.keep:]
             self._lock.notify_all()
 
     def _prepare(self, lang: str, names: list[str]) -> None:
         for piece in name_pieces(names, lang):  # each name, and in Japanese with its さん
-            self._queue(lang, piece)
-        self._queue(lang, "")  # the fixed lines, after the names (see _render)
+            self.ahead.want(lang, piece, GAME)
+        self.ahead.plan(GAME, lambda: [(lang, line) for line in fixed_lines(lang)])
 
-    def _queue(self, lang: str, text: str) -> None:
-        if self.cache.engine(lang) is None:
-            return  # text only
-        if text and self.cache.ready(lang, text):
-            return
-        self._todo.put((lang, text))
-        if self._worker is None or not self._worker.is_alive():
-            self._worker = threading.Thread(target=self._render, name="narration-render",
-                                            daemon=True)
-            self._worker.start()
+    def _rendered(self, lang: str, said: str) -> None:
+        """The background thread put `said` on disk: a line waiting for it is
+        said from now on, and the stage waits for it (`Table.revoice`)."""
+        with self._lock:
+            waiting = any(u.pending for u in self._said)
+        if waiting:
+            self.table.revoice()
 
-    # --- rendering ahead (its own thread) ----------------------------------------------
-
-    def _render(self) -> None:
-        while True:
-            try:
-                lang, text = self._todo.get(timeout=5.0)
-            except queue.Empty:
-                return
-            try:
-                if text:
-                    self.cache.get(lang, text)
-                else:  # "" stands for every fixed line of the language
-                    for line in fixed_lines(lang):
-                        if not self._todo.empty():  # what a game says now comes first
-                            self._todo.put((lang, ""))
-                            break
-                        self.cache.get(lang, line)
-            except SpeechError as err:
-                print(f"werewolf serve: speech: {err}", file=sys.stderr, flush=True)
+    def retime(self, now: float) -> tuple[float, float] | None:
+        """The lines rendered late are said from now on (a moment later: the
+        table screen fetches them), each after the one before; (when the voice
+        was to be done, when it is done now), or None if nothing moved. Under
+        the table's lock (`Table.revoice`, `Table.tick`)."""
+        lead = self.table.settings.voice_lead_s
+        with self._lock:
+            live = [u for u in self._said if not u.dropped]
+            if not any(u.pending for u in live):
+                return None
+            was = max(u.at + u.dur for u in live)
+            free = None
+            for u in live:
+                start = u.at
+                if u.pending:
+                    dur, pending = self._length(u.lang, u.pieces)
+                    if not pending:
+                        u.dur, u.pending = dur, False
+                        start = max(start, now + lead)
+                if free is not None and free > start + 1e-6:
+                    start = free
+                if start > u.at + 1e-6:
+                    u.late += start - u.at
+                    u.at = start
+                free = u.at + u.dur + SENTENCE_GAP_S
+            ends = max(u.at + u.dur for u in live)
+            self._lock.notify_all()
+        return (was, ends) if ends > was + 1e-6 else None
 
     # --- what the pages ask -----------------------------------------------------------
 
@@ -285,13 +306,12 @@ class Narration:
         whether each one's audio is ready; the hub's clock and the volume."""
         now = self.table.clock()
         with self._lock:
-            said = [u for u in self._said if u.n > after or u.at + u.dur > now - 1.0]
+            said = [u.to_dict() for u in self._said
+                    if u.n > after or u.at + u.dur > now - 1.0 or u.pending]
             game, lang = self._game, self._lang
         return {"game": game, "narrated": self.is_narrated(), "volume": self.volume,
                 "now": round(now, 3), "rate": self.table.settings.voice_rate,
-                "audio": self.cache.engine(lang) is not None,
-                "said": [u.to_dict(all(self.cache.ready(u.lang, p) for p in u.pieces))
-                         for u in said]}
+                "audio": self.cache.engine(lang) is not None, "said": said}
 
     def steps(self) -> list[tuple[float, str]]:
         """When each step of the current game began, as the voice heard it
@@ -309,9 +329,11 @@ class Narration:
             return next((u for u in self._said if u.game == game and u.n == n), None)
 
     def audio(self, u: Utterance) -> bytes:
-        """The utterance as one WAV (its pieces from the cache, rendered now
-        if the background thread has not got to them: only that request waits)."""
-        return join_wavs([self.cache.get(u.lang, p) for p in u.pieces], GAP_S)
+        """The utterance as one WAV, from the files on disk: NotRendered while
+        it is pending (never rendered in a request [issue 42])."""
+        if u.pending:
+            raise NotRendered(f"not rendered yet: {u.text[:40]!r}")
+        return join_wavs([self.cache.read(u.lang, p) for p in u.pieces], GAP_S)
 
     def set_volume(self, volume: float) -> None:
         with self._lock:
@@ -322,13 +344,14 @@ class Narration:
 
     def _speak(self) -> None:
         """Each utterance at its moment on the table's clock (joined late: from
-        where it is now; dropped: never; cut: up to its cut)."""
+        where it is now; dropped: never; cut: up to its cut; pending: once it
+        is rendered, at its new moment)."""
         assert self._speaker is not None
         while True:
             with self._lock:
                 u = self._unplayed()
-                while u is None or u.at > self.table.clock():
-                    wait = 1.0 if u is None else min(0.2, u.at - self.table.clock())
+                while u is None or u.pending or u.at > self.table.clock():
+                    wait = 1.0 if u is None or u.pending else min(0.2, u.at - self.table.clock())
                     self._lock.wait(max(0.01, wait))
                     u = self._unplayed()
                 self._played = u.n + 1

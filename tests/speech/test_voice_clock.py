@@ -49,6 +49,8 @@ def _table(path: Path, **options: object) -> tuple[Table, Narration, FakeClock]:
                   "deal": dict(zip(PLAYERS, ROLES)), "seed": 4, "narrated": True,
                   "wait_for_start": True, "options": {"night_s": 20, "pack_s": 30,
                                                       "first_night_attack": True, **options}})
+    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
+    assert narration.ahead.drain(timeout=60)  # the game's lines, rendered from the deal on
     return table, narration, clock
 
 
@@ -94,7 +96,7 @@ def test_the_seers_window_opens_when_her_wake_line_ends(tmp_path: Path) -> None:
     table, narration, clock = _table(tmp_path)
     table.timer("start")
     start = clock.t
-    said = narration.said()
+    said = [u for u in narration.said() if u.step != "deal"]
     wake = next(u for u in said if u.text.startswith("Seer, wake up"))
     assert said[0].at == pytest.approx(start + LEAD_S) and wake.at > said[0].at + said[0].dur
     pace = table.pace
@@ -123,7 +125,7 @@ def test_a_line_whose_step_ended_is_dropped_or_cut(tmp_path: Path) -> None:
     and drops the seer's wake line (never begun); the next call is said."""
     table, narration, clock = _table(tmp_path)
     table.timer("start")
-    first = narration.said()[0]
+    first = next(u for u in narration.said() if u.step != "deal")
     clock.t = first.at + 1.0
     table.timer("skip", stage=table.pace.stage)
     said = {u.text[:14]: u for u in narration.said()}
@@ -159,6 +161,8 @@ def _timeline(path: Path, roles: list[str], act: bool, engines: dict) -> list[tu
                   "options": {"night_s": 6, "pack_s": 8, "discussion_s": 5,
                               "first_night_attack": True, "reveal_on_death": False,
                               "sheriff": False}})
+    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
+    assert narration.ahead.drain(timeout=120)  # the game's lines, rendered from the deal on
     table.timer("start")
     start = clock.t
     wolves = [i for i, r in enumerate(roles) if r == "werewolf"]
