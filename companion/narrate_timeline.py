@@ -10,9 +10,11 @@ its moment, one after another). It prints one JSON object last:
      announces, "late": lines still being said after their step ended,
      "dropped": lines whose step ended before they could start, "cut": lines
      stopped where their step ended,
-     "wake_after_open": calls whose wake line ended after their window opened,
-     "rendered_late": lines not on disk when they were heard [issue 42]: each
-     was said once rendered, later than its moment (the fake clock waits)}
+     "wake_after_open": calls whose wake line ended after their window opened}
+
+Each line is rendered when it is heard (the fake clock waits for it, as if
+the hub had rendered it ahead: `Narration(offline=True)`); `werewolf bench
+narration` measures what rendering costs a real hub [issue 42].
 
 Every seat acts at random moments of what it is asked (some never do). The
 times are seconds from the game's start (the host's "Start").
@@ -27,7 +29,6 @@ from random import Random
 
 from .engine import legal_actions, recommended_deal
 from .speech import Cache, SpeechError, engine_for
-from .speech.ahead import NOW
 from .speech.engines import find
 from .speech.lines import SAMPLE_NAMES
 from .store import Store
@@ -61,10 +62,10 @@ def run(ruleset: str, players: int, lang: str, seed: int, speech: Path,
     with tempfile.TemporaryDirectory(prefix="werewolf-timeline-") as folder:
         tmp = Path(folder)
         table = Table(Store(tmp / "games.sqlite3"), clock=clock, rng=Random(seed))
-        narration = Narration(table, Cache(speech), keep=100_000)
+        # each line rendered when heard: as if all had been rendered ahead (a fake clock)
+        narration = Narration(table, Cache(speech), keep=100_000, offline=True)
         table.create(setup)
         narration.sync()  # as the hub does once a game is dealt
-        narration.ahead.drain()  # what the deal renders ahead (the fake clock waits for it)
         stages: dict[int, dict] = {}  # stage -> {"start", "end", "opens", "deadline", "mode"}
         start = clock.t + 5.0  # the host starts once every phone has its card
         clock.t = start
@@ -80,8 +81,6 @@ def run(ruleset: str, players: int, lang: str, seed: int, speech: Path,
             if state.phase == "over":
                 break
             _act(table, rng, asks, clock.t)
-            if any(u.pending for u in narration.said()):  # heard before it was on disk:
-                narration.ahead.drain(upto=NOW)  # said late, on a clock that waits for it
         said = narration.said()
         end = max([clock.t] + [u.at + u.dur for u in said if not u.dropped])
         stages[table.pace.stage]["end"] = end
@@ -177,7 +176,6 @@ def _report(said: list[Utterance], steps: list[tuple[float, str]],
                     wake_late += 1
         lines.append(line)
     return {"length_s": round(end - start, 1), "said": len(said), "lines": lines,
-            "rendered_late": sum(u.rendered_late for u in said),
             "max_lag_s": round(lag, 3), "late": late, "dropped": dropped, "cut": cut,
             "wake_after_open": wake_late, "calls": len(woken)}
 

@@ -51,6 +51,7 @@ class Ahead:
         self._order = itertools.count()
         self._thread: threading.Thread | None = None
         self._working: int | None = None  # the priority of what the thread is doing
+        self._closed = False
         #: what the thread did: texts rendered, found on disk, seconds spent rendering
         self.rendered = 0
         self.found = 0
@@ -61,7 +62,7 @@ class Ahead:
         """Render `said` (the text as the engine is given it) at `priority`;
         False when it is on disk already (its length is then known) or there
         is no engine for `lang` (nothing to wait for)."""
-        if self.cache.engine(lang) is None or not said:
+        if self.cache.engine(lang) is None or not said or self._closed:
             return False
         if self.cache.known(lang, said) is not None:
             return False
@@ -78,8 +79,25 @@ class Ahead:
     def plan(self, priority: int, texts: Texts) -> None:
         """Run `texts()` on the thread in its turn and render what it lists at `priority`."""
         with self._cv:
+            if self._closed:
+                return
             heapq.heappush(self._heap, (priority, next(self._order), "", "", texts))
             self._start()
+
+    def forget(self, priority: int) -> None:
+        """Drop what is queued at `priority` or less urgent (a new game's
+        lines replace the last one's)."""
+        with self._cv:
+            self._heap = [e for e in self._heap if e[0] < priority]
+            heapq.heapify(self._heap)
+            self._best = {k: p for k, p in self._best.items() if p < priority}
+            self._cv.notify_all()
+
+    def close(self) -> None:
+        """Nothing more: the queue is dropped and the thread ends (the hub stops)."""
+        with self._cv:
+            self._closed = True
+        self.forget(NOW)
 
     def busy(self) -> bool:
         with self._cv:
@@ -111,7 +129,7 @@ class Ahead:
                 while not self._heap:
                     self._working = None
                     self._cv.notify_all()
-                    if not self._cv.wait(self.idle_s) and not self._heap:
+                    if self._closed or (not self._cv.wait(self.idle_s) and not self._heap):
                         self._thread = None
                         return
                 priority, _, lang, said, texts = heapq.heappop(self._heap)

@@ -32,7 +32,7 @@ import shutil
 import subprocess
 import tempfile
 import wave
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -116,7 +116,7 @@ class PinyinEspeak(Espeak):
 
 #: part of the Japanese and Mandarin engines' names (the cache's key): a line
 #: whose reading was corrected [issue 29] renders afresh
-READINGS_VERSION = "r1"
+READINGS_VERSION = "r2"  # r2 [issue 42]: 白狼 ハクロー, no pause before a count
 #: a counted 1 or 2 is 一 or 兩 ("兩票", liang3, not er4 as espeak-ng reads the
 #: digit) [issue 29]; 12, 20 or 第2 stay as they are
 ZH_COUNTED = re.compile(r"(?<![0-9第.])([12])(?![0-9.])(?=[票人名張次個位]|分鐘)")
@@ -173,12 +173,15 @@ def to_pinyin(text: str) -> str:
 #: [issue 29], checked with its trace (`OpenJTalk.reading`): 3票 is さんぴょう,
 #: not サンビョー (13票, 23票 alike); 第1夜 is だいいちや, not ダイヒトヤ; the
 #: scapegoat 嫌われ者 is きらわれもの, not キラワレシャ; 笛吹き is ふえふき, not
-#: ウスイキ ("笛吹きの勝利")
+#: ウスイキ ("笛吹きの勝利"); [issue 42] the white werewolf 白狼 is はくろう, not
+#: シロオーカミ; a space before a count ("あかりさん 3票") is no pause
 JA_READINGS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"([0-9]*3)票"), r"\1ピョー"),
     (re.compile(r"第([0-9]+)夜"), r"第\1ヤ"),
     (re.compile("嫌われ者"), "キラワレモノ"),
     (re.compile("笛吹き"), "フエフキ"),
+    (re.compile("白狼"), "ハクロー"),
+    (re.compile(r"(?<=[^\x00-\x7f]) +(?=[0-9])"), ""),
 )
 
 
@@ -274,12 +277,15 @@ def wav_seconds(data: bytes) -> float:
         return w.getnframes() / float(w.getframerate())
 
 
-def join_wavs(parts: Iterable[bytes], gap_s: float = 0.0) -> bytes:
+def join_wavs(parts: Iterable[bytes], gap_s: float | Sequence[float] = 0.0) -> bytes:
     """One WAV of several (same engine: same format), `gap_s` of silence
-    between them."""
+    between them (one length, or the one after each part)."""
     pcm: list[bytes] = []
     params: tuple[int, int, int] | None = None
-    for data in parts:
+    gaps = list(gap_s) if isinstance(gap_s, Sequence) else None
+    for i, data in enumerate(parts):
+        gap = (gaps[i - 1] if gaps is not None and 0 < i <= len(gaps) else
+               0.0 if gaps is not None else float(gap_s))  # type: ignore[arg-type]
         with wave.open(io.BytesIO(data), "rb") as w:
             here = (w.getnchannels(), w.getsampwidth(), w.getframerate())
             frames = w.readframes(w.getnframes())
@@ -287,8 +293,8 @@ def join_wavs(parts: Iterable[bytes], gap_s: float = 0.0) -> bytes:
             params = here
         elif here != params:
             raise SpeechError(f"cannot join WAVs of {here} and {params}")
-        if pcm and gap_s > 0:
-            pcm.append(b"\0" * int(params[2] * gap_s) * params[0] * params[1])
+        if pcm and gap > 0:
+            pcm.append(b"\0" * int(params[2] * gap) * params[0] * params[1])
         pcm.append(frames)
     channels, width, rate = params or (1, 2, 22050)
     return wav_bytes(b"".join(pcm), rate, channels, width)

@@ -1,5 +1,6 @@
 """`werewolf narrate --lang ja|zh_Hant|en [--out DIR]` [issue 20]: render
-every fixed line the hub may say (and a sample of names) to WAV files, and
+every fixed line the hub may say (every unit that names no player: a game's
+lines with names are rendered from its deal on [issue 42]) to WAV files, and
 print one JSON object last:
 
     {"lines": N, "seconds": total spoken, "render_s": wall time, "engine": {lang: name},
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from .cache import Cache
 from .engines import SpeechError, engine_for, find
-from .lines import SAMPLE_NAMES, fixed_lines, name_pieces
+from .lines import fixed_lines
 
 
 def status_lines() -> list[str]:
@@ -33,15 +34,14 @@ def status_lines() -> list[str]:
     return out
 
 
-def run(lang: str, out: Path, names: int = 12) -> dict:
-    """Render `lang`'s fixed lines and `names` sample names (as they are
-    said: in Japanese each also with its さん) into `out`. SpeechError when
-    the language has no engine here."""
+def run(lang: str, out: Path) -> dict:
+    """Render `lang`'s fixed lines into `out`. SpeechError when the language
+    has no engine here."""
     engine = engine_for(lang)
     if engine is None:
         raise SpeechError(find(lang)[1])
     cache = Cache(out)
-    texts = fixed_lines(lang) + name_pieces(SAMPLE_NAMES[lang][:names], lang)
+    texts = fixed_lines(lang)
     start = time.perf_counter()
     seconds = 0.0
     for text in texts:

@@ -40,14 +40,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..speech import Cache, NotRendered, clips, fixed_lines, spoken
-from ..speech.ahead import GAME, NOW, Ahead
+from ..speech import Cache, NotRendered, fixed_lines, spoken
+from ..speech.ahead import FIXED, GAME, NEXT, NOW, Ahead
 from ..speech.engines import join_wavs, wav_bytes
-from ..speech.lines import estimate_s, name_pieces
+from ..speech.lines import estimate_s, game_lines, gap_after, said_form, story_lines, units
 from .table import Table
 
-GAP_S = 0.25  # silence between the pieces of one sentence
-SENTENCE_GAP_S = 0.35  # silence between two sentences
+SENTENCE_GAP_S = 0.35  # silence between two lines
 KEEP = 400  # utterances kept (a long game says a few hundred)
 
 
@@ -57,7 +56,7 @@ class Utterance:
     game: int
     lang: str
     text: str
-    pieces: tuple[str, ...]
+    units: tuple[str, ...]  # how it is rendered: its sentences, names inside [issue 42]
     event: float  # the table's clock when what it says happened
     at: float  # when it is spoken (the table's clock) [issue 29]
     dur: float  # how long (its rendered pieces; 0: no voice here)
@@ -70,6 +69,8 @@ class Utterance:
     pending: bool = False
     rendered_late: bool = False  # it was pending when heard (said late if not rendered in time)
     late: float = 0.0  # how much later than first scheduled it is said (seconds)
+    #: each unit as the engine is given it (a name with a reading said as it) [issue 42]
+    said: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {"n": self.n, "text": self.text, "event": round(self.event, 3),
@@ -119,8 +120,14 @@ class _Heard:
 
 class Narration:
     def __init__(self, table: Table, cache: Cache,
-                 speaker: Callable[[bytes], None] | None = None, keep: int = KEEP) -> None:
+                 speaker: Callable[[bytes], None] | None = None, keep: int = KEEP,
+                 offline: bool = False) -> None:
         self.table = table
+        #: a table on a fake clock that nobody waits for (`werewolf narrate
+        #: --timeline`, tests of the timeline): each line is rendered when it
+        #: is heard, as if everything had been rendered ahead, and nothing
+        #: else is. Never a hub's: its table's lock is held then [issue 42]
+        self.offline = offline
         self.keep = keep  # utterances kept
         self.cache = cache
         self.volume = 1.0  # the host page's volume, 0-1 (the TV and the Pi's speaker)
@@ -131,6 +138,7 @@ class Narration:
         self._lang = "en"
         self._last: dict | None = None
         self._steps: list[tuple[float, str]] = []  # (when, step): each step the table began
+        self._story = False  # the game's story was queued to render
         #: the lines are rendered by one background thread, the most urgent first [issue 42]
         self.ahead = Ahead(cache, done=self._rendered)
         self._speaker = speaker
@@ -169,6 +177,7 @@ class Narration:
         game = view.get("game")
         lang = str(view.get("language") or "en")
         names = [str(p.get("name")) for p in view.get("players") or []]
+        readings = view.get("readings") or None
         with self._lock:
             same = game == self._game
             last = self._last if same else None
@@ -188,25 +197,32 @@ class Narration:
         said: list[Utterance] = []
         n = self._count if same else 0
         for text in sentences:
-            pieces = tuple(clips(text, names))
-            if not pieces:
+            parts = tuple(units(text, names))
+            if not parts:
                 continue
-            dur, pending = self._length(lang, pieces) if voice else (0.0, False)
-            said.append(Utterance(n + len(said), int(game or 0), lang, text, pieces, now, free,
-                                  dur, stage, step, pending=pending, rendered_late=pending))
+            forms = tuple(said_form(u, readings) for u in parts)
+            dur, pending = self._length(lang, parts, forms) if voice else (0.0, False)
+            said.append(Utterance(n + len(said), int(game or 0), lang, text, parts, now, free,
+                                  dur, stage, step, pending=pending, rendered_late=pending,
+                                  said=forms))
             free += dur + SENTENCE_GAP_S
         ends = said[-1].at + said[-1].dur if said and voice else None
         return _Heard(self, view, said, stop, ends, now)
 
-    def _length(self, lang: str, pieces: tuple[str, ...]) -> tuple[float, bool]:
-        """(the line's length, whether it is pending): from the pieces on
-        disk; an estimate from the text when one is not rendered yet."""
+    def _length(self, lang: str, parts: tuple[str, ...],
+                forms: tuple[str, ...]) -> tuple[float, bool]:
+        """(the line's length, whether it is pending): from its units on
+        disk, with the silences between them; an estimate from the text
+        while one is not rendered yet."""
         rate = self.table.settings.voice_rate
-        known = [self.cache.known(lang, p) for p in pieces]
-        gaps = GAP_S * (len(pieces) - 1)
+        if self.offline:
+            for f in forms:
+                self.cache.get(lang, f)
+        known = [self.cache.known(lang, f) for f in forms]
+        gaps = sum(gap_after(u) for u in parts[:-1])
         if all(k is not None for k in known):
             return (sum(k for k in known if k is not None) + gaps) / rate, False
-        return (sum(estimate_s(lang, p) if k is None else k for p, k in zip(pieces, known))
+        return (sum(estimate_s(lang, f) if k is None else k for f, k in zip(forms, known))
                 + gaps) / rate, True
 
     def _keep(self, heard: _Heard) -> None:
@@ -218,7 +234,12 @@ class Narration:
                 self._game, self._said, self._played, self._count = game, [], 0, 0
                 self._steps = []
                 self._lang = lang
-                self._prepare(lang, [str(p.get("name")) for p in view.get("players") or []])
+                self._story = False
+                self.ahead.forget(GAME)  # the last game's lines still queued: not needed now
+                self._prepare(lang, view)
+            if not self._story and self.table.ended:  # the story is public: its lines [issue 35]
+                self._story = True
+                self._tell(lang, view)
             self._last = view
             step = step_of(view)
             if not self._steps or self._steps[-1][1] != step:
@@ -235,16 +256,41 @@ class Narration:
                 if u.pending:
                     print(f"werewolf serve: speech: not rendered in time, said late: "
                           f"{u.text[:60]!r}", file=sys.stderr, flush=True)
-                    for piece in u.pieces:
-                        self.ahead.want(lang, piece, NOW)
+                    for form in u.said:
+                        self.ahead.want(lang, form, NOW)
             if len(self._said) > self.keep:
                 self._said = self._said[-self.keep:]
             self._lock.notify_all()
 
-    def _prepare(self, lang: str, names: list[str]) -> None:
-        for piece in name_pieces(names, lang):  # each name, and in Japanese with its さん
-            self.ahead.want(lang, piece, GAME)
-        self.ahead.plan(GAME, lambda: [(lang, line) for line in fixed_lines(lang)])
+    def _prepare(self, lang: str, view: dict) -> None:
+        """A new game: every unit it may say, from its public view at the
+        deal (names inside, as their readings), rendered from now on in the
+        order it may need them; then the language's fixed lines."""
+        if self.offline:
+            return
+        readings = view.get("readings") or None
+
+        def lines() -> list[tuple[str, str]]:
+            return [(lang, said_form(u, readings)) for u in game_lines(view, lang)]
+
+        self.ahead.plan(GAME, lines)
+        self.ahead.plan(FIXED, lambda: [(lang, line) for line in fixed_lines(lang)])
+
+    def _tell(self, lang: str, view: dict) -> None:
+        """The game's end is public: its story's units, before its first page."""
+        if self.offline:
+            return
+        names = [str(p.get("name")) for p in view.get("players") or []]
+        readings = view.get("readings") or None
+
+        def lines() -> list[tuple[str, str]]:
+            try:
+                told = self.table.told_story("public")
+            except Exception:  # noqa: BLE001 - undone since, or a new game: nothing to tell
+                return []
+            return [(lang, said_form(u, readings)) for u in story_lines(told, names)]
+
+        self.ahead.plan(NEXT, lines)
 
     def _rendered(self, lang: str, said: str) -> None:
         """The background thread put `said` on disk: a line waiting for it is
@@ -269,7 +315,7 @@ class Narration:
             for u in live:
                 start = u.at
                 if u.pending:
-                    dur, pending = self._length(u.lang, u.pieces)
+                    dur, pending = self._length(u.lang, u.units, u.said)
                     if not pending:
                         u.dur, u.pending = dur, False
                         start = max(start, now + lead)
@@ -282,6 +328,10 @@ class Narration:
             ends = max(u.at + u.dur for u in live)
             self._lock.notify_all()
         return (was, ends) if ends > was + 1e-6 else None
+
+    def close(self) -> None:
+        """The hub stops: nothing more is rendered."""
+        self.ahead.close()
 
     # --- what the pages ask -----------------------------------------------------------
 
@@ -333,7 +383,8 @@ class Narration:
         it is pending (never rendered in a request [issue 42])."""
         if u.pending:
             raise NotRendered(f"not rendered yet: {u.text[:40]!r}")
-        return join_wavs([self.cache.read(u.lang, p) for p in u.pieces], GAP_S)
+        return join_wavs([self.cache.read(u.lang, f) for f in u.said],
+                         [gap_after(x) for x in u.units[:-1]])
 
     def set_volume(self, volume: float) -> None:
         with self._lock:
