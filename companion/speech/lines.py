@@ -57,6 +57,7 @@ from ..engine.roles import NIGHT_STEPS
 from ..engine.steps import TOGETHER
 from ..words import gm_line, public_line, step_names
 from ..words.announce import (
+    announced,
     announcement_text,
     event_text,
     person,
@@ -178,6 +179,23 @@ def spoken(before: dict | None, view: dict, lang: str) -> list[str]:
     said = set(_sentences(before.get("line") or "")) if before and old[0] == "day" else set()
     new_lines = [s for s in _sentences(view.get("line") or "") if s not in said]
     return out + said_as(new_lines, view, lang)
+
+
+def news(view: dict, lang: str) -> set[str]:
+    """The sentences of `view` that tell what happened [issue 42] — the
+    dawn, a death, a tally, the verdict, the end, the story — as the
+    narration says them: a table screen that was behind plays them still
+    (a call or a prompt it missed is replaced by the next)."""
+    if view.get("story"):
+        return set(_story_said(None, view))
+    T = catalog_for(lang)
+    names = [str(p.get("name", "?")) for p in view.get("players") or []]
+    anns = (view.get("announcements") or [])[-12:]  # what the line can be saying now
+    out: set[str] = set()
+    for alive in (None, True, False):
+        out |= set(announced(T, lang, anns, names, view.get("ruleset"), alive))
+    out |= {tally_said(a, names, lang) for a in anns if a.get("kind") == "tally"}
+    return out
 
 
 def _story_said(before: dict | None, view: dict) -> list[str]:

@@ -43,10 +43,29 @@ from pathlib import Path
 from ..speech import Cache, NotRendered, fixed_lines, spoken
 from ..speech.ahead import FIXED, GAME, NEXT, NOW, Ahead
 from ..speech.engines import join_wavs, wav_bytes
-from ..speech.lines import estimate_s, game_lines, gap_after, said_form, story_lines, units
+from ..speech.lines import (
+    estimate_s,
+    game_lines,
+    gap_after,
+    news,
+    said_form,
+    story_lines,
+    units,
+)
 from .table import Table
 
 SENTENCE_GAP_S = 0.35  # silence between two lines
+#: [issue 42] the table screen's word on each line (POST /api/speech/heard): a
+#: line it began or ended later than its moment by more than this moves what
+#: follows (and the stage waits as long)...
+SCREEN_SLACK_S = 0.3
+#: ...by this much at most for one stage (a guest's word cannot hold it longer)
+SCREEN_HOLD_S = 8.0
+#: a table screen is playing while its last word is this recent
+SCREEN_ALIVE_S = 15.0
+#: while it plays the stage's last line past its moment, the stage waits this
+#: much more at each tick (up to SCREEN_HOLD_S)
+SCREEN_STEP_S = 0.25
 KEEP = 400  # utterances kept (a long game says a few hundred)
 
 
@@ -71,13 +90,17 @@ class Utterance:
     late: float = 0.0  # how much later than first scheduled it is said (seconds)
     #: each unit as the engine is given it (a name with a reading said as it) [issue 42]
     said: tuple[str, ...] = ()
+    #: it tells what happened (the dawn, a tally, the verdict, the end): a table
+    #: screen that was behind still plays it, where it skips a call it missed
+    news: bool = False
+    held: float = 0.0  # how much later it is said because the table screen was behind
 
     def to_dict(self) -> dict:
         return {"n": self.n, "text": self.text, "event": round(self.event, 3),
                 "at": round(self.at, 3),
                 "dur": round(self.dur, 3), "step": self.step, "stage": self.stage,
                 "dropped": self.dropped, "cut": self.cut, "ready": not self.pending,
-                "url": f"/api/speech/{self.game}/{self.n}.wav"}
+                "news": self.news, "url": f"/api/speech/{self.game}/{self.n}.wav"}
 
 
 def narrated(table: Table) -> bool:
@@ -139,6 +162,13 @@ class Narration:
         self._last: dict | None = None
         self._steps: list[tuple[float, str]] = []  # (when, step): each step the table began
         self._story = False  # the game's story was queued to render
+        #: the table screens' word [issue 42]: (n, "begun" | "ended") heard, when a
+        #: screen last spoke (None: none plays), the stage held and for how long
+        self._screen: set[tuple[int, str]] = set()
+        self._screen_at: float | None = None
+        self._held: tuple[int, float] = (-1, 0.0)
+        #: when the voice was to be done before a screen's word moved its lines
+        self._moved: float | None = None
         #: the lines are rendered by one background thread, the most urgent first [issue 42]
         self.ahead = Ahead(cache, done=self._rendered)
         self._speaker = speaker
@@ -196,6 +226,7 @@ class Narration:
         voice = self.cache.engine(lang) is not None
         said: list[Utterance] = []
         n = self._count if same else 0
+        told = news(view, lang) if sentences else set()
         for text in sentences:
             parts = tuple(units(text, names))
             if not parts:
@@ -204,7 +235,7 @@ class Narration:
             dur, pending = self._length(lang, parts, forms) if voice else (0.0, False)
             said.append(Utterance(n + len(said), int(game or 0), lang, text, parts, now, free,
                                   dur, stage, step, pending=pending, rendered_late=pending,
-                                  said=forms))
+                                  said=forms, news=text in told))
             free += dur + SENTENCE_GAP_S
         ends = said[-1].at + said[-1].dur if said and voice else None
         return _Heard(self, view, said, stop, ends, now)
@@ -235,6 +266,8 @@ class Narration:
                 self._steps = []
                 self._lang = lang
                 self._story = False
+                self._screen, self._screen_at, self._held = set(), None, (-1, 0.0)
+                self._moved = None
                 self.ahead.forget(GAME)  # the last game's lines still queued: not needed now
                 self._prepare(lang, view)
             if not self._story and self.table.ended:  # the story is public: its lines [issue 35]
@@ -301,16 +334,26 @@ class Narration:
             self.table.revoice()
 
     def retime(self, now: float) -> tuple[float, float] | None:
-        """The lines rendered late are said from now on (a moment later: the
-        table screen fetches them), each after the one before; (when the voice
-        was to be done, when it is done now), or None if nothing moved. Under
-        the table's lock (`Table.revoice`, `Table.tick`)."""
+        """Move the voice's lines later where they must be [issue 42]: a line
+        rendered late is said from now on (a moment later: the table screen
+        fetches it); while a table screen plays the last line past its
+        moment, it lasts a moment more (`SCREEN_STEP_S`, up to SCREEN_HOLD_S a
+        stage); each line after the one before. (When the voice was to be
+        done, when it is done now), or None if nothing moved. Under the
+        table's lock (`Table.revoice`, `Table.tick`)."""
         lead = self.table.settings.voice_lead_s
         with self._lock:
             live = [u for u in self._said if not u.dropped]
-            if not any(u.pending for u in live):
+            if not live:
                 return None
-            was = max(u.at + u.dur for u in live)
+            # a screen's word moved the lines already (`screen`): from when they ended then
+            was = self._moved if self._moved is not None else max(u.at + u.dur for u in live)
+            moved, self._moved = self._moved is not None, None
+            last = max(live, key=lambda u: u.at + u.dur)
+            if self._screen_behind(last, now):
+                self._hold(last, now + SCREEN_STEP_S - (last.at + last.dur), live[-1].stage)
+            elif not moved and not any(u.pending for u in live):
+                return None
             free = None
             for u in live:
                 start = u.at
@@ -328,6 +371,82 @@ class Narration:
             ends = max(u.at + u.dur for u in live)
             self._lock.notify_all()
         return (was, ends) if ends > was + 1e-6 else None
+
+    def _screen_behind(self, last: Utterance, now: float) -> bool:
+        """A table screen plays, and has not said it ended the voice's last
+        line although its moment is over: the stage waits for it (capped)."""
+        return (self._screen_at is not None and now - self._screen_at < SCREEN_ALIVE_S
+                and not last.pending and last.at + last.dur <= now
+                and (last.n, "ended") not in self._screen and now - last.at < 60.0)
+
+    def _allowed(self, later: float, stage: int) -> float:
+        """How much of `later` seconds the table's stage (its newest line's)
+        may still be held for a screen (SCREEN_HOLD_S a stage), taken."""
+        spent = self._held[1] if self._held[0] == stage else 0.0
+        later = max(0.0, min(later, SCREEN_HOLD_S - spent))
+        self._held = (stage, spent + later)
+        return later
+
+    def _hold(self, u: Utterance, later: float, stage: int) -> float:
+        """`u` is said `later` seconds later, within what the stage may still
+        be held; the seconds it moved."""
+        later = self._allowed(later, stage)
+        u.at += later
+        u.held += later
+        return later
+
+    def screen(self, game: int, n: int, what: str) -> bool:
+        """A table screen's word on line `n` [issue 42] (POST /api/speech/heard):
+        it "began" or "ended" it now, "skipped" it (a newer line replaced
+        it: not waited for), or its voice is "off". A line it began or ended
+        later than its moment (it was behind: a slow fetch, a reload, news it
+        caught up on) is said that much later, with what follows in its
+        step, and the stage waits as long (`Table.revoice`); a line of a step
+        that is over stays as it was said, and the lines of the step now are
+        said once the screen is free. Within SCREEN_HOLD_S a stage: a
+        guest's word cannot hold the table. Only the first word on each line
+        counts. Whether the voice moved."""
+        now = self.table.clock()
+        with self._lock:
+            if game != self._game:
+                return False
+            if what == "off":
+                self._screen_at = None
+                return False
+            if what == "skipped":  # a call a newer line replaced: not waited for
+                self._screen.add((n, "ended"))
+                return False
+            u = next((x for x in self._said if x.n == n), None)
+            if u is None or u.dropped or u.pending or (n, what) in self._screen:
+                return False
+            self._screen.add((n, what))
+            self._screen_at = now
+            late = now - (u.at if what == "begun" else u.at + u.dur)
+            if late <= SCREEN_SLACK_S:
+                return False
+            live = [x for x in self._said if not x.dropped]
+            before = max(x.at + x.dur for x in live)
+            step, stage = live[-1].step, live[-1].stage
+            if u.step == step:  # this step's line: said from when the screen said it
+                if self._hold(u, late, stage) <= 0:
+                    return False
+                free = u.at + u.dur + SENTENCE_GAP_S
+                after = [x for x in live if x.n > u.n]
+            else:  # a step that is over: this step's lines once the screen is free
+                free = now + (u.dur if what == "begun" else 0.0) + SENTENCE_GAP_S
+                after = [x for x in live if x.n > u.n and x.step == step and x.at > now]
+                if not after or free <= after[0].at:
+                    return False
+                free = after[0].at + self._allowed(free - after[0].at, stage)
+            for x in after:
+                if free > x.at + 1e-6:
+                    x.held += free - x.at
+                    x.at = free
+                free = x.at + x.dur + SENTENCE_GAP_S
+            if self._moved is None:
+                self._moved = before
+            self._lock.notify_all()
+        return True
 
     def close(self) -> None:
         """The hub stops: nothing more is rendered."""
@@ -350,6 +469,11 @@ class Narration:
         with self.table.lock:
             return self.table.game
 
+    def heard_on_screen(self, game: int, n: int, what: str) -> None:
+        """`screen`, and the stage waits for the lines it moved."""
+        if self.screen(game, n, what):
+            self.table.revoice()
+
     def timeline(self, after: int = -1) -> dict:
         """The current game's utterances after `after`, and those still to be
         said or being said (a later word may have dropped or cut them), with
@@ -360,7 +484,7 @@ class Narration:
                     if u.n > after or u.at + u.dur > now - 1.0 or u.pending]
             game, lang = self._game, self._lang
         return {"game": game, "narrated": self.is_narrated(), "volume": self.volume,
-                "now": round(now, 3), "rate": self.table.settings.voice_rate,
+                "lang": lang, "now": round(now, 3), "rate": self.table.settings.voice_rate,
                 "audio": self.cache.engine(lang) is not None, "said": said}
 
     def steps(self) -> list[tuple[float, str]]:
