@@ -221,10 +221,12 @@ def _narrate(args: argparse.Namespace) -> int:
         if args.timeline:
             from . import narrate_timeline
 
-            figures = narrate_timeline.run(args.ruleset, args.players, args.lang, args.seed,
-                                           out, _options(args.option))
-        else:
+            figures = narrate_timeline.run(args.ruleset, args.players, args.lang or "en",
+                                           args.seed, out, _options(args.option))
+        elif args.lang:
             figures = narrate.run(args.lang, out)
+        else:  # every language with a voice here: the install's second half [issue 42]
+            figures = narrate.run_all(out)
     except SpeechError as err:
         print(f"werewolf narrate: {err}", file=sys.stderr)
         return 2
@@ -351,7 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "prints one JSON object last")
     from .words import LANGUAGES
 
-    p.add_argument("--lang", required=True, choices=list(LANGUAGES))
+    p.add_argument("--lang", choices=list(LANGUAGES), help="one language (default: every "
+                   "language with a voice here; --timeline: en)")
     p.add_argument("--data", metavar="DIR", help="the hub's data folder (serve --data): the "
                    "WAV files go to its speech/, the cache the hub reads (default: per-user data)")
     p.add_argument("--out", metavar="DIR", help="where the WAV files go instead")

@@ -302,20 +302,20 @@ def join_wavs(parts: Iterable[bytes], gap_s: float | Sequence[float] = 0.0) -> b
 
 # --- which engine, here -------------------------------------------------------------
 
-#: the command that installs every voice [issue 29 item 5]: from the checkout
-#: (hardware/install-voices.sh enables Debian's contrib where the Japanese voice
-#: needs it), else the packages, saying where the voice is
+#: the command that installs every voice [issue 29 item 5]:
+#: hardware/install-voices.sh, which enables Debian's contrib where the Japanese
+#: voice needs it (docs/play/narrated.md gives the packages by hand)
 VOICES_SCRIPT = Path(__file__).resolve().parents[2] / "hardware" / "install-voices.sh"
 VOICE_PACKAGES = "espeak-ng open-jtalk open-jtalk-mecab-naist-jdic hts-voice-nitech-jp-atr503-m001"
 
 
 def install_command() -> str:
-    """What to run to install the voices (`werewolf doctor`, the README)."""
+    """What to run to install the voices (`werewolf doctor` says it once
+    [issue 42], the README): the script, by its path in this checkout, else
+    as the hub's repository holds it."""
     if VOICES_SCRIPT.exists():
         return f"sudo {VOICES_SCRIPT}"
-    return (f"sudo apt install {VOICE_PACKAGES} (the voice is in Debian's contrib: add "
-            "contrib to the Components of /etc/apt/sources.list.d/debian.sources or to the "
-            "bookworm line of /etc/apt/sources.list, then sudo apt update)")
+    return "sudo hardware/install-voices.sh (in the hub's git checkout)"
 
 
 def _japanese() -> tuple[Engine | None, str]:
@@ -323,13 +323,12 @@ def _japanese() -> tuple[Engine | None, str]:
         dic = next((d for d in JDIC_DIRS if Path(d, "sys.dic").exists()), None)
         voices = sorted(str(p) for g in VOICE_GLOBS for p in Path("/").glob(g.lstrip("/")))
         if dic is None:
-            return None, f"open_jtalk has no dictionary: {install_command()}"
+            return None, "open_jtalk has no dictionary (open-jtalk-mecab-naist-jdic)"
         if voices:
             return OpenJTalk(dic, voices[0]), ""
-        missing = ("open_jtalk has no voice (hts-voice-nitech-jp-atr503-m001, in Debian's "
-                   f"contrib): {install_command()}")
+        missing = "open_jtalk has no voice (hts-voice-nitech-jp-atr503-m001, in Debian's contrib)"
     else:
-        missing = f"no Japanese voice (Open JTalk): {install_command()}"
+        missing = "no Japanese voice (Open JTalk)"
     try:  # pyopenjtalk with its dictionary already there (no download at run time)
         import pyopenjtalk
 
@@ -344,7 +343,7 @@ def _japanese() -> tuple[Engine | None, str]:
 def _espeak(lang: str) -> tuple[Engine | None, str]:
     binary = shutil.which("espeak-ng")
     if binary is None:
-        return None, f"no espeak-ng: {install_command()}"
+        return None, "no espeak-ng"
     if lang == "zh_Hant":
         try:
             import pypinyin  # noqa: F401
