@@ -371,6 +371,7 @@ def game_lines(view: dict, lang: str, games: int = 12) -> list[str]:
             keep(night - 1, opening + closing + again)
         keep(night - 1, dawn_coming(lang))
     keep(1, _turns_said(view, names, lang))
+    keep(1, _last_words_said(view, names, lang))
     keep(1, [event_text({"card": c}, lang) for c in options.get("events") or []])
     for g in range(games):
         try:
@@ -407,6 +408,14 @@ def _turns_said(view: dict, names: list[str], lang: str) -> list[str]:
         last = {**turns, "seat": len(names) - 1, "next": None}
         out += _sentences(public_line({**base, "pace": {**pace, "turns": last}}, lang))
     return out
+
+
+def _last_words_said(view: dict, names: list[str], lang: str) -> list[str]:
+    """A dead player's last words ("Ann, your last words."), the first
+    player's (`_filled` names every player in it)."""
+    base = {**view, "phase": "day", "n": 1, "announcements": [], "players": [
+        {"name": n, "alive": True} for n in names]}
+    return _sentences(public_line({**base, "pace": {"mode": "last-words", "seat": 0}}, lang))
 
 
 def _deaths_said(names: list[str], counts: dict[str, int], lang: str,

@@ -318,7 +318,7 @@ class Narration:
 
         def lines() -> list[tuple[str, str]]:
             try:
-                told = self.table.told_story("public")
+                told = self.table.told_story("public")["told"]  # its words, page by page
             except Exception:  # noqa: BLE001 - undone since, or a new game: nothing to tell
                 return []
             return [(lang, said_form(u, readings)) for u in story_lines(told, names)]

@@ -153,3 +153,46 @@ def test_a_line_rendered_late_is_said_once_ready_and_the_stage_waits(tmp_path: P
     last = max([dawn, *after], key=lambda u: u.at + u.dur)
     assert table.pace.opens is None or table.pace.opens >= last.at + last.dur - 1e-6
     assert table.pace.deadline is not None and table.pace.deadline >= last.at + last.dur
+
+
+def test_every_line_of_a_game_and_its_story_is_rendered_before_it_is_said(
+        tmp_path: Path) -> None:
+    """[issue 42] "every line a game can say ... the story's sentences ... is
+    rendered by a background worker from the deal on (or when it is first
+    knowable)": a narrated jp-standard game played at random to its end (a
+    voice that renders at once, the fake clock waiting for the renders the
+    deal started), then the story's first pages: no line after the deal's
+    was heard before it was on disk."""
+    from random import Random
+
+    from companion.engine import recommended_deal
+    from companion.narrate_timeline import _act
+
+    class Japanese:
+        lang, name = "ja", "tone-ja"
+
+        def render(self, text: str) -> bytes:
+            return wav_bytes(b"\x00\x10" * (80 * len(text)), 16000)
+
+    names = ["あかり", "ゆうと", "さくら", "はると", "みお", "そうた", "ひな", "れん", "ゆい"]
+    clock = FakeClock()
+    table = Table(Store(tmp_path / "g.sqlite3"), clock=clock, rng=random.Random(1))
+    narration = Narration(table, Cache(tmp_path / "speech", engines={"ja": Japanese()}))
+    table.create({"ruleset": "jp-standard", "players": names, "language": "ja", "seed": 2,
+                  "cards": recommended_deal("jp-standard", 9), "narrated": True,
+                  "wait_for_start": True, "options": {"discussion_s": 10}})
+    narration.sync()
+    _drain(narration, 60)
+    table.timer("start")
+    rng, asks = Random(2), {}  # type: ignore[var-annotated]
+    while not table.ended and clock.t < 1_000_000 + 4 * 3600:
+        clock.t += 0.25
+        table.tick()
+        _act(table, rng, asks, clock.t)
+    assert narration.ahead.drain(timeout=60, upto=1)  # the story, once the end is public
+    for _ in range(240):  # its first pages
+        clock.t += 0.25
+        table.tick()
+    late = [u.text for u in narration.said() if u.rendered_late and u.step != "deal"]
+    assert not late, late
+    assert any(u.text == "配られたカード" for u in narration.said())  # the story was said
