@@ -133,6 +133,14 @@ def _bench(args: argparse.Namespace) -> int:
         from .bench import presses
 
         figures = presses.run(quick=args.quick)
+    elif args.what == "narration":  # a narrated game on a real hub [issue 42]
+        from .bench import narration
+
+        figures = narration.main(quick=args.quick, lang=args.lang)
+    elif args.what == "voice":  # the same lines cut in pieces and whole [issue 42]
+        from .bench import narration
+
+        figures = narration.voice(games=1 if args.quick else 2, lines=10 if args.quick else 30)
     elif args.what == "storage":  # the game log's fault matrix [issue 41]
         from .bench import storage
 
@@ -443,8 +451,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_simulate)
 
     p = sub.add_parser("bench", help="measure; prints one JSON object of figures")
-    p.add_argument("what", choices=["engine", "hub", "presses", "storage"])
+    p.add_argument("what", choices=["engine", "hub", "presses", "storage", "narration", "voice"])
     p.add_argument("--quick", action="store_true", help="a short run (for smoke tests)")
+    p.add_argument("--lang", choices=["ja", "zh_Hant"], help="narration: the game (ja: "
+                   "jp-standard 9; zh_Hant: bga 10 with speaking turns; default ja)")
     p.set_defaults(run=_bench)
     return parser
 

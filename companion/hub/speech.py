@@ -51,7 +51,8 @@ def init_app(app: Flask) -> None:
     tbl = app.extensions["table"]
     folder = app.config.get("SPEECH_DIR") or cache_folder(tbl)
     speaker = aplay(Path(folder) / FAILURE_FILE) if app.config.get("SPEAKER") else None
-    app.extensions["narration"] = Narration(tbl, Cache(folder), speaker)
+    engines = app.config.get("SPEECH_ENGINES")  # None: this machine's (a bench's own, counted)
+    app.extensions["narration"] = Narration(tbl, Cache(folder, engines), speaker)
     app.register_blueprint(bp)
 
 
