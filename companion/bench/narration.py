@@ -368,6 +368,33 @@ def _tied_side(state: object, seat: int, candidates: list[int]) -> int | None:
     return None
 
 
+def _seen(screen: object, live: list) -> dict:
+    """A screen's own figures (the check in Chromium: its audio requests, the
+    lines it began, its captions against the lines said)."""
+    extra = dict(getattr(screen, "figures", dict)())
+    captions = extra.pop("captions", None)
+    if captions is not None:
+        shown = set(captions)
+        extra["uncaptioned"] = [u.text[:40] for u in live if u.text not in shown]
+    return extra
+
+
+def _happened(state: object) -> dict:
+    """What the game held (the issue's checks: a heal, a poison, a runoff, the end)."""
+    from ..engine import announcements
+
+    anns = announcements(state) if state is not None else []  # type: ignore[arg-type]
+    dawns = [a for a in anns if a.get("kind") == "dawn"]
+    tallies = [a for a in anns if a.get("kind") == "tally" and a.get("step") != "election"]
+    over = next((a for a in anns if a.get("kind") == "over"), {})
+    return {"dawns": len(dawns), "peaceful_dawns": sum(not a.get("deaths") for a in dawns),
+            "heals": sum(bool((a.get("potions") or {}).get("heal")) for a in dawns),
+            "poisons": sum(bool((a.get("potions") or {}).get("poison")) for a in dawns),
+            "ties": sum(bool(a.get("tie")) for a in tallies),
+            "runoffs": sum(int(a.get("round") or 1) > 1 for a in tallies),
+            "winner": over.get("winner")}
+
+
 def _engines(lock: TimedLock) -> dict[str, Engine | None]:
     out: dict[str, Engine | None] = {}
     for lang in ("en", "ja", "zh_Hant"):
@@ -377,8 +404,11 @@ def _engines(lock: TimedLock) -> dict[str, Engine | None]:
 
 
 def run(lang: str = "ja", quick: bool = False, seed: int = 1, start_after_s: float = 60.0,
-        data: Path | None = None) -> dict:
-    """Play the bench's game in `lang` (GAMES) and measure it."""
+        data: Path | None = None, screen: Any = None, dealt_hook: Any = None) -> dict:
+    """Play the bench's game in `lang` (GAMES) and measure it. `screen(port,
+    stop)`: the table screen (a thread; default `Screen`, over HTTP; the
+    check in Chromium gives its own); `dealt_hook()`: called once the game is
+    dealt (the check moves the hub under a CPU quota then)."""
     from ..hub import create_app
     from ..hub.server import HubServer
     from ..store import Store
@@ -409,7 +439,7 @@ def run(lang: str = "ja", quick: bool = False, seed: int = 1, start_after_s: flo
                 table.tick()
 
         threads.append(threading.Thread(target=tick, name="table-clock", daemon=True))
-        screen = Screen(server.port, stop)
+        screen = (screen or Screen)(server.port, stop)
         for t in threads:
             t.start()
         screen.start()
@@ -421,6 +451,8 @@ def run(lang: str = "ja", quick: bool = False, seed: int = 1, start_after_s: flo
             from ..engine import recommended_deal
 
             setup["cards"] = recommended_deal(str(game["ruleset"]), len(names))
+        if dealt_hook is not None:
+            dealt_hook()
         dealt = time.monotonic()
         table.create(setup)
         narration.sync()  # as the hub does after POST /api/games
@@ -456,7 +488,10 @@ def run(lang: str = "ja", quick: bool = False, seed: int = 1, start_after_s: flo
         renders = [r for e in engines.values() if isinstance(e, Counted) for r in e.renders]
         in_play = [r for r in renders if r[0] != "narration-render" or r[1]]
         live = [u for u in said if not u.dropped]
-        missed = [u.n for u in live if u.n not in screen.played and u.n not in screen.skipped]
+        words = narration.screen_words()  # what the screen told the hub, line by line
+        begun = {n for n, what in words if what == "begun"}
+        passed = {n for n, what in words if what == "ended"} - begun  # skipped (replaced)
+        missed = [u.n for u in live if u.n not in begun and u.n not in passed]
         figures = {
             "lang": lang, "ruleset": game["ruleset"], "players": len(names), "seed": seed,
             "quick": quick, "start_after_s": start_after_s,
@@ -473,14 +508,15 @@ def run(lang: str = "ja", quick: bool = False, seed: int = 1, start_after_s: flo
             "render_s": round(rendered_at[0], 1) if rendered_at else None,
             "rendered": narration.ahead.rendered,
             "render_busy_s": round(narration.ahead.render_s, 1),
-            "tv_played": len(screen.played), "tv_caught_up": screen.caught_up,
-            "tv_skipped": len(screen.skipped), "tv_missed": len(missed),
+            "tv_played": len(begun), "tv_caught_up": getattr(screen, "caught_up", None),
+            "tv_skipped": len(passed), "tv_missed": len(missed),
             "tv_missed_texts": [u.text[:40] for u in live if u.n in missed][:8],
             "tv_wav": {str(k): v for k, v in sorted(screen.wav.items())},
-            "tv_errors": screen.errors[:3],
+            "tv_errors": screen.errors[:3], **_seen(screen, live),
             "held_s": round(sum(u.held for u in said), 2),
             "machine": machine(), "load": os.getloadavg()[0],
         }
+        figures["happened"] = _happened(table.state)
         table.store.close()
         return figures
 

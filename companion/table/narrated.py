@@ -469,6 +469,13 @@ class Narration:
         with self.table.lock:
             return self.table.game
 
+    def screen_words(self) -> list[tuple[int, str]]:
+        """What the table screens said of the current game's lines: (n,
+        "begun" | "ended"), a line a screen passed over counted "ended"
+        without "begun" (`werewolf bench narration`)."""
+        with self._lock:
+            return sorted(self._screen)
+
     def heard_on_screen(self, game: int, n: int, what: str) -> None:
         """`screen`, and the stage waits for the lines it moved."""
         if self.screen(game, n, what):
