@@ -13,12 +13,11 @@ import datetime
 import io
 
 from .engine import (
-    ROLES,
     RULESETS,
     announcements,
     migrate_overrides,
-    mixed_lovers,
     rebuild,
+    side_of,
     view_for,
 )
 from .engine.story import readable
@@ -148,10 +147,9 @@ class History:
                 continue
             record["games"] += 1
             record["sides"][state.winner] = record["sides"].get(state.winner, 0) + 1
-            mixed = state.lovers if mixed_lovers(state) else ()
             for seat, name in enumerate(state.names):
                 role = state.roles[seat]
-                side = "lovers" if mixed and seat in mixed else ROLES[role].team
+                side = side_of(state, seat)  # a mixed lover's, the wolves' ally's [issue 44]
                 won = int(seat in state.winners)
                 entry = out.setdefault(name, {"played": 0, "won": 0, "roles": {}, "sides": {}})
                 entry["played"] += 1
@@ -186,8 +184,9 @@ class History:
         (`cell`): a player called `=cmd|' /C calc'!A0` is text in a
         spreadsheet, not a formula [issue 41 item 6]."""
         season = self.season(since, until, hide=hide)
-        rows: list[list] = [["player", "group", "name", "games", "wins"],
-                            ["(table)", "all", "", season["games"], ""]]
+        decided = sum(w for side, w in season["sides"].items() if side != "draw")
+        rows: list[list] = [["player", "group", "name", "games", "wins"],  # the table's
+                            ["(table)", "all", "", season["games"], decided]]  # wins: no draw
         for side, wins in sorted(season["sides"].items()):
             rows.append(["(table)", "side", side, season["games"], wins])
         for name, s in sorted(season["players"].items()):

@@ -15,6 +15,8 @@ actions through the hub's one path is the consumer's job (not in this module).
     `speaking()` solid: your turn to speak (the day's turns, a candidate's
                  defence) [issue 34];
     `refused()`  three quick blinks, then back to the state before;
+                 whatever the presses, an LED never changes more than six
+                 times in any second (three flashes: WCAG 2.3.1) [issue 43];
     `dark()`     the night: off whatever else; `dark(False)` shows the
                  state again. A refusal at night is not shown at all.
 - `SeatBoxes(pinmap, pin_factory=None, on_press=None)`: every seat of the map.
@@ -41,6 +43,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
@@ -64,6 +67,13 @@ class Timing:
     refuse_on: float = 0.15  # three quick blinks: refused
     refuse_off: float = 0.15
     refuse_blinks: int = 3
+    #: WCAG 2.3.1 [issue 43]: at most three flashes (an on and an off each) in
+    #: any second, whatever the presses: an LED changes at most
+    #: `flash_changes` times in any `flash_window` seconds, a change beyond
+    #: that waits (a refusal pressed again and again, a refusal then the slow
+    #: blink, made 4 flashes a second before)
+    flash_window: float = 1.0
+    flash_changes: int = 6
 
     @property
     def refusal(self) -> float:
@@ -190,6 +200,8 @@ class SeatBox:
         self._refusal_from: float | None = None  # monotonic start of a refusal
         self._lit = False
         self._blinking = False  # in the blinker's set
+        self._changes: deque[float] = deque(maxlen=max(1, timing.flash_changes))  # the LED's last
+        self._held = False  # a change the flash limit holds back (the blinker tries again)
         self.button: Switch = Button(seat.button, pull_up=True, bounce_time=None,
                                      pin_factory=pin_factory)
         try:
@@ -269,14 +281,21 @@ class SeatBox:
         watched by the blinker, steady ones are not."""
         now = time.monotonic() if now is None else now
         lit = self._lit_at(now)
+        self._held = False
         if lit != self._lit:
-            if lit:
-                self.led.on()
+            changes = self._changes
+            if (not (self.is_dark and not lit) and len(changes) == changes.maxlen
+                    and now - changes[0] < self.timing.flash_window):
+                self._held = True  # a fourth flash in a second: not yet (nightfall never waits)
             else:
-                self.led.off()
-            self._lit = lit
+                if lit:
+                    self.led.on()
+                else:
+                    self.led.off()
+                self._lit = lit
+                changes.append(now)
         blinking = not self.is_dark and (self._refusal_from is not None
-                                         or self.state == "waiting")
+                                         or self.state == "waiting" or self._held)
         if blinking != self._blinking:  # the blinker's set changes only when this does
             self._blinking = blinking
             if blinking:

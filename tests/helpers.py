@@ -143,3 +143,14 @@ DOC_EXAMPLE = {
         {"actor": "Dan", "do": "potion", "heal": True, "poison": "Bob"},
     ],
 }
+
+
+def run_in_a_thread(coro):  # type: ignore[no-untyped-def]
+    """`asyncio.run(coro)` on a thread of its own: a worker that ran a
+    Playwright test first has a loop running in its main thread (its sync
+    API), where asyncio.run refuses to start [issue 45]."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

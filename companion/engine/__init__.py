@@ -45,6 +45,7 @@ from .views import (
     shared_public_view,
     view_for,
 )
+from .wins import side_of
 
 __all__ = [
     "Action", "Choice", "EngineError", "IllegalAction", "SetupError", "ROLES", "Role",
@@ -55,4 +56,5 @@ __all__ = [
     "PUBLIC_CAUSES", "fresh_memo", "mixed_lovers", "migrate_overrides",
     "attack_tonight", "today", "tonight",
     "discussion_order", "night_ready", "ready_window",  # [issue 34]
+    "side_of",  # [issue 44]
 ]

@@ -218,13 +218,15 @@ def ballot_voters(state: State) -> list[int]:
             or village.first_voter(state, vote_targets) is None:
         return voters(state)
     silenced = state.silenced or frozenset()  # (the others' choices wait for hers)
-    return [i for i in _eligible(state) if i not in silenced]
+    return [i for i in _eligible(state, gated=False) if i not in silenced]
 
 
-def _eligible(state: State) -> list[int]:
-    """With professions: who may vote, before The Village's amendments."""
+def _eligible(state: State, gated: bool = True) -> list[int]:
+    """With professions: who may vote, before The Village's amendments
+    (`gated`: asked of each voter's choices, which wait for the tavern
+    keeper's ballot; else by the rules alone)."""
     pool = state.candidates if state.candidates is not None else state.up
-    if len(pool) <= 2:  # his lover and himself may be all there is
+    if len(pool) <= 2 and gated:  # his lover and himself may be all there is
         got = [i for i in state.up if vote_targets(state, i)]
     elif not pool:
         got = []

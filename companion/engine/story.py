@@ -20,10 +20,11 @@ end (tests/engine/test_story.py, tests/hub/test_story_secrecy.py).
 
 from __future__ import annotations
 
+from .event_cards import texts
 from .kernel import mixed_lovers, together_steps
 from .roles import ROLES
 from .state import TOGETHER, State, apply
-from .steps import night_calls
+from .steps import night_calls, pending
 
 #: the card a night step calls, where a timeout there is told as a pass
 STEP_ROLE_OF = {"cupid": "cupid", "defender": "defender", "seer": "seer", "knight": "knight",
@@ -77,7 +78,7 @@ def seats_of(entry: dict) -> list[int]:
         v = entry.get(key)
         if isinstance(v, int) and not isinstance(v, bool):
             seats.add(v)
-    for key in ("targets", "wolves", "winners", "among", "tie"):
+    for key in ("targets", "wolves", "winners", "among", "tie", "order"):
         seats.update(v for v in entry.get(key) or () if isinstance(v, int))
     for b in entry.get("ballots") or ():
         seats.update((b["voter"], b["target"]) if b.get("target") is not None else (b["voter"],))
@@ -105,6 +106,7 @@ class _Teller:
         self.first_dead: int | None = None  # the first dead's call (wolves-ally)
         self.step = ""
         self.nobody: dict | None = None  # "no-execution", until a death says otherwise
+        self.timed_out: set[int] = set()  # this vote's ballots its timeout cast [issue 44]
 
     def chapter(self, kind: str, n: int) -> None:
         if self.chapters and self.chapters[-1]["kind"] == "night":
@@ -139,6 +141,8 @@ class _Teller:
         if kind != "act":
             return
         do, seat = e["do"], e.get("actor")
+        if do == "vote" and e.get("default") and isinstance(seat, int):  # the clock's ballot,
+            self.timed_out.add(seat)  # not his choice [issue 44]
         if do == "swap":  # the card he takes is the centre's before the swap
             self.add("thief", seat=seat, cards=list(s.center), took=s.center[e["card"]],
                      forced=bool(e.get("default")))
@@ -186,6 +190,9 @@ class _Teller:
             self.step = e["step"]
             if e["step"] == "first-dead":
                 self.first_dead = e.get("actor")
+            p = pending(s) if s.phase == "day" else {}
+            if p.get("turns"):  # the speaking turns before it (RULES.md §6) [issue 44]
+                self.add("turns", order=list(p["turns"]), defence=bool(p.get("defence")))
         elif kind == "act":
             self.act(e)
         elif kind == "card" and self.step == "thief":
@@ -209,8 +216,13 @@ class _Teller:
         elif kind == "powers-lost":
             self.add("powers-lost", seat=e["seat"])
         elif kind == "tally":
+            ballots = _ballots(e, s)
+            for b in ballots:
+                if b["voter"] in self.timed_out:
+                    b["timeout"] = True
+            self.timed_out = set()
             self.add("tally", step=e["step"], round=e["round"], counts=dict(e["counts"]),
-                     ballots=_ballots(e, s), extra=list(e.get("extra") or []),
+                     ballots=ballots, extra=list(e.get("extra") or []),
                      tie=list(e.get("tie") or []), candidates=list(s.candidates or []),
                      nominees=list(e.get("nominees") or (s.nominees if e["round"] > 1
                                                          else None) or []))
@@ -230,13 +242,17 @@ class _Teller:
         elif kind == "spent" and e.get("power") == "lost":
             self.add("keeper-lost", seat=_holder_of(s, e["building"]))
         elif kind == "event":
-            self.add("event", card=e["card"])
+            typed = texts(s.opts).get(e["card"])  # a text-only event: its own title [issue 44]
+            self.add("event", card=e["card"], **({"title": typed["title"]} if typed else {}))
         elif kind == "ally":
             self.add("ally", seat=self.first_dead, named=e["named"], ally=e["seat"] is not None)
         elif kind == "over":
             self.chapter("end", s.n)
-            self.add("over", winner=e["winner"], winners=list(e["winners"]),
-                     why=_why(s, e), cards=[{"seat": i, "role": r} for i, r in enumerate(s.roles)])
+            entry = {"winner": e["winner"], "winners": list(e["winners"]), "why": _why(s, e),
+                     "cards": [{"seat": i, "role": r} for i, r in enumerate(s.roles)]}
+            if s.ally is not None:  # New Moon's wolves' ally wins or loses with them [issue 44]
+                entry["ally"] = s.ally
+            self.add("over", **entry)
 
     def act(self, e: dict) -> None:
         s, do = self.s, e["do"]

@@ -12,7 +12,7 @@ wolf his bakery found.
 
 from __future__ import annotations
 
-from . import event_cards, new_moon
+from . import event_cards
 from . import professions as village
 from .choices import ballot_voters, cached_choices, legal_actions, waiting_for
 from .errors import IllegalAction
@@ -23,13 +23,13 @@ from .kernel import (
     VOTES,
     fresh_memo,
     lover_of,
-    mixed_lovers,
     step_label,
     today,
 )
 from .roles import ROLES
 from .state import TOGETHER, State
 from .steps import deck
+from .wins import side_of
 
 
 def public_view(state: State) -> dict:
@@ -365,10 +365,7 @@ def _public_deaths(state: State) -> list[dict]:
     return out + sorted(batch, key=lambda d: d["seat"])
 
 
-def _team(state: State, seat: int) -> str:
-    if state.lovers and mixed_lovers(state) and seat in state.lovers:
-        return "lovers"
-    return new_moon.team(state, seat, ROLES[state.roles[seat]].team)  # the wolves' ally
+_team = side_of  # (wins.py: the one rule of a seat's side)
 
 
 def _known(state: State, seat: int, groups: dict[str, list[int]]) -> dict[int, str]:

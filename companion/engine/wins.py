@@ -75,3 +75,12 @@ def _side(state: State, team: str) -> list[int]:
     lovers = set(state.lovers) if state.lovers and mixed_lovers(state) else set()
     seats = [i for i, r in enumerate(state.roles) if ROLES[r].team == team and i not in lovers]
     return new_moon.side(state, team, seats)  # the wolves' ally (RULES.md §10)
+
+
+def side_of(state: State, seat: int) -> str:
+    """The side a seat plays for: its card's team, "lovers" for a mixed pair
+    of lovers (RULES.md §7), the werewolves' for their ally (RULES.md §10):
+    the one rule for its phone, the story and the season [issue 44]."""
+    if state.lovers and mixed_lovers(state) and seat in state.lovers:
+        return "lovers"
+    return new_moon.team(state, seat, ROLES[state.roles[seat]].team)  # the wolves' ally

@@ -13,7 +13,7 @@ the seat boxes' LEDs, the table screen's story, each page's accessibility
 tree — are in `CHANNELS`, each with the view it is made from and the test
 that holds it to its audience.
 
-The audiences of a request (`audience`):
+The audiences a request can be:
 
 - ``anyone``: no credential (the TV, a guest, a phone's other pages);
 - ``seat:N``: the phone that holds seat N (its link and its device cookie);
@@ -180,8 +180,11 @@ CHANNELS: dict[str, tuple[str, str, str]] = {
     "qr": ("a seat's link as SVG (api.seat_qr, the sheet, lost.new_code)",
            "as its route", "tests/hub/test_census.py"),
     "accessibility tree": ("each page's DOM as a screen reader reads it: the phone's "
-                           "card only while held, in no live region", "the page's",
-                           "tests/web/test_census_in_browser.py"),
+                           "card only while open (held or tapped), in no live region; its "
+                           "one status region says the screen's own words, the same on every "
+                           "phone [issue 43]", "the page's",
+                           "tests/web/test_census_in_browser.py, "
+                           "tests/web/test_a11y_in_browser.py"),
 }
 
 #: the audiences a channel of `who` serves
@@ -192,17 +195,6 @@ def closed() -> bool:
     """A narrated game runs and its end is not public yet: nobody's page
     sees its secrets, the token holder's (the host's) included."""
     return bool(current_app.extensions["narration"].secrets_closed())
-
-
-def audience() -> str:
-    """Who this request is: "anyone", "seat:N" (set by `guard` for a seat's
-    route), "gm" or "host" (the GM token while a narrated game runs)."""
-    seat = g.get("census_seat")
-    if seat is not None:
-        return f"seat:{seat}"
-    if is_gm():
-        return "host" if closed() else "gm"
-    return "anyone"
 
 
 def guard() -> Response | None:

@@ -59,6 +59,8 @@ log = logging.getLogger("werewolf.hub")
 #: the page language -> the site's folder (mkdocs-static-i18n's locales)
 SITE_LANG = {"en": "", "ja": "ja/", "zh_Hant": "zh-Hant/"}
 STAMP = ".stamp"
+#: where the hub serves the site (its host is any: the hub's address changes)
+HELP_URL = "http://werewolf.local/help/"
 TOOLS = ("mkdocs", "mkdocs-material", "mkdocs-static-i18n")
 MB = 1024 * 1024
 #: the room the game log keeps on the card: its file, WAL, journal and a
@@ -153,9 +155,12 @@ def build(src: Path, out: Path, strict: bool = False, reserve: int | None = None
         site = Path(tmp) / "site"
         # INHERIT: the settings in docs/mkdocs.yml; the child file sits outside docs/
         # (paths as JSON strings, which YAML reads as they are)
+        # site_url: the site is served under /help/, so its language switcher's
+        # links are /help/ja/..., not /ja/ (404) [issue 44 item 7]
         config.write_text(f"INHERIT: {json.dumps(str(src / 'mkdocs.yml'))}\n"
                           f"docs_dir: {json.dumps(str(src))}\n"
-                          f"site_dir: {json.dumps(str(site))}\n", encoding="utf-8")
+                          f"site_dir: {json.dumps(str(site))}\n"
+                          f"site_url: {json.dumps(HELP_URL)}\n", encoding="utf-8")
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
         command = [sys.executable, "-m", "mkdocs", "build", "--quiet", "-f", str(config)]
         status, errors = run_watched(command + (["--strict"] if strict else []), out.parent,

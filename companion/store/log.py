@@ -57,69 +57,13 @@ from .faults import (
 from .journal import Journal, lenient, read_journal, read_rows, read_snapshot
 from .reconcile import Copies, Finding, apply, decide, legacy, legacy_snapshot
 from .recovery import DAMAGE, aside_name, check_or_move_aside, move_aside, recover
+from .report import _keep_notice, notices, storage_report
+from .schema import _MIGRATIONS, _SCHEMA, NUMBERED, SCHEMA_VERSION
 
-SCHEMA_VERSION = 5
-#: the schema from which changes are numbered and the journal has a header [issue 41]
-NUMBERED = 5
+__all__ = ["SCHEMA_VERSION", "GameRecord", "Store", "notices", "storage_report",
+           "_MIGRATIONS", "_SCHEMA"]
 
 log = logging.getLogger("werewolf.store")
-
-_SCHEMA = """
-CREATE TABLE games (
-    id       INTEGER PRIMARY KEY,          -- sequence numbers: 1, 2, 3 ...
-    created  REAL NOT NULL,
-    setup    TEXT NOT NULL,                -- the replay format's setup fields (JSON)
-    pace     TEXT NOT NULL DEFAULT '{}',   -- the hub's pacing record (JSON)
-    winner   TEXT,
-    boots    INTEGER NOT NULL DEFAULT 0    -- hub starts that resumed this game
-);
-CREATE TABLE events (
-    game   INTEGER NOT NULL REFERENCES games(id),
-    idx    INTEGER NOT NULL,
-    event  TEXT NOT NULL,
-    PRIMARY KEY (game, idx)
-) WITHOUT ROWID;
-CREATE TABLE seats (
-    game   INTEGER NOT NULL REFERENCES games(id),
-    seat   INTEGER NOT NULL,
-    token  TEXT NOT NULL UNIQUE,
-    claim  TEXT,                          -- the device (cookie) that opened the seat
-    PRIMARY KEY (game, seat)
-) WITHOUT ROWID;
-"""
-
-#: schema changes, by the version they lead to (version 1 is `_SCHEMA`)
-_MIGRATIONS = {
-    2: """
-CREATE TABLE setups (
-    name   TEXT PRIMARY KEY,               -- a setup the GM saved ("Friday group")
-    setup  TEXT NOT NULL,                  -- the POST /api/games body (JSON)
-    saved  REAL NOT NULL
-);
-""",
-    # a game's event count, kept with every append, so a recovery can tell a
-    # whole log from one a damaged page cut short [issue 17]
-    3: "ALTER TABLE games ADD COLUMN length INTEGER",
-    # a seat's PIN (its digest), set by its player on his first phone in a
-    # narrated game: a reissued link opens only with it [issue 40]
-    4: """
-CREATE TABLE pins (
-    game   INTEGER NOT NULL REFERENCES games(id),
-    seat   INTEGER NOT NULL,
-    digest TEXT NOT NULL,
-    PRIMARY KEY (game, seat)
-) WITHOUT ROWID;
-""",
-    # the file's id (its journal's and snapshot's too) and the number of the
-    # last journalled change it holds [issue 41]
-    5: """
-CREATE TABLE meta (
-    store   TEXT,
-    change  INTEGER NOT NULL DEFAULT 0
-);
-INSERT INTO meta (store, change) VALUES (NULL, 0);
-""",
-}
 
 
 @dataclass
@@ -138,6 +82,37 @@ class GameRecord:
 
 def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class _Tx:
+    """One write: all of it or (rolled back, the fault named) none of it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store._db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.store._still_there()
+        self.db = self.store._db
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise named(err, self.store.path) from err
+        return self.db
+
+    def __exit__(self, kind: object, err: BaseException | None, *_: object) -> None:
+        if err is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.Error as failed:
+                err = failed
+        if self.db.in_transaction:  # SQLite may have rolled back already
+            self.db.execute("ROLLBACK")
+        if isinstance(err, sqlite3.Error):
+            raise named(err, self.store.path) from err
+        if kind is None:
+            raise err
 
 
 class Store:
@@ -308,38 +283,8 @@ class Store:
             if statement.strip():
                 self._db.execute(statement)
 
-    class _Tx:
-        """One write: all of it or (rolled back, the fault named) none of it."""
-
-        def __init__(self, store: Store) -> None:
-            self.store = store
-            self.db = store._db
-
-        def __enter__(self) -> sqlite3.Connection:
-            self.store._still_there()
-            self.db = self.store._db
-            try:
-                self.db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as err:
-                raise named(err, self.store.path) from err
-            return self.db
-
-        def __exit__(self, kind: object, err: BaseException | None, *_: object) -> None:
-            if err is None:
-                try:
-                    self.db.execute("COMMIT")
-                    return
-                except sqlite3.Error as failed:
-                    err = failed
-            if self.db.in_transaction:  # SQLite may have rolled back already
-                self.db.execute("ROLLBACK")
-            if isinstance(err, sqlite3.Error):
-                raise named(err, self.store.path) from err
-            if kind is None:
-                raise err
-
-    def _tx(self) -> Store._Tx:
-        return Store._Tx(self)
+    def _tx(self) -> _Tx:
+        return _Tx(self)
 
     def _still_there(self) -> None:
         """The file on disk is the one open [issue 17]: deleted, it is written
@@ -357,7 +302,7 @@ class Store:
             if folder != self._folder:  # the card went away (or its folder), not the file:
                 log.error("%s: %s", self.path.parent, GONE)  # never written back elsewhere
                 raise StoreGone(GONE) from None
-            self._write_back()
+            _write_back(self)
             return
         except OSError as err:  # an I/O error: a card pulled out, failing
             raise named_os(err, self.path) from err
@@ -365,28 +310,6 @@ class Store:
             log.error("%s was replaced by another file while the hub ran", self.path)
             raise StoreGone("the game file was replaced by another file while the hub ran: "
                             "nothing more is saved until the hub is restarted")
-
-    def _write_back(self) -> None:
-        spare = self.path.with_name(self.path.name + ".restoring")
-        try:
-            spare.unlink(missing_ok=True)
-            copy = sqlite3.connect(spare)
-            try:
-                self._db.backup(copy)
-            finally:
-                copy.close()
-            os.chmod(spare, 0o600)
-            self._db.close()  # its WAL (by the old name) goes with the deleted file
-            os.replace(spare, self.path)
-            self._db = self._connect()
-        except (OSError, sqlite3.Error) as err:
-            log.error("%s was deleted while the hub ran and could not be written back: %s",
-                      self.path, err)
-            raise StoreError("the game file was deleted while the hub ran and could not be "
-                             "written back: free space, then retry") from err
-        line = f"{self.path} was deleted while the hub ran: written back from memory"
-        self._note(Finding(line))
-        log.warning("%s", line)  # the terminal's stderr
 
     def close(self) -> None:
         with self._lock:
@@ -588,69 +511,29 @@ class Store:
             return db.execute("DELETE FROM setups WHERE name = ?", (name,)).rowcount > 0
 
 
-def _keep_notice(path: Path, notice: str) -> None:
-    """Add a start's findings to the notices file (best effort: the terminal
-    and the GM's tablet have them anyway)."""
-    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+def _write_back(self: Store) -> None:
+    """The game file deleted under a running hub [issue 17]: written back
+    from the open connection, which still holds all of it."""
+    spare = self.path.with_name(self.path.name + ".restoring")
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        with os.fdopen(fd, "a", encoding="utf-8") as f:
-            f.writelines(f"{stamp} {line}\n" for line in notice.splitlines())
-    except OSError:
-        pass
-
-
-def storage_report(db_path: Path) -> tuple[bool, list[str]]:
-    """For `werewolf doctor` [issue 30 item 1]: the game file's own check
-    (read only: a running hub is not disturbed), its second copy, and every
-    finding a start kept (`notices`). (sound, lines)."""
-    if not db_path.exists():
-        return True, [f"storage: no game file yet ({db_path})"]
-    try:
-        db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        spare.unlink(missing_ok=True)
+        copy = sqlite3.connect(spare)
         try:
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            self._db.backup(copy)
         finally:
-            db.close()
-    except sqlite3.Error as err:
-        check, games = str(err), 0
-    sound = check == "ok"
-    lines = [f"storage: {db_path}: " + (f"sound, {games} game(s)" if sound
-                                       else f"DAMAGED ({check}): the hub moves it aside and "
-                                            "recovers it at its next start")]
-    # the other two copies, as they are now [issue 41]: damage is named before
-    # the next start has to
-    journal = read_journal(db_path.with_name(db_path.name + ".journal"))
-    if journal.present:
-        bad = journal.damaged_lines + (journal.header is None)
-        start = journal.start if journal.start is not None else "?"
-        lines.append(f"storage: journal: changes after {start} up to {journal.last}"
-                     + (f"; DAMAGED: {bad} line(s) fail their check (the next start names "
-                        "what they cost)" if bad else ", every line whole"))
-        sound = sound and not bad
-    else:
-        lines.append("storage: journal: none yet")
-    snap, problem = read_snapshot(db_path.with_name(db_path.name + ".snapshot"))
-    lines.append("storage: snapshot: " + (
-        f"whole (its checksum matches), up to change {snap.change}" if snap is not None else
-        f"DAMAGED ({problem}): the next start takes a new one" if problem else "none yet"))
-    sound = sound and problem is None
-    found = notices(db_path)
-    if found:
-        sound = False
-        lines.append("storage: what hub starts found (newest last):")
-        lines += [f"  {line}" for line in found]
-    return sound, lines
-
-
-def notices(db_path: Path, last: int = 20) -> list[str]:
-    """The last findings kept beside the game file (dated lines), oldest first."""
-    try:
-        text = db_path.with_name(db_path.name + ".notices").read_text(encoding="utf-8")
-    except OSError:
-        return []
-    return text.splitlines()[-last:]
+            copy.close()
+        os.chmod(spare, 0o600)
+        self._db.close()  # its WAL (by the old name) goes with the deleted file
+        os.replace(spare, self.path)
+        self._db = self._connect()
+    except (OSError, sqlite3.Error) as err:
+        log.error("%s was deleted while the hub ran and could not be written back: %s",
+                  self.path, err)
+        raise StoreError("the game file was deleted while the hub ran and could not be "
+                         "written back: free space, then retry") from err
+    line = f"{self.path} was deleted while the hub ran: written back from memory"
+    self._note(Finding(line))
+    log.warning("%s", line)  # the terminal's stderr
 
 
 def _identity(path: Path) -> tuple[int, int]:

@@ -263,9 +263,18 @@ class _Words:
                 return _("The hunter, {name}, shot nobody.", name=who(seat))
             return _("The hunter, {name}, shot {target}.", name=who(seat),
                      target=who(e["target"]))
+        if kind == "turns":
+            if e.get("defence"):
+                return _("The candidates' defences, in turn: {names}.", names=self.all(e["order"]))
+            return _("Speaking turns, clockwise: {names}.", names=self.all(e["order"]))
         if kind == "event":
-            return _("Event card: {name}.", name=translate(EVENTS[e["card"]], self.lang)
-                     if e["card"] in EVENTS else e["card"])
+            title = e.get("title")  # a text-only event's own title, in this language or any
+            if isinstance(title, dict) and title:
+                name = str(title.get(self.lang) or next(iter(title.values())))
+            else:
+                name = translate(EVENTS[e["card"]], self.lang) if e["card"] in EVENTS \
+                    else e["card"]
+            return _("Event card: {name}.", name=name)
         if kind == "tally":
             return self.tally(e)
         if kind == "drawn":
@@ -384,7 +393,12 @@ class _Words:
         _, who, head = self._, self.who, self.head(e)
         ballots = []
         for b in e["ballots"]:
-            if b.get("target") is None:
+            if b.get("timeout") and b.get("target") is None:  # the clock's, not a choice
+                ballots.append(_("{name} did not vote in time", name=who(b["voter"])))
+            elif b.get("timeout"):
+                ballots.append(_("{name} did not vote in time: → {target}", name=who(b["voter"]),
+                                 target=who(b["target"])))
+            elif b.get("target") is None:
                 ballots.append(_("{name} abstained", name=who(b["voter"])))
             elif b.get("weight", 1) > 1:
                 ballots.append(_("{name} → {target} (×{weight}, the sheriff)",
@@ -437,4 +451,9 @@ class _Words:
             parts = _over(self.T, a, self.names, why == "fox-wolves")
         if e.get("winners"):
             parts.append(_("Winners: {names}.", names=self.all(e["winners"])))
+        ally = e.get("ally")
+        if ally is not None:  # New Moon's wolves' ally (RULES.md §10) [issue 44]
+            parts.append(_("The wolves' ally, {name}, won with them.", name=self.who(ally))
+                         if ally in (e.get("winners") or ()) else
+                         _("The wolves' ally, {name}, lost with them.", name=self.who(ally)))
         return self.sep().join(parts)

@@ -130,6 +130,8 @@ def test_the_manual_loads_nothing_from_outside(site: tuple[Path, bool]) -> None:
     style sheet, a font or a picture from another host (Material's Google Fonts off)."""
     for page in site[0].rglob("*.html"):
         html = page.read_text(encoding="utf-8")
+        # (a <link rel="canonical"> or "alternate" names the page; it loads nothing)
+        html = re.sub(r'<link\b[^>]*\brel="(?:canonical|alternate)"[^>]*>', "", html)
         loads = re.findall(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="((?:https?:)?//[^"]+)"',
                            html)
         assert not loads, (page, loads)
@@ -265,3 +267,84 @@ def test_a_relative_data_folder_builds_the_manual_in_it(tmp_path: Path, monkeypa
     assert manual.wait(300), manual.error
     assert (tmp_path / "d1" / "manual" / "index.html").is_file()
     assert not (tmp_path / "d1" / "d1").exists()
+
+
+def test_the_language_links_stay_in_the_manual(client) -> None:  # type: ignore[no-untyped-def]
+    """[issue 44 item 7] /help's language switcher: every link it offers, on
+    the front page and on a Play page, answers 200 under /help (they were
+    /ja/ and /zh-Hant/, which answer 404)."""
+    for page in ("/help/", "/help/play/players/", "/help/ja/play/players/"):
+        status, html = _text(client, page)
+        assert status == 200, page
+        links = re.findall(r'hreflang="[\w-]+"[^>]*href="([^"]+)"|href="([^"]+)"[^>]*hreflang=',
+                           html)
+        found = [a or b for a, b in links]
+        assert len(found) >= 3, (page, found)
+        for link in found:
+            target = link if link.startswith("/") else "/help/" + link.lstrip("./")
+            assert target.startswith("/help/"), (page, link)
+            with client.get(target) as got:
+                assert got.status_code == 200, (page, link, target)
+
+
+#: the pages axe looks at: each language's front page and players' page
+AXE_PAGES = ["/help/", "/help/ja/", "/help/zh-Hant/", "/help/play/players/",
+             "/help/ja/play/players/", "/help/zh-Hant/play/players/"]
+#: run in a child process: a test process whose browser tests already run
+#: Playwright's sync API (an asyncio loop) cannot start a second one
+AXE_CHILD = r"""
+import json, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+from a11y import axe
+from playwright.sync_api import sync_playwright
+site, chromium, pages = Path(sys.argv[1]), sys.argv[3], json.loads(sys.argv[4])
+def answer(route):
+    path = route.request.url.split("://", 1)[1].split("/", 1)[1]
+    rel = path.split("?")[0].removeprefix("help/")
+    file = site / rel
+    if file.is_dir() or rel == "" or rel.endswith("/"):
+        file = file / "index.html"
+    if not file.is_file():
+        return route.fulfill(status=404, body="")
+    kind = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
+            ".svg": "image/svg+xml", ".png": "image/png"}.get(file.suffix, "text/plain")
+    route.fulfill(status=200, body=file.read_bytes(), headers={"Content-Type": kind})
+failed = []
+with sync_playwright() as pw:
+    browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+    page = browser.new_page()
+    page.route("**/*", answer)
+    for where in pages:
+        page.goto("http://hub.invalid" + where)
+        lang = {"ja": "ja", "zh-Hant": "zh-Hant"}.get(where.split("/")[2], "en")
+        got = page.evaluate("document.documentElement.lang")
+        if got != lang:
+            failed.append(f"{where}: lang {got!r}, not {lang!r}")
+        try:
+            axe(page, f"{lang} /help {where}")
+        except AssertionError as err:
+            failed.append(str(err))
+    browser.close()
+print("\n".join(failed))
+sys.exit(1 if failed else 0)
+"""
+
+
+def test_the_manual_has_no_serious_wcag_violation(site: tuple[Path, bool]) -> None:
+    """[issue 43]: axe-core's WCAG 2.1 A/AA rules on /help in each language
+    (its front page and the players' page), in Chromium: no serious or
+    critical violation (links told from the text by more than colour: they
+    were 1.76:1 against it, not underlined), and `lang` the page's
+    language. The built site's files as /help serves them."""
+    import json
+    import os
+
+    pytest.importorskip("playwright.sync_api")
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        pytest.skip("no Chromium")
+    done = subprocess.run([sys.executable, "-c", AXE_CHILD, str(site[0]),
+                           str(ROOT / "tests" / "web"), chromium, json.dumps(AXE_PAGES)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]

@@ -65,6 +65,10 @@ AMENDED = {
     "--lang is optional: every language with a voice [issue 42]",
     "Renders every fixed line of the narration (RULES.md §9's moderator lines":
     "no sample names: a game's names are rendered from its deal [issue 42]",
+    "`tests/web/test_screens_fit.py` walks nine games (8, 12, 18 players; en, ja, zh_Hant) screen":
+    "the TV's smallest text is 40 px at 1920×1080, 27 px at 1280×720 [issue 43]",
+    "- **`/p/<token>` — a player's phone** (portrait, big tap targets). The card":
+    "a tap opens the card as a hold does [issue 43]",
 }
 
 README_COMMANDS = [

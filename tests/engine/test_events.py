@@ -338,3 +338,52 @@ def test_a_scripts_own_marks_pass_in_an_event_text(words):
     state = new_game(MH, [f"P{i}" for i in range(8)], options={"events": [
         {"title": {"en": "A"}, "text": {"en": words}}]})
     assert state is not None
+
+
+# --- what nothing tested (mutation testing of this round, [issue 44 item 9]) -----------
+
+CUPID8 = ["werewolf", "werewolf", "seer", "cupid", "villager", "villager", "villager",
+          "villager"]
+
+
+def test_an_ally_who_is_a_mixed_lover_keeps_the_lovers_goal_rules_10_decision():
+    """RULES.md §10 Decision: "an ally who is a lover in a mixed pair keeps the
+    lovers' goal (§7)": Dan (cupid) links Ann (a wolf) and Fay; Fay named by
+    the first dead is still on the lovers' side, never the wolves'."""
+    night1 = [a("Dan", "link", targets=["Ann", "Fay"]), a("Cid", "inspect", "Bob"),
+              *attack("Hal", "Ann", "Bob")]
+    day1 = votes("Ann>Gus", "Bob>Gus", "Cid>Gus", "Dan>Gus", "Eve>Gus", "Fay>Gus", "Gus>Ann")
+    state = game(MH, CUPID8, [*night1, *day1, a("Hal", "name", "Fay")],
+                 options=opts("wolves-ally"))
+    from companion.engine import side_of
+    assert state.ally == S("Fay") and view_for(state, S("Fay"))["team"] == "lovers"
+    assert side_of(state, S("Fay")) == "lovers" and side_of(state, S("Ann")) == "lovers"
+
+
+def test_the_first_deads_pass_names_nobody_and_the_call_goes_on_rules_10():
+    """RULES.md §10 wolves-ally: the first dead may name nobody; his pass is
+    not a naming: no ally, nobody shown the wolves, the night goes on."""
+    state = game(MH, T8, [*NIGHT1, *DAY1], options=opts("wolves-ally"))
+    dos = [c["do"] for c in view_for(state, S("Hal"))["actions"]]
+    if "pass" not in dos:
+        pytest.skip("the first dead's call offers no pass (its timeout names nobody)")
+    state = game(MH, T8, [*NIGHT1, *DAY1, a("Hal", "pass")], options=opts("wolves-ally"))
+    assert state.ally is None and state.step == "seer"
+    assert all(r["kind"] != "ally" for s in range(8) for r in view_for(state, s)["results"])
+
+
+def test_a_text_event_with_a_newline_and_a_40_character_title_is_kept_whole_rules_10():
+    """RULES.md §10 text-only events: a title of exactly 40 characters is
+    taken (41 is refused, above), and a text's newline is kept as written."""
+    own = {"title": {"en": "T" * 40}, "text": {"en": "First line.\nSecond line."}}
+    state = game(MH, T8, NIGHT1, options=opts(own))
+    shown = public_view(state)["event"]
+    assert shown["title"]["en"] == "T" * 40 and shown["text"]["en"] == "First line.\nSecond line."
+
+
+def test_a_text_only_card_then_an_unknown_id_is_refused_rules_10():
+    """RULES.md §10 option `events`: an unknown id is refused wherever it
+    stands, after a text-only card too."""
+    own = {"title": {"en": "Fog"}, "text": {"en": "No talking."}}
+    with pytest.raises(SetupError, match="no-such-card|unknown"):
+        new_game(MH, [f"P{i}" for i in range(8)], options={"events": [own, "no-such-card"]})

@@ -236,3 +236,71 @@ def test_the_idiot_sheriffs_badge_leaves_with_him() -> None:
     lines = story_plain(story_text(story(_scenario("mh-idiot-sheriff-no-successor")), "en"))
     assert "the badge left the game with him" in lines
     assert "Nobody was left to take the sheriff's badge." not in lines
+
+
+# --- [issue 44 item 4]: what the story told wrong at the table ----------------------
+
+def _told(state: State, lang: str = "en") -> list[str]:
+    return [line.strip() for line in story_plain(story_text(story(state), lang)).splitlines()]
+
+
+def test_a_timed_out_ballot_is_told_as_the_clocks_not_a_choice() -> None:
+    """[issue 44 item 4] BGA's `vote_timeout=right-neighbour`: the ballot the
+    clock cast for Bob is told as his not voting in time (and where the clock
+    put it: his right neighbour, Ann), never as "Bob → Ann"; one the clock
+    cast as none is not told as an abstention he chose."""
+    from helpers import a, attack, game, votes
+
+    roles = ["werewolf", "werewolf", "seer", "villager", "villager", "villager", "villager",
+             "villager"]
+    night = [a("Cid", "inspect", "Ann"), *attack("Hal", "Ann", "Bob")]
+    state = game("bga", roles, night
+                 + votes("Ann>Dan", "Cid>Dan", "Dan>Ann", "Eve>Dan", "Fay>Dan", "Gus>Dan")
+                 + [a(None, "timeout")], {"sheriff": False})
+    line = next(t for t in _told(state) if t.startswith("Vote:"))
+    assert "Bob did not vote in time: → Ann" in line and "Bob → Ann" not in line
+    off = game("bga", roles, night
+               + votes("Ann>Dan", "Cid>Dan", "Dan>Ann", "Eve>Dan", "Fay>Dan", "Gus>Dan")
+               + [a(None, "timeout")], {"sheriff": False, "vote_timeout": "abstain"})
+    line = next(t for t in _told(off) if t.startswith("Vote:"))
+    assert "Bob did not vote in time" in line and "Bob abstained" not in line
+
+
+def test_a_typed_event_card_is_told_by_its_title_and_the_turns_are_told() -> None:
+    """[issue 44 item 4] A text-only event card is told by its own title (in
+    the story's language, else its first), never "text-1"; the day's speaking
+    turns (RULES.md §6 `discussion_turns`) are told, clockwise from the left
+    of the night's first victim."""
+    from helpers import a, attack, game
+
+    roles = ["werewolf", "werewolf", "seer", "villager", "villager", "villager", "villager",
+             "villager"]
+    fog = {"title": {"en": "Fog on the village", "ja": "村に霧"},
+           "text": {"en": "No talking.", "ja": "話さない。"}}
+    state = game("bga", roles, [a("Cid", "inspect", "Ann"), *attack("Hal", "Ann", "Bob")],
+                 {"sheriff": False, "events": [fog], "discussion_turns": True})
+    lines = _told(state)
+    assert "Event card: Fog on the village." in lines, lines
+    assert not any("text-1" in t for t in lines)
+    assert any("村に霧" in t for t in _told(state, "ja"))
+    assert "Speaking turns, clockwise: Ann, Bob, Cid, Dan, Eve, Fay and Gus." in lines, lines
+
+
+def test_the_end_says_the_wolves_ally_lost_with_them() -> None:
+    """[issue 44 item 4] New Moon's wolves' ally (RULES.md §10) wins or loses
+    with the wolves: the end says so, by name (Hal, the first dead, named
+    Fay; the village executes both wolves)."""
+    from helpers import a, attack, game, votes
+
+    roles = ["werewolf", "werewolf", "seer", "villager", "villager", "villager", "villager",
+             "villager"]
+    script = ([a("Cid", "inspect", "Dan"), *attack("Hal", "Ann", "Bob")]
+              + votes("Ann>Bob", "Bob>Cid", "Cid>Ann", "Dan>Ann", "Eve>Ann", "Fay>Ann", "Gus>Ann")
+              + [a("Hal", "name", "Fay"), a("Cid", "inspect", "Eve"), a("Bob", "attack", "Gus")]
+              + votes("Bob>Cid", "Cid>Bob", "Dan>Bob", "Eve>Bob", "Fay>Cid"))
+    state = game("millers-hollow", roles, script, {"sheriff": False, "events": ["wolves-ally"],
+                                                   "first_night_attack": True})
+    assert state.phase == "over" and state.winner == "village" and state.ally == 5
+    lines = _told(state)
+    assert "The wolves' ally, Fay, lost with them." in lines[-1], lines[-3:]
+    assert any("人狼の協力者Fayさんも人狼とともに敗れました" in t for t in _told(state, "ja"))

@@ -289,6 +289,12 @@ def test_the_table_counts_every_voter_while_the_tavern_keeper_votes_first__issue
     act(st, Action(S("Cid"), "vote", S("Ann")))
     vote = public_view(st)["vote"]
     assert vote["voted"] == [S("Cid")] and vote["of"] == 7 and len(vote["waiting"]) == 6
+    # the candidates' second vote (a pool of one or two): every non-candidate counted
+    opts = {**NO_SHERIFF, "vote_mode": "candidates"}
+    first = votes("Cid>Dan", "Ann>Dan", "Bob>Dan", "Dan>Eve", "Eve>Dan", "Fay>Eve", "Gus>Dan")
+    st = game(MH, ROLES8, NIGHT1 + first, opts, professions=TAVERN)
+    vote = public_view(st)["vote"]
+    assert (vote["round"], vote["waiting"], vote["of"]) == (2, [S("Cid")], 5)  # 7 but Dan, Eve
 
 
 @pytest.mark.parametrize("others, lost", [

@@ -18,7 +18,7 @@ from companion.engine import pending
 from companion.store import Store
 from companion.table import Table
 
-FAST = Timing(wait_on=0.05, wait_off=0.05, refuse_on=0.02, refuse_off=0.02)
+FAST = Timing(wait_on=0.05, wait_off=0.05, refuse_on=0.02, refuse_off=0.02, flash_window=0.1)
 NAMES = list("ABCDEFGHI")
 JP9 = {"ruleset": "jp-standard", "players": NAMES, "seed": 3,
        "deal": dict(zip(NAMES, ["seer", "werewolf", "werewolf", "madman", "medium", "knight",

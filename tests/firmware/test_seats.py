@@ -19,7 +19,9 @@ from gpiozero.pins.mock import MockFactory
 from .conftest import FakeBus
 
 ROOT = Path(__file__).resolve().parents[2]
-FAST = seats.Timing(wait_on=0.05, wait_off=0.05, refuse_on=0.02, refuse_off=0.02)
+#: (the flash limit scaled to the fast rhythm: 6 changes in any 0.1 s)
+FAST = seats.Timing(wait_on=0.05, wait_off=0.05, refuse_on=0.02, refuse_off=0.02,
+                    flash_window=0.1)
 SEAT = Seat(1, 4, 17)  # seat 1 of the default map: button GPIO4, LED GPIO17
 
 
@@ -355,3 +357,48 @@ def test_one_blinker_thread_blinks_every_box_and_outlives_a_broken_led(factory):
     assert len(_duties(led)) >= 4  # still blinking
     good.close()
     bad.close()
+
+
+def _change_times(pin) -> list[float]:
+    """When the pin changed (its states' timestamps are the gaps between them)."""
+    times, at, last = [], 0.0, None
+    for state in pin.states:
+        at += state.timestamp
+        if last is not None and state.state != last:
+            times.append(at)
+        last = state.state
+    return times
+
+
+def _most_in_a_window(times: list[float], window: float) -> int:
+    return max((sum(1 for u in times if t <= u < t + window) for t in times), default=0)
+
+
+@pytest.mark.parametrize("limit", [True, False])
+def test_presses_again_and_again_flash_at_most_three_times_a_second(factory, limit):
+    """[issue 43] (WCAG 2.3.1: at most three flashes in any second): a refused
+    press blinked 3 times in 0.9 s and each new press started it again, up to
+    4 flashes a second; the waiting blink after a refusal added one. Now an
+    LED changes at most 6 times (3 flashes) in any second, whatever the
+    presses. The rhythm here is the real one three times faster (phases of
+    50 ms, a window of 1/3 s); without the limit (`limit=False`) the same
+    presses make more than 6 changes in a window: the check can fail."""
+    window = 1 / 3
+    timing = seats.Timing(wait_on=window, wait_off=window, refuse_on=0.05, refuse_off=0.05,
+                          flash_window=window, flash_changes=6 if limit else 10**6)
+    box = _box(factory, timing)
+    led = factory.pin(17)
+    box.waiting()
+    led.clear_states()
+    for _ in range(6):  # a player pressing again and again, a refusal each time
+        box.refused()
+        time.sleep(0.27 * window * 3 / 3)
+    time.sleep(window)
+    box.off()
+    changes = _change_times(led)
+    most = _most_in_a_window(changes, window)
+    if limit:
+        assert most <= 6, (most, changes)
+    else:
+        assert most > 6, (most, changes)
+    box.close()

@@ -84,10 +84,13 @@ def test_each_route_refuses_whom_its_census_entry_does_not_name(app, client) -> 
             wrong = stranger.open(path, method=method, json={},
                                   headers={"Authorization": "Bearer wrong"})
             assert (nothing.status_code, wrong.status_code) == (401, 403), path
-            words = ("token is needed", "wrong game master token")
-            for got, said in zip((nothing, wrong), words):  # a page's refusal: its notice
-                text = got.get_data(as_text=True)
-                assert said in text or "game master's URL" in text and channel.page, path
+            if channel.page:  # a page's refusal: its notice, in words
+                assert "Open the game master's URL with its token." in nothing.get_data(
+                    as_text=True), path
+                assert "wrong game master token" in wrong.get_data(as_text=True), path
+            else:  # the API's: one sentence, exactly
+                assert nothing.get_json() == {"error": NEED_TOKEN}, path
+                assert wrong.get_json() == {"error": "wrong game master token"}, path
         elif channel.who is census.Who.SEAT:
             refused = stranger.open(path, method=method, json={})
             assert refused.status_code == 403, path
@@ -97,6 +100,53 @@ def test_each_route_refuses_whom_its_census_entry_does_not_name(app, client) -> 
             got = phone.get(path, headers=GM)
             assert got.headers.get("Cache-Control") == "no-store", (path, got.status_code)
     assert stranger.get("/api/lost/qr.svg").headers["Cache-Control"] == "no-store"
+    # a route the census marks `cached` keeps its own caching (a static file's)
+    with stranger.get("/static/hub.css") as css:
+        assert css.status_code == 200 and css.headers.get("Cache-Control") != "no-store"
+    # a seat's route asked by a device that holds no seat, of a seat no phone holds
+    unopened = seats[5]["url"]
+    refused = stranger.get(unopened + "/state")
+    assert (refused.status_code, refused.get_json()) == (
+        403, {"error": "open your seat's link first"})
+
+
+NEED_TOKEN = "the game master's token is needed (open the GM URL)"
+NARRATES = "the hub narrates this game: nobody sees its secrets, the host neither"
+RECORD_LATER = "the hub narrates this game: its record is read once it is over"
+OPENED = ("a phone has opened this seat: while the hub narrates, its code is never shown "
+          "again (a lost phone: the table votes, on the host page)")
+
+
+def test_a_narrated_games_host_is_refused_each_secret_in_one_sentence(quiet, table) -> None:  # type: ignore[no-untyped-def]
+    """[issue 40] The census's `Shows`, applied to the token while a narrated
+    game runs: every SECRETS route 403 ("nobody sees its secrets"), the
+    current game's RECORD 403 (a past one's 200), an opened seat's QR 403 (an
+    unopened one's 200), the tablet's page the host's; in a game master's
+    game the same token opens them all."""
+    client = quiet.test_client()
+    past = client.post("/api/games", json=_jp8(), headers=GM).get_json()["id"]
+    seats, _ = _narrated(quiet, _jp8())
+    game = table.game
+    fresh = client.post("/api/seats/0/release", headers=GM, json={})
+    assert fresh.status_code == 403 and fresh.get_json() == {"error": NARRATES}
+    for rule in quiet.url_map.iter_rules():
+        channel = census.ROUTES[rule.endpoint]
+        if channel.shows is not census.Shows.SECRETS or "GET" not in (rule.methods or ()):
+            continue
+        got = client.get(rule.rule, headers=GM)
+        if channel.page:
+            assert got.status_code == 403 and NARRATES in got.get_data(as_text=True), rule
+        elif not rule.endpoint.endswith("stream"):
+            assert (got.status_code, got.get_json()) == (403, {"error": NARRATES}), rule
+    for path in (f"/api/games/{game}", f"/api/games/{game}/view"):
+        got = client.get(path, headers=GM)
+        assert (got.status_code, got.get_json()) == (403, {"error": RECORD_LATER}), path
+    assert client.get(f"/api/games/{past}", headers=GM).status_code == 200
+    opened = client.get("/api/seats/2/qr.svg", headers=GM)
+    assert (opened.status_code, opened.get_json()) == (403, {"error": OPENED})
+    table.seating.claims[2] = None  # as if no phone had opened it
+    assert client.get("/api/seats/2/qr.svg", headers=GM).status_code == 200
+    assert client.get("/gm", headers=GM).headers["Location"].endswith("/host")
 
 
 # --- the six leaks, each as it was found ------------------------------------------------

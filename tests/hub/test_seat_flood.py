@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import run_in_a_thread
 
 from companion.bench.hostile import SEAT_FLOOD_CONNECTIONS, SEAT_FLOODER
 from companion.hub import create_app
@@ -220,7 +221,7 @@ def _front_requests(whose: list[str], late: str, threads: int,
         return last, list(await asyncio.gather(*early))
 
     try:
-        (status, took), rest = asyncio.run(main())
+        (status, took), rest = run_in_a_thread(main())
     finally:
         front.close()
     return took, peak, [status] + [s for s, _ in rest]

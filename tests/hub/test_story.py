@@ -323,3 +323,40 @@ def test_the_seasons_csv_cells_are_never_formulas(tmp_path, capsys):
             assert "'" + name in cells  # the player's name, as text
     assert main(["season", "--data", str(folder)]) == 0  # the JSON: the names as they are
     assert set(INJECTED.values()) <= set(json.loads(capsys.readouterr().out)["players"])
+
+
+def test_the_wolves_ally_is_counted_with_the_wolves_in_the_season(tmp_path) -> None:
+    """[issue 44 item 5] The season's sides follow the engine's one rule
+    (`engine.side_of`): New Moon's wolves' ally played and lost with the
+    werewolves, never with the village whose win he lost; the table's own
+    row counts its decided games as wins."""
+    from companion.history import History
+
+    names = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    roles = ["werewolf", "werewolf", "seer"] + ["villager"] * 5
+    act = [{"actor": "Cid", "do": "inspect", "target": "Dan"},
+           {"actor": "Ann", "do": "attack", "target": "Hal"},
+           {"actor": "Bob", "do": "attack", "target": "Hal"}]
+    act += [{"actor": v, "do": "vote", "target": t} for v, t in (
+        ("Ann", "Bob"), ("Bob", "Cid"), ("Cid", "Ann"), ("Dan", "Ann"), ("Eve", "Ann"),
+        ("Fay", "Ann"), ("Gus", "Ann"))]
+    act += [{"actor": "Hal", "do": "name", "target": "Fay"},
+            {"actor": "Cid", "do": "inspect", "target": "Eve"},
+            {"actor": "Bob", "do": "attack", "target": "Gus"}]
+    act += [{"actor": v, "do": "vote", "target": t} for v, t in (
+        ("Bob", "Cid"), ("Cid", "Bob"), ("Dan", "Bob"), ("Eve", "Bob"), ("Fay", "Cid"))]
+    doc = {"ruleset": "millers-hollow", "players": names, "deal": dict(zip(names, roles)),
+           "options": {"sheriff": False, "events": ["wolves-ally"], "first_night_attack": True},
+           "actions": act}
+    out, status = run_replay(doc)
+    assert status == 0 and out["winner"] == "village"
+    store = Store(tmp_path / "games.sqlite3")
+    game = store.create_game({k: doc[k] for k in ("ruleset", "players")}, out["events"][:1],
+                             [f"t{i}" for i in range(8)], {})
+    store.append(game, 1, out["events"][1:], {}, winner=out["winner"])
+    season = History(store).season()
+    assert season["players"]["Fay"]["sides"] == {"werewolves": [1, 0]}
+    assert season["players"]["Dan"]["sides"] == {"village": [1, 1]}
+    rows = History(store).season_csv().splitlines()
+    assert "Fay,side,werewolves,1,0" in rows and "Fay,side,village,1,0" not in rows
+    assert "(table),all,,1,1" in rows

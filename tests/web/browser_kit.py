@@ -4,7 +4,8 @@ they find a page's parts (the `data-test` hooks of docs/pages.md)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -70,14 +71,36 @@ def caught_up(hub: Any, page: Any) -> None:
     page.wait_for_function("(s) => +document.body.dataset.seq >= s", arg=seq, timeout=10_000)
 
 
-def held_card(page: Any) -> str:
-    """Hold the phone's card: the whole text of its face (then let go)."""
+#: player_card.js HOLD_MS: a press shorter than this is a tap, which leaves
+#: the card open until the next tap [issue 43]; a hold closes it when let go
+HOLD_S = 0.3
+
+
+@contextmanager
+def holding(page: Any) -> Iterator[None]:
+    """Hold the phone's card (at least HOLD_S: a hold, not a tap), then let go."""
     hook(page, "card").hover()
     page.mouse.down()
+    began = time.monotonic()
     try:
-        return str(hook(page, "card").inner_text())
+        yield
     finally:
+        rest = HOLD_S + 0.05 - (time.monotonic() - began)
+        if rest > 0:
+            page.wait_for_timeout(rest * 1000)
         page.mouse.up()
+
+
+def close_card(page: Any) -> None:
+    """A card left open by a tap (a short press [issue 43]) closes on the next tap."""
+    if page.evaluate("() => document.getElementById('card').classList.contains('shown')"):
+        hook(page, "card").click()
+
+
+def held_card(page: Any) -> str:
+    """Hold the phone's card: the whole text of its face (then let go)."""
+    with holding(page):
+        return str(hook(page, "card").inner_text())
 
 
 def next_call(hub: Any, call: str) -> None:
@@ -128,11 +151,9 @@ def held_profession_shows(page: Any, *texts: str) -> None:
     `texts`; let go: it hides again, like the role."""
     from playwright.sync_api import expect
 
-    hook(page, "card").hover()
-    page.mouse.down()
-    for text in texts:
-        expect(hook(page, "profession")).to_contain_text(text)
-    page.mouse.up()
+    with holding(page):
+        for text in texts:
+            expect(hook(page, "profession")).to_contain_text(text)
     expect(hook(page, "profession")).to_be_hidden()
 
 

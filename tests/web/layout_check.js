@@ -16,7 +16,8 @@
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (!n.textContent.trim()) continue;
     const p = n.parentElement;
-    if (!p || p.closest("select, script, style, noscript") || !seen(p)) continue;
+    // (a screen reader's words, .sr-only, are not shown: no layout to check [issue 43])
+    if (!p || p.closest("select, script, style, noscript, .sr-only") || !seen(p)) continue;
     texts.push(n);
   }
   const fixedOf = (e) => {
@@ -27,8 +28,9 @@
     return null;
   };
   // a text scrolled out of a list that scrolls inside its panel is not on screen
+  // (the text's own box may be the one that scrolls: the GM's long line [issue 44])
   const scrolledAway = (e, r) => {
-    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+    for (let a = e; a && a !== document.body; a = a.parentElement) {
       const cs = getComputedStyle(a);
       if (!(cs.overflowY === "auto" || cs.overflowY === "scroll")) continue;
       const ar = a.getBoundingClientRect();

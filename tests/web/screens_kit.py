@@ -41,7 +41,9 @@ from companion.engine.actions import sample_uniform
 PHONES = [(360, 640), (390, 844)]
 TABLETS = [(1024, 768), (1280, 800)]
 TVS = [(1280, 720), (1920, 1080)]
-TV_MIN_FONT = 22  # px at 1920×1080: read from 3 m [issue 18]
+#: the TV's smallest text, px at 1920×1080 and at 1280×720 [issue 43]: read
+#: from 4 m on a 55″ set (22 px at 1920×1080 before [issue 18])
+TV_MIN_FONT = {1920: 40, 1280: 27}
 
 #: Latin tokens a Japanese or Chinese page may show: not words of a language
 LATIN_OK = {"Wi-Fi", "QR", "GM", "OK"}
@@ -51,11 +53,13 @@ LAYOUT_JS = (Path(__file__).with_name("layout_check.js")).read_text(encoding="ut
 
 
 def problems(page: Any, *, tv: bool = False, lang: str | None = None,
-             names: list[str] = ()) -> list[str]:  # type: ignore[assignment]
-    """The page's layout (and, with `lang`, language) problems as it is now."""
+             names: list[str] = (),  # type: ignore[assignment]
+             min_font: dict[int, float] = TV_MIN_FONT) -> list[str]:
+    """The page's layout (and, with `lang`, language) problems as it is now
+    (`min_font`: the TV's smallest text by the window's width)."""
     size = page.viewport_size or {}
     return list(page.evaluate(LAYOUT_JS, {
-        "tv": tv, "minFont": TV_MIN_FONT if tv and size.get("width") == 1920 else 0,
+        "tv": tv, "minFont": min_font.get(size.get("width", 0), 0) if tv else 0,
         "lang": lang, "names": sorted(names, key=len, reverse=True), "latinOk": sorted(LATIN_OK)}))
 
 

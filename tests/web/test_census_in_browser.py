@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_kit import caught_up, hook, next_call, open_pages
+from browser_kit import caught_up, holding, hook, next_call, open_pages
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -56,13 +56,9 @@ def _play(hub: Any, new_context: Any, shot: Any) -> None:
         assert page.evaluate("() => !document.getElementById('card').closest('[aria-live]')")
         assert _tree(page, "#card") == _tree(villager, "#card")  # its back, on every phone
     # held: its text is in the tree, for the holder's screen reader to read on his ask
-    hook(wolf, "card").hover()
-    wolf.mouse.down()
-    try:
+    with holding(wolf):
         expect(hook(wolf, "role")).to_have_text("Werewolf")
         assert "Werewolf" in _tree(wolf, "#card")
-    finally:
-        wolf.mouse.up()
     expect(hook(wolf, "role")).to_be_empty()
     assert _tree(wolf, "#card") == _tree(villager, "#card")
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from a11y import axe
 from browser_kit import (
     PHONE,
     RECORDER,
@@ -28,6 +29,7 @@ from browser_kit import (
     TABLET,
     caught_up,
     held_card,
+    holding,
     hook,
     night_tap,
     shown_on,
@@ -56,6 +58,14 @@ class Game:
     errors: list[str] = field(default_factory=list)
     shown: dict[int, str] = field(default_factory=dict)  # seat -> its card's role, as shown
     later: list[tuple[str, str]] = field(default_factory=list)  # the table screen must show
+    lang: str = "en"
+    checked: set[str] = field(default_factory=set)  # the page states axe looked at
+
+    def axe(self, page: Any, state: str) -> None:
+        """axe-core on `page`, the first time the game reaches `state` [issue 43]."""
+        if state not in self.checked:
+            self.checked.add(state)
+            axe(page, f"{self.lang} {state}")
 
     def holders(self, role: str) -> list[int]:
         return [s for s, r in enumerate(self.roles) if r == role]
@@ -92,6 +102,8 @@ def _set_up(game: Game, ruleset: str, language: str, options: dict[str, Any],
             box.fill(str(value))
     expect(hook(gm, "create")).to_be_enabled()
     shot(gm, "gm-lobby")
+    game.lang = language
+    game.axe(gm, "GM lobby")
     hook(gm, "create").click()
     dealing = hook(gm, "dealing")
     try:
@@ -114,6 +126,7 @@ def _deal(game: Game, new_context: Any, shot: Any) -> None:
         links.append(href)
     expect(hook(gm, "seat-qr")).to_be_visible()
     shot(gm, "gm-dealing")
+    game.axe(gm, "GM seats")
     state = game.hub.api("GET", "/api/gm")  # the oracle: who holds which card
     game.roles = [p["role"] for p in state["players"]]
     game.alive = set(range(n))
@@ -125,6 +138,8 @@ def _deal(game: Game, new_context: Any, shot: Any) -> None:
         game.phones.append(phone)
     for seat in range(n):
         expect(hook(gm, f"opened-{seat}")).not_to_have_text(not_opened)
+    expect(hook(game.phones[0], "deal-screen")).to_be_visible()
+    game.axe(game.phones[0], "phone seats")
     hook(gm, "start").click()
     expect(hook(gm, "running")).to_be_visible()
 
@@ -133,17 +148,15 @@ def _reveal_cards(game: Game, shot: Any) -> dict[int, str]:
     """Each phone holds its card: the role shows while held and hides after."""
     shown = {}
     for seat, phone in enumerate(game.phones):
-        card = hook(phone, "card")
-        card.hover()
-        phone.mouse.down()
         role = hook(phone, "role")
-        expect(role).to_be_visible()
-        expect(role).not_to_have_text("")
-        expect(hook(phone, "power")).not_to_have_text("")
-        shown[seat] = role.inner_text()
-        if seat == 0:
-            shot(phone, "phone-card")
-        phone.mouse.up()
+        with holding(phone):  # (a hold: a shorter press is a tap, which keeps it open)
+            expect(role).to_be_visible()
+            expect(role).not_to_have_text("")
+            expect(hook(phone, "power")).not_to_have_text("")
+            shown[seat] = role.inner_text()
+            if seat == 0:
+                shot(phone, "phone-card")
+                game.axe(phone, "phone card held")
         expect(role).to_be_hidden()
     # one name per role, and different roles show different names
     by_role: dict[str, set[str]] = {}
@@ -199,6 +212,9 @@ def _night(game: Game, seer_looks_at: int, victim: int | None, guard: int | None
     together = "knight" in game.roles  # jp-standard: one window [004]
     for seat in sorted(game.alive):  # every living phone shows the sleeping village
         expect(hook(game.phones[seat], "night-screen")).to_be_visible(timeout=WAIT)
+    game.axe(game.phones[min(game.alive)], "phone night")
+    game.axe(game.screen, "TV night")
+    game.axe(game.gm, "GM night")
     seers = [seat for seat in game.holders("seer") if seat in game.alive]
     for seat in seers:
         _tap_when_called(game, seat, name=seer_looks_at)
@@ -248,7 +264,12 @@ def _day(game: Game, victim: int | None, executed: int, shot: Any, label: str) -
         game.alive.discard(victim)
         expect(hook(screen, "deaths")).to_contain_text(game.names[victim], timeout=WAIT)
         expect(hook(game.phones[victim], "dead")).to_be_visible(timeout=WAIT)
+        game.axe(game.phones[victim], "phone dead")
     voters = sorted(game.alive)
+    expect(hook(game.phones[voters[0]], "choice-vote")).to_be_visible(timeout=WAIT)
+    game.axe(game.phones[voters[0]], "phone vote")
+    game.axe(game.screen, "TV vote")
+    game.axe(game.gm, "GM vote")
     for seat in voters:
         # the condemned votes for someone else (jp-standard: nobody votes for himself)
         target = executed if seat != executed else next(s for s in voters if s != executed)
@@ -258,6 +279,7 @@ def _day(game: Game, victim: int | None, executed: int, shot: Any, label: str) -
     game.later.append(("deaths", game.names[executed]))
     expect(hook(game.gm, "tally")).to_contain_text(game.names[executed], timeout=WAIT)
     shot(screen, f"table-{label}")
+    game.axe(game.gm, "GM tally")
 
 
 def _end(game: Game, shot: Any) -> None:
@@ -274,6 +296,9 @@ def _end(game: Game, shot: Any) -> None:
             expect(reveal).to_contain_text(name)
     shot(screen, "table-over")
     shot(gm, "gm-over")
+    game.axe(screen, "TV end")
+    game.axe(gm, "GM end")
+    game.axe(game.phones[min(game.alive)], "phone end")
     state = game.hub.api("GET", "/api/state")
     assert state["winner"] == "village", state
     for seat in game.alive:

@@ -138,3 +138,42 @@ def test_every_seat_of_18_is_in_sight_on_the_gm_tablet(tmp_path: Path, new_conte
         finally:
             new_context.close_all()
     assert not found, "\n".join(found[:40]) + f"\n({len(found)} in all)"
+
+
+def test_a_long_moderator_line_leaves_the_table_in_sight(tmp_path: Path, new_context: Any) -> None:
+    """[issue 44 item 8] "a long moderator line pushes the players' list below
+    the fold" at 1024×768: day 1 of a 12-player BGA game with The Village and
+    the wolves' ally's card (its dawn, the card and the day powers: ten lines
+    and more); the line scrolls in its own box with its hint, and the
+    table's first row is in the window."""
+    names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea"]
+    profs = ["farmer", "drifter", "schoolteacher", "confessor", "drifter", "lord", "baker",
+             "barber", "steward", "tavern-keeper", "bonesetter", "drifter"]
+    with running_hub(tmp_path / "hub") as hub:
+        try:
+            hub.api("POST", "/api/games", {
+                "ruleset": "bga", "players": names, "seed": 5, "language": "en",
+                "professions": dict(zip(names, profs)),
+                "cards": {"werewolf": 3, "seer": 1, "witch": 1, "hunter": 1, "villager": 6},
+                "options": {"sheriff": False, "discussion_s": 200, "night_s": 0, "pack_s": 0,
+                            "events": ["wolves-ally"]}})
+            gm = new_context(hub, viewport={"width": 1024, "height": 768}).new_page()
+            gm.goto(f"{hub.base}/gm?token={hub.token}")
+            for _ in range(12):
+                if hub.api("GET", "/api/gm")["pending"]["phase"] == "day":
+                    break
+                hub.api("POST", "/api/actions", {"do": "timeout"})
+            for _ in range(12):
+                if hub.api("GET", "/api/gm")["pace"]["mode"] != "calls":
+                    break
+                hub.api("POST", "/api/timer", {"do": "skip"})
+            expect(hook(gm, "line")).to_contain_text("wolves' ally")
+            gm.evaluate(FRAMES)
+            line = hook(gm, "line")
+            assert line.evaluate("(e) => e.scrollHeight > e.clientHeight + 1")  # it scrolls
+            expect(line.locator("xpath=following-sibling::p[1]")).to_have_text("▼ scroll for more")
+            first = gm.locator("#players > li").first.bounding_box()
+            assert first is not None and first["y"] + first["height"] <= 768, first
+            assert not problems(gm, tv=False), problems(gm, tv=False)
+        finally:
+            new_context.close_all()

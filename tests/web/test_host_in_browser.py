@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from a11y import axe
 from browser_kit import PHONE, SCREEN, hook
 from screens_kit import problems
 
@@ -72,6 +73,7 @@ def test_the_host_page_follows_the_seats_and_offers_only_what_can_be_done(
         expect(hook(host, "host-seat-status-3")).to_have_text("not opened")
         expect(seat.locator("img")).to_have_count(1)
         _wait_offered(host, {"start"})  # the deal: Start only
+        axe(host, "en host page (deal)")  # [issue 43]
 
         phone = new_context(hub, **PHONE).new_page()
         phone.goto(hub.base + seats[3]["url"])
@@ -90,6 +92,7 @@ def test_the_host_page_follows_the_seats_and_offers_only_what_can_be_done(
         hook(host, "host-resume").click()
         _wait_offered(host, {"pause", "extend", "next"})
         shot(host, "running")
+        axe(host, "en host page (running)")
 
         for action in _example()["actions"]:  # the phones play it to the end
             hub.table.act_gm(action)

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 import pytest
+from a11y import axe
 from browser_kit import TABLET, hook
 from fixtures import gm_view, serve_json, serve_stream
 
@@ -197,8 +198,10 @@ def test_the_game_is_dealt_in_the_tablets_language(hub, new_context):
     expect(hook(page, "language")).to_have_value("zh_Hant")
     hook(page, "names").fill("\n".join(NAMES))
     expect(hook(page, "create")).to_be_enabled()
+    axe(page, "zh_Hant GM lobby")  # [issue 43]
     hook(page, "create").click()
     expect(hook(page, "dealing")).to_be_visible()
+    axe(page, "zh_Hant GM seats")
     assert games[0]["language"] == "zh_Hant"
     # the lobby is remembered without a language: the page's own again
     page.goto(f"{hub.base}/gm?lang=ja")

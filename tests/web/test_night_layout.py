@@ -29,11 +29,12 @@ pytest.importorskip("playwright.sync_api")
 #: Everything a glance can see on the page: each visible element's tag, hook
 #: or id, its own text, and its box; the page's height. The timer is left out
 #: (its countdown is the table's, the same on every phone but read at
-#: slightly different moments).
+#: slightly different moments), and the deal screen's own seat's name.
 LOOK_JS = """() => {
   const out = [];
   for (const e of document.body.querySelectorAll("*")) {
-    if (e.closest("#timer") || e.tagName === "SCRIPT" || !e.checkVisibility()) continue;
+    // (the deal's "Your seat: Ann": whose phone it is, no card [issue 44])
+    if (e.closest("#timer, #my-name") || e.tagName === "SCRIPT" || !e.checkVisibility()) continue;
     const r = e.getBoundingClientRect();
     if (!r.width && !r.height) continue;
     const own = [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim())

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_kit import PHONE, SCREEN, TABLET, hook
+from browser_kit import PHONE, SCREEN, TABLET, holding, hook
 from conftest import running_hub
 from fixtures import gm_view, players, serve_json, serve_stream
 from flask import request
@@ -67,11 +67,9 @@ def test_a_card_the_seer_saw_stays_behind_the_hold(hub, new_context, shot):
     expect(phone.locator("#players")).to_contain_text("Bob")
     expect(phone.locator("#players")).not_to_contain_text("Werewolf")
     expect(hook(phone, "known-cards")).to_be_hidden()
-    hook(phone, "card").hover()
-    phone.mouse.down()
-    expect(hook(phone, "known-cards")).to_have_text("Cards you know: Bob — Werewolf")
-    shot(phone, "known-card-held")
-    phone.mouse.up()
+    with holding(phone):
+        expect(hook(phone, "known-cards")).to_have_text("Cards you know: Bob — Werewolf")
+        shot(phone, "known-card-held")
     expect(hook(phone, "known-cards")).to_be_hidden()
 
 
@@ -87,12 +85,10 @@ def test_what_a_wolf_knows_and_a_seers_results_say_nothing_at_a_glance(hub, new_
     expect(phone.locator("body")).not_to_contain_text("Your pack")
     expect(phone.locator("body")).not_to_contain_text("Night 1")
     expect(hook(phone, "results")).to_be_hidden()
-    hook(phone, "card").hover()
-    phone.mouse.down()
-    expect(hook(phone, "knows-held")).to_contain_text("Your pack: Bob")
-    expect(hook(phone, "results")).to_contain_text("Night 1 · Seer — Bob's card: Werewolf.")
-    shot(phone, "pack-held")
-    phone.mouse.up()
+    with holding(phone):
+        expect(hook(phone, "knows-held")).to_contain_text("Your pack: Bob")
+        expect(hook(phone, "results")).to_contain_text("Night 1 · Seer — Bob's card: Werewolf.")
+        shot(phone, "pack-held")
     expect(hook(phone, "knows-held")).to_have_text("")
     expect(hook(phone, "results")).to_be_hidden()
 

@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import hook
+from browser_kit import close_card, hook
 from conftest import SHOTS, running_hub
 from hub.conftest import FakeClock
-from screens_kit import PHONES, TABLETS, TVS, problems, walk
+from screens_kit import PHONES, TABLETS, TV_MIN_FONT, TVS, problems, walk
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -74,10 +74,11 @@ class Looker:
     """The pages of one game, and what they found."""
 
     def __init__(self, label: str, lang: str, names: list[str], every_size: bool,
-                 shots: bool = True) -> None:
+                 shots: bool = True, min_font: dict[int, float] = TV_MIN_FONT) -> None:
         """`shots`: a screenshot of every screen at its first size (else only
-        of a screen with a problem)."""
+        of a screen with a problem); `min_font`: the TV's smallest text."""
         self.label, self.lang, self.names, self.every = label, lang, names, every_size
+        self.min_font = min_font
         self.found: list[str] = []
         self.shots = 0
         self.all_shots = shots
@@ -90,7 +91,7 @@ class Looker:
             page.set_viewport_size({"width": w, "height": h})
             page.evaluate(FRAMES)
             got = problems(page, tv=kind == "tv", lang=self.lang if words else None,
-                           names=self.names)
+                           names=self.names, min_font=self.min_font)
             where = f"{self.label} {screen} {kind} {w}×{h}"
             self.found += [f"{where}: {p}" for p in got]
             if got or (self.every and self.all_shots and i == 0):
@@ -157,6 +158,7 @@ def test_every_screen_fits_in_one_language(players: int, lang: str, ruleset: str
             phone.mouse.down()
             looker.look(phone, "phone", "card", PHONES)
             phone.mouse.up()
+            close_card(phone)  # (a short press is a tap: the next one closes it)
             gm.set_viewport_size({"width": 1024, "height": 768})
             hook(gm, "start").click()
             expect(hook(gm, "running")).to_be_visible()
@@ -207,6 +209,7 @@ def _held(phone: Any, looker: Looker, screen: str) -> None:
     phone.mouse.down()
     looker.look(phone, "phone", f"{screen}-held", PHONES[:1])
     phone.mouse.up()
+    close_card(phone)  # (a short press is a tap: the next one closes it)
 
 
 def _aside(looker: Looker, page: Any, hub: Any, lang: str, names: list[str]) -> None:
@@ -238,8 +241,11 @@ def test_the_widest_names_fit_every_screen(label: str, tmp_path: Path, new_conte
     names = WIDEST[:len(setup["deal"])]
     assert all(len(n) == 40 for n in names)
     clock = FakeClock()
+    # (18 names of 40 characters, a tie of many: the TV's floor may come down
+    # to 22 px there, as table.js fit() says [issue 43])
     looker = Looker(f"wide-{label}", lang, names, True,
-                    shots="SCREENS_SHOTS" in os.environ)  # (the suite's time: on a problem)
+                    shots="SCREENS_SHOTS" in os.environ,  # (the suite's time: on a problem)
+                    min_font={1920: 22})
     with running_hub(tmp_path / "hub", clock=clock, tick_s=None,
                      hardware=len(names) <= 12) as hub:  # (12 seat boxes)
         try:

@@ -18,6 +18,7 @@ import random
 import re
 
 import pytest
+from browser_kit import holding
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -95,13 +96,10 @@ def _watch(hub, clock, seats, tokens, contexts, shot, label, seen) -> None:  # t
     shot(phone, f"{label}-phone-night")
 
     # the card, held: a villager either way
-    card = phone.locator("[data-test=card]")
-    card.hover()
-    phone.mouse.down()
-    role = phone.locator("[data-test=role]")
-    role.wait_for(state="visible")
-    seen["phone, card held"] = _normalise(_settled(phone, "[data-test=role]"), tokens)
-    phone.mouse.up()
+    with holding(phone):
+        role = phone.locator("[data-test=role]")
+        role.wait_for(state="visible")
+        seen["phone, card held"] = _normalise(_settled(phone, "[data-test=role]"), tokens)
 
     # the night goes on to the day's discussion; the seer inspects Bob 2 s into his call
     table = hub.table

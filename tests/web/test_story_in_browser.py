@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import pytest
+from a11y import axe
 from browser_kit import PHONE, SCREEN, TABLET, hook, next_call
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -49,6 +50,16 @@ def _game(hub: Any, lang: str, ghosts: bool) -> list[dict]:
     return seats  # type: ignore[no-any-return]
 
 
+#: the room left of a list's widest number ("12. "), in px (negative: it is cut)
+MARKER_ROOM = """(e) => {
+  const n = Math.max(12, e.children.length);  // two digits, whatever this page holds
+  const cs = getComputedStyle(e);
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = cs.fontWeight + " " + cs.fontSize + " " + cs.fontFamily;
+  return parseFloat(cs.paddingLeft) - ctx.measureText(n + ". ").width;
+}"""
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_dead_read_the_story_and_the_table_tells_it_at_the_end(
         hub: Any, new_context: Any, shot: Any, lang: str) -> None:
@@ -72,6 +83,7 @@ def test_the_dead_read_the_story_and_the_table_tells_it_at_the_end(
     book.locator("summary").click()
     expect(book.locator("ol, ul").first).to_be_visible()
     shot(fay, "ghost-phone")
+    axe(fay, f"{lang} phone ghost story")  # [issue 43]
     # the living Cid: nothing of it
     expect(cid.locator("#table-box")).to_be_visible()
     expect(hook(cid, "story")).to_be_hidden()
@@ -100,9 +112,14 @@ def test_the_dead_read_the_story_and_the_table_tells_it_at_the_end(
             lines = hook(screen, "story-lines")
             fits = lines.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1")
             assert fits, f"page {k + 1} overflows at {size}"
+            # a line's number is whole, its tens too ("12.", not "2.") [issue 44 item 4]
+            room = lines.evaluate(MARKER_ROOM)
+            assert room >= 0, f"page {k + 1}: a line's number is cut by {-room} px at {size}"
             px = lines.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")
             assert px >= (24 if size == "1920" else 16), f"page {k + 1}: {px} px at {size}"
             shot(screen, f"tv-{size}-page{k + 1}")
+            if k == 0:
+                axe(screen, f"{lang} TV story {size}")  # [issue 43]
     expect(hook(tv, "story-title")).to_have_text(end)
     # every phone reads the whole story, its own part marked
     expect(hook(fay, "ghost-note")).to_be_hidden()
@@ -110,6 +127,8 @@ def test_the_dead_read_the_story_and_the_table_tells_it_at_the_end(
     assert fay.locator("[data-test=story-book] li.mine").count() >= 3
     shot(fay, "phone-end")
     shot(gm, "gm-end")
+    axe(fay, f"{lang} phone end story")  # [issue 43]
+    axe(gm, f"{lang} GM end story")
     # the GM's history: the season (the table's record, the CSV) and the game's story
     game = hub.api("GET", "/api/gm")["game"]
     hook(gm, "tab-history").click()
@@ -118,6 +137,7 @@ def test_the_dead_read_the_story_and_the_table_tells_it_at_the_end(
     hook(gm, f"game-{game}").click()
     expect(hook(gm, "replay-story")).to_contain_text(night1)
     shot(gm, "gm-history")
+    axe(gm, f"{lang} GM history")  # [issue 43]
 
 
 def test_without_ghosts_a_dead_phone_shows_what_it_shows_today(

@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 import pytest
+from a11y import axe
 from browser_kit import PHONE, SCREEN, hook
 
 from companion.engine import pending
@@ -94,6 +95,9 @@ def test_turns_and_the_candidates_vote_on_the_phones_and_the_table(hub_factory, 
             "此後直到遊戲結束，不得以言語、手勢或眼神與其他玩家有任何交流。", timeout=WAIT)
         shot(tv, "turns-tv")
         shot(speaker, "turns-speaker")
+        for page, state in ((tv, "TV turns"), (speaker, "phone turns (speaking)"),
+                            (after, "phone turns (next)"), (dead, "phone dead")):
+            axe(page, f"zh_Hant {state}")  # [issue 43]
         hook(speaker, "pass-turn").click()
         expect(hook(tv, "turn-speaker")).to_have_text(ZH[7], timeout=WAIT)
         expect(hook(after, "pass-turn")).to_be_visible(timeout=WAIT)
@@ -117,6 +121,9 @@ def test_turns_and_the_candidates_vote_on_the_phones_and_the_table(hub_factory, 
         expect(hook(tv, "nominees")).to_contain_text(ZH[4])
         shot(tv, "candidates-tv")
         shot(candidate, "candidates-nominee")
+        for page, state in ((tv, "TV candidates"), (candidate, "phone candidate"),
+                            (voter, "phone candidates' vote")):
+            axe(page, f"zh_Hant {state}")  # [issue 43]
 
 
 def test_every_phone_has_the_same_ready_button_and_all_ready_ends_night_one(
@@ -131,6 +138,7 @@ def test_every_phone_has_the_same_ready_button_and_all_ready_ends_night_one(
         for page in (seer, villager):
             expect(hook(page, "ready")).to_be_visible(timeout=WAIT)
             expect(hook(page, "ready")).to_be_enabled()
+        axe(villager, "zh_Hant phone night (ready)")  # [issue 43]
         boxes = [hook(p, "ready").bounding_box() for p in (seer, villager)]
         assert boxes[0] == boxes[1]  # the same button in the same place
         assert hook(seer, "ready").inner_text() == hook(villager, "ready").inner_text()

@@ -74,3 +74,41 @@ function fitToWindow(panel, keep) {
   fit();
   return fit;
 }
+
+// A "Next" that one press ends one thing only [issue 43]: after each press,
+// and after each change of stage the page shows (`stage(n)`), the button is
+// locked for `ms` — `aria-disabled`, class "locked" (dimmed, "…"), its focus
+// kept — so a key's repeat, a double tap, or a press meant for the step that
+// just ended (a GM reacts in 0.2–0.5 s) lands in the lock and sends nothing.
+//
+//   const next = lockout($("skip"), 600, () => send());  // a click sends, unless locked
+//   next.stage(view.pace.stage);                         // a new stage shown: locked
+function lockout(button, ms, press) {
+  let until = 0;
+  let timer = 0;
+  let shown = null;  // the stage shown last
+  function lock() {
+    until = performance.now() + ms;
+    button.setAttribute("aria-disabled", "true");
+    button.classList.add("locked");
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      button.removeAttribute("aria-disabled");
+      button.classList.remove("locked");
+    }, ms);
+  }
+  button.addEventListener("keydown", (e) => {
+    if (e.repeat && (e.key === "Enter" || e.key === " ")) e.preventDefault();  // a held key: one press
+  });
+  button.addEventListener("click", (e) => {
+    if (performance.now() < until) { e.preventDefault(); return; }
+    lock();
+    press();
+  });
+  return {
+    stage(n) {
+      if (shown !== null && n !== shown) lock();
+      shown = n;
+    },
+  };
+}

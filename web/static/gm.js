@@ -7,7 +7,7 @@
   $("secrets").checked = false;
   GM.lobby.load().catch(GM.showError);
   GM.followGm();
-  for (const id of ["players", "seat-list", "announcements", "log", "games", "replay-news"]) {
+  for (const id of ["line", "players", "seat-list", "announcements", "log", "games", "replay-news"]) {
     scrollHint($(id), GM.t("scroll for more"));
   }
   // from the host page of a narrated game [issue 20]: its GM stream stays closed, the lobby opens

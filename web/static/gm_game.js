@@ -83,6 +83,8 @@
   // the table's seats in the window's height, else scrolling in their panel
   // (gm.js's hint), never only with the whole page [issue 28]
   const fitPlayers = fitToWindow($("players"));  // dom.js
+  // the status box above it grows and shrinks with the line (and its scroll hint) [issue 44]
+  new ResizeObserver(() => fitPlayers()).observe(document.querySelector("#running .status"));
   // names in a list (who must act, who voted): each on one line, a long one
   // cut with "…" (dom.js nameTag, gm.css), so 17 names of 40 characters take
   // a few lines and leave the table its room [issue 30]
@@ -104,6 +106,9 @@
         info.push(cut("ballot", "→ " + (target === null ? t("abstain") : nameOf(target))));
       }
       const acts = p.actions && p.actions.length && (S.secrets || !isNight(v));
+      // who must act: a sign beside the amber border, never the colour alone [issue 43]
+      if (acts) info.unshift(el("span", { class: "must", role: "img", "aria-label": t("must act"),
+        title: t("must act"), text: "●" }));
       return el("li", { class: "player" + (p.alive ? "" : " dead") + (acts ? " acts" : "")
         + (S.actSeat === p.seat ? " selected" : ""), test: "player-" + p.seat,
         onclick: () => GM.act.select(p.seat) },
@@ -215,6 +220,7 @@
     const box = $("timer");
     if (!v || !v.pace) { box.textContent = "—"; return; }
     const pace = v.pace;
+    next.stage(pace.stage);
     const paused = pace.paused !== null && pace.paused !== undefined;
     box.classList.toggle("paused", paused);
     $("pause").hidden = paused;
@@ -233,11 +239,16 @@
   setInterval(tick, 250);
   // each press names the stage it was made on: a second tablet's Next, or one
   // pressed just as the clock moved on, changes nothing (409) [issue 30 item 2]
+  const press = (body) => guard(() => api("POST", "/api/timer",
+    Object.assign({ stage: S.gm && S.gm.pace ? S.gm.pace.stage : undefined }, body)));
   for (const [id, body] of [["pause", { do: "pause" }], ["resume", { do: "resume" }],
-    ["extend", { do: "extend", seconds: 30 }], ["skip", { do: "skip" }]]) {
-    $(id).addEventListener("click", guard(() => api("POST", "/api/timer",
-      Object.assign({ stage: S.gm && S.gm.pace ? S.gm.pace.stage : undefined }, body))));
+    ["extend", { do: "extend", seconds: 30 }]]) {
+    $(id).addEventListener("click", press(body));
   }
+  // Next: one press ends one thing, never the call that began just before the
+  // press landed, nor the next one by a key's repeat or a double tap (dom.js
+  // lockout: 600 ms after each press and each new stage shown) [issue 43]
+  const next = lockout($("skip"), 600, press({ do: "skip" }));
 
   // --- the end
   function renderOver(v) {
@@ -250,7 +261,10 @@
     $("reveal").replaceChildren(...v.players.map((p) => el("li", {
       class: "card" + (winners.has(p.seat) ? " won" : "") + (p.alive ? "" : " dead") },
       el("span", { class: "pname", text: p.name, title: p.name }),
-      el("span", { class: "role", text: roleName(p.role) }))));
+      el("span", { class: "role", text: roleName(p.role) }),
+      // won, dead: in words, not only the outline and the struck name [issue 43]
+      el("span", { class: "marks", text: [winners.has(p.seat) ? t("won") : "",
+        p.alive ? "" : t("dead")].filter((x) => x).join(" · ") }))));
   }
 
   // --- log, announcements, undo

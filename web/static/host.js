@@ -51,6 +51,7 @@
     $("pause").hidden = !(open && timed);
     $("extend").hidden = !(open && timed);
     $("next").hidden = !open;
+    next.stage(pace.stage);
     // a speaking turn: Next skips it [issue 34]
     $("next").textContent = pace.mode === "discussion" && pace.turns ? t("Skip this turn") : t("Next");
     renderLost(v);
@@ -138,7 +139,8 @@
   $("pause").addEventListener("click", () => clock("pause"));
   $("resume").addEventListener("click", () => clock("resume"));
   $("extend").addEventListener("click", () => clock("extend", 30));
-  $("next").addEventListener("click", () => clock("skip"));
+  // one press ends one thing: locked 600 ms after a press and a new stage [issue 43]
+  const next = lockout($("next"), 600, () => clock("skip"));
   $("volume").addEventListener("change", () => post("/api/speech/volume",
     {volume: parseFloat($("volume").value)}));
   fetch("/api/speech?after=1000000000", {cache: "no-store"}).then((r) => r.json())

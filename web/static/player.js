@@ -40,13 +40,14 @@
 
   function renderTable(v) {
     const said = v.readings || {};  // how the narrator says a name [issue 42]
+    // (a space between the parts: a screen reader reads "Gus, Villager, dead", not "Villagerdead")
     $("players").replaceChildren(...v.players.map((p) => el("li", {class: p.alive ? "" : "gone"},
       nameTag(p.name), said[p.name] ? el("span", {class: "reading", lang: v.language,
         test: "reading"}, " (" + said[p.name] + ")") : null,
       p.seat === v.seat ? " " + t("(you)") : "",
-      p.sheriff ? el("span", {class: "badge"}, "★ " + t("sheriff")) : null,
-      p.seat !== v.seat && publicRole(v, p) ? el("span", {class: "known"}, roleName(p.role)) : null,
-      p.alive ? null : el("span", {class: "known"}, t("dead")))));
+      p.sheriff ? [" ", el("span", {class: "badge"}, "★ " + t("sheriff"))] : null,
+      p.seat !== v.seat && publicRole(v, p) ? [" ", el("span", {class: "known"}, roleName(p.role))] : null,
+      p.alive ? null : [" ", el("span", {class: "known"}, t("dead"))])));
     const news = v.deaths.map((d) => el("li", {}, stepText(d.time) + " · " + d.name +
       (d.cause ? " — " + (N.causes[d.cause] || d.cause) : "")));
     if (v.last_tally) {
@@ -71,14 +72,16 @@
     };
     const targetButton = (seat, test, on, chosen) => {
       const sent = lastSent.key === panelKey && lastSent.seats.includes(seat);
-      return el("button", {type: "button", test: test, class: "pick" + (chosen ? " chosen" : sent ? " mine" : ""), onclick: on},
+      return el("button", {type: "button", test: test, class: "pick" + (chosen ? " chosen" : sent ? " mine" : ""),
+        "aria-pressed": String(!!chosen), onclick: on},  // a pick is pressed, not only amber [issue 43]
         nameTag(name(seat), "lines2"));  // dom.js: a long name ends in "…" [issue 30]
     };
     if (c.do === "restore") {  // the bonesetter: one used power made usable again
       const grid = el("div", {class: "grid two"});
       for (const pw of c.powers) {
         grid.append(el("button", {type: "button", test: "power-" + pw,
-          class: "pick" + (mine && mine.power === pw ? " chosen" : ""), onclick: () => pick({power: pw})},
+          class: "pick" + (mine && mine.power === pw ? " chosen" : ""),
+          "aria-pressed": String(!!(mine && mine.power === pw)), onclick: () => pick({power: pw})},
         N.buildings[pw] || pw));
       }
       box.append(grid);
@@ -89,7 +92,8 @@
       const bgrid = el("div", {class: "grid two"});
       for (const b of c.buildings) {
         bgrid.append(el("button", {type: "button", test: "building-" + b,
-          class: "pick" + (mine && mine.building === b ? " chosen" : ""), onclick: () => pick({building: b})},
+          class: "pick" + (mine && mine.building === b ? " chosen" : ""),
+          "aria-pressed": String(!!(mine && mine.building === b)), onclick: () => pick({building: b})},
         N.buildings[b] || b));
       }
       box.append(bgrid, el("p", {class: "label"}, t("Drifter:")));
@@ -103,13 +107,14 @@
     }
     if (c.do === "pass") {
       box.replaceChildren(el("button", {type: "button", test: "do-pass",
-        class: "pick wide" + (mine ? " chosen" : ""), onclick: () => pick({})}, N.verbs.pass));
+        class: "pick wide" + (mine ? " chosen" : ""), "aria-pressed": String(!!mine),
+        onclick: () => pick({})}, N.verbs.pass));
       box.classList.add("pass");
       return box;
     }
     if (!c.targets || !c.count || c.count[1] === 0) {
       box.append(el("button", {type: "button", test: "do-" + c.do, class: "pick wide" + (mine ? " chosen" : ""),
-        onclick: () => pick({})}, N.verbs[c.do] || c.do));
+        "aria-pressed": String(!!mine), onclick: () => pick({})}, N.verbs[c.do] || c.do));
       return box;
     }
     if (isMulti(c)) {
@@ -225,6 +230,7 @@
     $("confirm-bar").hidden = !ready;
     $("confirm-text").textContent = ready ? ready.summary : "";
     $("confirm").disabled = sending || listening();
+    announce();
   }
 
   // A secret moment by day [issue 40]: The Village's day powers in the
@@ -245,6 +251,7 @@
     $("confirm-bar").hidden = !ready;
     $("confirm-text").textContent = ready ? ready.summary : "";
     $("confirm").disabled = sending || listening();
+    announce();
   }
 
   function renderPanel() {
@@ -287,6 +294,33 @@
     $("confirm-bar").hidden = !ready;
     $("confirm-text").textContent = ready ? ready.summary : "";
     $("confirm").disabled = sending || listening();
+    announce();
+  }
+
+  // --- what a screen reader is told [issue 43] ------------------------------------
+  // One polite live region (#say, role=status): when the step or the night's
+  // call changes, its name and what the panel asks or says now; when only the
+  // panel's answer changes ("Noted…", "✓ Vote for: Ann", "Not taken…"), that
+  // alone. Its words are the screen's own, so the same on every phone whatever
+  // the card; nothing of the card is ever in it (the card speaks when opened).
+  let saidHead = null;
+  let saidBody = [];
+  const visible = (e) => !!e && e.getClientRects().length > 0;
+  function announce() {
+    const v = view;
+    if (!v || !$("pin-set").hidden) return;
+    const h1 = (id) => ($(id).querySelector("h1") || $(id)).textContent;
+    const head = visible($("dead")) ? h1("dead") : v.phase === "over" ? h1("over")
+      : visible($("deal")) ? h1("deal") : visible($("night")) ? $("night-call").textContent
+        : $("step").textContent;
+    const body = [...document.querySelectorAll("#night-panel .status, #day h2, #day .status, #day .done, #day .sent")]
+      .filter(visible).map((e) => e.textContent.trim()).filter((s) => s);
+    const fresh = body.filter((s) => !saidBody.includes(s));  // only what is new
+    const say = (lines) => $("say").replaceChildren(...lines.map((s) => el("p", {}, s)));  // a pause each
+    if (head !== saidHead) say([head, ...body]);
+    else if (fresh.length) say(fresh);
+    saidHead = head;
+    saidBody = body;
   }
 
   function render(v) {
@@ -312,12 +346,13 @@
     const call = night ? v.n + "|" + v.pace.call : "";
     if (night && !v.alive && v.actions.length) deadCall = call;
     // his last words: a dying player's phone shows the same screen, a hunter or not [issue 40]
-    const words = !!(v.pace && v.pace.mode === "last-words" && v.pace.seat === v.seat);
-    const dead = !v.alive && !v.actions.length && !over && !(night && deadCall === call) && !words;
+    const lastWords = !!(v.pace && v.pace.mode === "last-words" && v.pace.seat === v.seat);
+    const dead = !v.alive && !v.actions.length && !over && !(night && deadCall === call) && !lastWords;
     document.body.classList.toggle("night", (night || deal) && !dead);
     document.body.classList.toggle("is-dead", dead);
     $("step").textContent = stepText(v.phase === "over" ? "over" : v.step);
     $("deal").hidden = !deal;
+    if (deal) $("my-name").replaceChildren(...words.tn("Your seat: {name}", {name: nameTag(name(v.seat))}));  // [issue 44]
     $("night").hidden = !night || dead;
     $("dead").hidden = !dead;
     $("deck-box").hidden = !v.deck;  // the deck is public (RULES.md §4), not with secret_deck
@@ -331,7 +366,9 @@
       const won = (v.winners || []).includes(v.seat);
       ov.replaceChildren(el("h1", {test: "outcome", class: won ? "won" : "lost"}, won ? t("You won!") : t("You lost.")),
         el("p", {class: "big"}, N.wins[v.winner] || v.winner),
-        el("p", {test: "why"}, t("You were the {role}: {team}.", {role: roleName(v.role), team: teamName(v.team)})));
+        el("p", {test: "why"}, (v.results || []).some((r) => r.kind === "ally")  // New Moon's ally [issue 44]
+          ? t("You were the {role}, the wolves' ally: {team}.", {role: roleName(v.role), team: teamName(v.team)})
+          : t("You were the {role}: {team}.", {role: roleName(v.role), team: teamName(v.team)})));
     }
     if (deal) {
       $("day").replaceChildren();
@@ -345,6 +382,7 @@
     phoneStory(v, $("story"));  // story.js: at the end, or dead with ghosts [issue 35]
     card.refresh();
     tick();
+    announce();
   }
 
   // New Moon's card of the day (RULES.md §10) [issue 33]: a small panel, all
@@ -386,9 +424,9 @@
       }).catch((err) => showError(String(err.message || err)));
       kids.push(el("div", {class: "answers"},
         el("button", {type: "button", test: "lost-yes", class: "pick" + (mine === "yes" ? " chosen" : ""),
-          onclick: () => answer(true)}, t("Yes, reissue it")),
+          "aria-pressed": String(mine === "yes"), onclick: () => answer(true)}, t("Yes, reissue it")),
         el("button", {type: "button", test: "lost-no", class: "pick" + (mine === "no" ? " chosen" : ""),
-          onclick: () => answer(false)}, t("No"))));
+          "aria-pressed": String(mine === "no"), onclick: () => answer(false)}, t("No"))));
       if (mine) {
         kids.push(el("p", {class: "quiet", test: "lost-mine"},
           t(mine === "yes" ? "Your answer: yes (you may change it)." : "Your answer: no (you may change it).")));

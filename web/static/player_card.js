@@ -4,7 +4,8 @@
 // by the night screen), what the role knows (the pack and its picks, the
 // lover, the other freemason, the charmed), the cards it was shown and its
 // private results. The open page never shows any of it: a glance at a
-// neighbour's phone sees the same back on every phone.
+// neighbour's phone sees the same back on every phone. A hold shows it while
+// held; a tap (a screen reader's double-tap) until the next tap [issue 43].
 //
 //   const card = phoneCard(words, () => view, () => tonightLines);
 //   card.refresh();  // the view or the night changed: a card held shows it
@@ -122,26 +123,62 @@ function phoneCard(words, getView, getTonight) {
     }
   }
   addEventListener("resize", fit);
-  function show(ev) {
-    if (ev && ev.cancelable && ev.type !== "touchstart") ev.preventDefault();
+
+  // A tap opens the card as a hold does [issue 43]: TalkBack's and
+  // VoiceOver's double-tap sends a click (or a quick touch), never a hold. A
+  // hold closes when let go; a tap leaves it open until the next tap, or
+  // TAP_S seconds, or the page or the focus goes. Its text is in the page
+  // (and the accessibility tree, in no live region) only while it is open.
+  const HOLD_MS = 300;  // a press this long is a hold
+  const HOLD_S = 5;     // a hold shows it this long at most
+  const TAP_S = 8;      // a tap, this long at most
+  let pressed = 0;      // when the press now began (-1: a press that closed it)
+  let pressEnd = -1e9;  // when the last press ended (its own click is no second tap)
+  function show(seconds) {
     if (!getView()) return;
     card.classList.add("shown");
+    card.setAttribute("aria-expanded", "true");
     fill();
     clearTimeout(timer);
-    timer = setTimeout(hide, 5000);
+    timer = setTimeout(hide, seconds * 1000);
   }
   function hide() {
     clearTimeout(timer);
+    pressed = 0;
     card.classList.remove("shown");
+    card.setAttribute("aria-expanded", "false");
     for (const id of PARTS) $(id).replaceChildren();
   }
-  card.addEventListener("pointerdown", show);
-  card.addEventListener("touchstart", show, {passive: true});
-  for (const ev of ["pointerup", "pointercancel", "pointerleave", "touchend", "touchcancel", "blur"]) {
-    card.addEventListener(ev, hide);
+  const open = () => card.classList.contains("shown");
+  function press(ev) {
+    if (pressed) return;  // (touchstart and pointerdown: one press; a key's repeats)
+    if (ev.cancelable && ev.type !== "touchstart") ev.preventDefault();
+    if (open()) { hide(); pressed = -1; return; }  // the next tap closes it
+    pressed = ev.timeStamp || 1;  // (the event's own time: a page's fake clock never stops it)
+    show(HOLD_S);
   }
-  card.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") show(e); });
-  card.addEventListener("keyup", hide);
+  function release(ev) {
+    if (!pressed) return;
+    const held = pressed > 0 && ev.timeStamp - pressed >= HOLD_MS;
+    const cut = /cancel|leave/.test(ev.type);  // a press cut short is no tap
+    pressed = 0;
+    pressEnd = ev.timeStamp;
+    if (held || cut) hide();
+    else if (open()) show(TAP_S);  // a tap: it stays open
+  }
+  card.addEventListener("pointerdown", press);
+  card.addEventListener("touchstart", press, {passive: true});
+  for (const ev of ["pointerup", "pointercancel", "pointerleave", "touchend", "touchcancel"]) {
+    card.addEventListener(ev, release);
+  }
+  // a screen reader's activation: a click with no press of its own
+  card.addEventListener("click", (ev) => {
+    if (pressed || ev.timeStamp - pressEnd < 700) return;
+    if (open()) hide(); else show(TAP_S);
+  });
+  card.addEventListener("blur", hide);
+  card.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") press(e); });
+  card.addEventListener("keyup", (e) => { if (e.key === " " || e.key === "Enter") release(e); });
   card.addEventListener("contextmenu", (e) => e.preventDefault());
   document.addEventListener("visibilitychange", hide);
 

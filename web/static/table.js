@@ -150,6 +150,11 @@
     if ((vil.silenced || []).length) {
       out.push(tn("Silenced today (no vote): {names}", {names: el("span", {}, tags(vil.silenced.map(name)))}));
     }
+    // the day-2 election is among the farmers (RULES.md §8): who they are is public then [issue 44]
+    if (vil.professions && v.vote && v.vote.kind === "election" && (v.vote.candidates || []).length) {
+      out.push(tn("The farmers, among whom the sheriff is elected: {names}",
+        {names: el("span", {}, tags(v.vote.candidates.map(name)))}));
+    }
     if (v.vote && v.vote.first) {
       const f = v.vote.first;
       out.push(tn("The tavern keeper votes first: {name} → {target}",
@@ -204,7 +209,8 @@
     }
     $("players").replaceChildren(...(v.players || []).map((p) => el("li", {class: p.alive ? "" : "gone"},
       el("span", {class: "who"}, nameTag((p.sheriff ? "★ " : "") + p.name)),
-      p.role && v.phase !== "over" ? el("span", {class: "role"}, roleName(p.role)) : null)));
+      // (a card's name wider than its column at 40 px ends in "…", whole in its title [issue 43])
+      p.role && v.phase !== "over" ? el("span", {class: "role", title: roleName(p.role)}, roleName(p.role)) : null)));
     $("village").replaceChildren(...(lobby || night ? [] : villageLines(v).map((s) => el("li", {}, s))));
     const over = (v.announcements || []).find((a) => a.kind === "over");
     document.body.classList.toggle("over", !!over);
@@ -216,9 +222,14 @@
       $("winner").replaceChildren(
         el("p", {class: "side"}, N.wins[over.winner] || over.winner),
         el("p", {class: "names"}, tags(over.winners.map(name))));
+      // who won and who died, not by the bold and the grey alone [issue 43]:
+      // "won" after the card, the dead's names struck
+      const won = (seat) => over.winners.includes(seat);
+      const gone = (seat) => !!v.players[seat] && !v.players[seat].alive;
       $("reveal").replaceChildren(...over.reveal.map((role, seat) => el("li",
-        {class: (over.winners.includes(seat) ? "won" : "") + (v.players[seat] && !v.players[seat].alive ? " gone" : "")},
-        el("span", {class: "who"}, tag(seat)), el("span", {class: "role"}, roleName(role)))));
+        {class: (won(seat) ? "won" : "") + (gone(seat) ? " gone" : "")},
+        el("span", {class: "who"}, tag(seat)), el("span", {class: "role"}, roleName(role),
+          won(seat) ? el("span", {class: "state"}, " · " + t("won")) : null))));
     }
     renderEvent(v, lobby || night || !!over);
     renderLost(v);
@@ -286,12 +297,15 @@
   // The screen never scrolls and cuts nothing [issue 18]: while the main
   // column is too tall the oldest news go (the latest stays, unless a tally
   // says it), while the screen is the line's first sentences (its last
-  // stays), then every size shrinks (--k, never under .75: 22 px at
-  // 1920×1080) until all that is shown fits; if it still does not (18 seats
+  // stays), then every size shrinks (--k, never under .75, nor any text
+  // under --min: 40 px at 1920×1080 [issue 43]) until all that is shown fits; if it still does not (18 seats
   // of long names, half of them dead with their cards shown), the cards in
   // the game go, and the sizes are tried again [issue 30].
   function fit() {
     const body = document.body;
+    body.style.setProperty("--min", "2.11vw");  // table.css: 40 px at 1920×1080 [issue 43]
+    const tallyBox = $("tally");
+    if (tallyBox.dataset.fit) { tallyBox.hidden = false; delete tallyBox.dataset.fit; }
     const news = [...$("deaths").children];
     for (const li of news) li.hidden = false;
     const said = [...$("line").children];
@@ -318,6 +332,26 @@
     shrink();
     if (deckOn && over()) {
       $("deck").hidden = true;
+      body.style.setProperty("--k", "1");
+      shrink();
+    }
+    // [issue 43] the end: the last tally goes (the story tells it) before any
+    // text gets small; only then, for the widest tables (18 names of 40
+    // characters, a tie of many), the floor comes down: never under 22 px
+    // (then the winners' names, which the cards' "won" repeat, then the last news)
+    const names = document.querySelector("#winner .names");
+    if (body.classList.contains("over")) {
+      for (const part of [tallyBox, names, news[0]]) {
+        if (!part || part.hidden || !over()) continue;
+        part.hidden = true;
+        if (part === tallyBox) tallyBox.dataset.fit = "1";
+        body.style.setProperty("--k", "1");
+        shrink();
+      }
+    }
+    for (const m of [1.9, 1.7, 1.5, 1.3, 1.15]) {
+      if (!over()) break;
+      body.style.setProperty("--min", m + "vw");
       body.style.setProperty("--k", "1");
       shrink();
     }

@@ -7,6 +7,7 @@
   let frames = -1;
   let names = [];
   let built = 0;
+  const refusedAt = {};  // seat -> when its LED last began three quick blinks (ms)
 
   function build(leds, simulated) {
     $("boxes").replaceChildren(...leds.map((box) => el("li", {class: "box", test: "box-" + box.seat},
@@ -32,9 +33,18 @@
       $("real").hidden = !!hw.simulated;
       $("about").hidden = !hw.simulated;
       if (built !== hw.leds.length) build(hw.leds, !!hw.simulated);
+      const now = Date.now();
       for (const box of hw.leds) {
         const led = $("led-" + box.seat);
-        if (led.dataset.led !== box.led) led.dataset.led = box.led;
+        // three quick blinks take 1.2 s; a refusal again before they end shows
+        // steady ("refused-again"), never more than 3 flashes a second [issue 43]
+        let shown = box.led;
+        if (shown === "refused" && led.dataset.led !== "refused") {
+          if (now - (refusedAt[box.seat] || 0) < 1500) shown = "refused-again";
+          else refusedAt[box.seat] = now;
+        }
+        if (shown === "refused" && led.dataset.led === "refused-again") shown = "refused-again";
+        if (led.dataset.led !== shown) led.dataset.led = shown;
         $("label-" + box.seat).textContent = t(box.led);
         const who = $("who-" + box.seat);  // a long name ends in "…", whole in the title [issue 30]
         who.textContent = who.title = names[box.seat - 1] || "";
