@@ -400,19 +400,21 @@ def test_a_late_table_screen_catches_up_on_the_news(hub_factory: Any, new_contex
         ticking = threading.Thread(target=lambda: [table.tick() for _ in iter(
             lambda: stop.wait(0.05), True)], daemon=True)
         ticking.start()
-        screen = new_context(hub, **SCREEN).new_page()
-        screen.goto(f"{hub.base}/table")
-        expect(hook(screen, "voice")).to_be_visible(timeout=10_000)
-        hook(screen, "voice").click()
-        spoken = hook(screen, "spoken").locator("li")
-        expect(spoken.filter(has_text="Last night's victim")).to_have_count(1, timeout=15_000)
-        played = [int(li.get_attribute("data-n")) for li in spoken.all()]
-        assert played[:2] == [morning.n, victim.n], played  # the news it missed, in order
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and (victim.n, "begun") not in \
-                getattr(narration, "_screen", set()):
-            time.sleep(0.1)
-        assert (victim.n, "begun") in narration._screen  # the hub heard it (and waits)
-        stop.set()
-        ticking.join(timeout=5)
-        new_context.close_all()
+        try:
+            screen = new_context(hub, **SCREEN).new_page()
+            screen.goto(f"{hub.base}/table")
+            expect(hook(screen, "voice")).to_be_visible(timeout=10_000)
+            hook(screen, "voice").click()
+            spoken = hook(screen, "spoken").locator("li")
+            expect(spoken.filter(has_text="Last night's victim")).to_have_count(1, timeout=15_000)
+            played = [int(li.get_attribute("data-n")) for li in spoken.all()]
+            assert played[:2] == [morning.n, victim.n], played  # the news it missed, in order
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and (victim.n, "begun") not in \
+                    getattr(narration, "_screen", set()):
+                time.sleep(0.1)
+            assert (victim.n, "begun") in narration._screen  # the hub heard it (and waits)
+        finally:  # the hub's ticks end before the hub does, whatever failed
+            stop.set()
+            ticking.join(timeout=5)
+            new_context.close_all()
