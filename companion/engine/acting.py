@@ -10,6 +10,7 @@ the general machinery (`play`, `_cast`).
 
 from __future__ import annotations
 
+from ..options import VOTE_TIMEOUT, WOLF_ATTACK
 from . import new_moon, powers
 from . import professions as village
 from .actions import Action, Choice, check_shape
@@ -153,7 +154,7 @@ def _perform(state: State, a: Action) -> Next:
         return None if waiting(state) else close_together(state)
     if step != "wolves":
         return next_night_step(state)
-    if (before is not None and ROLES[role].wolf and state.opts["wolf_attack"] == "unanimous"
+    if (before is not None and ROLES[role].wolf and WOLF_ATTACK.of(state.opts) == "unanimous"
             and not wolves_closed(state)):
         memo = fresh_memo(state)  # no agreement yet: nobody's turn or choices changed
         memo["waiting"] = before
@@ -221,7 +222,7 @@ def _default_ballot(state: State, voter: int) -> None:
     `vote_mode=candidates`' first round it is none whatever `vote_timeout`
     says: a default ballot names no candidate (RULES.md §6 Decisions r5)."""
     target = None
-    if state.opts["vote_timeout"] == "right-neighbour" and not first_of_candidates(state):
+    if VOTE_TIMEOUT.of(state.opts) == "right-neighbour" and not first_of_candidates(state):
         right = right_of(state, voter)
         target = right if right in vote_targets(state, voter) else None
     emit(state, {"e": "act", "do": "vote", "actor": voter, "target": target, "default": True})

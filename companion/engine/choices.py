@@ -10,6 +10,7 @@ vote's (professions.py), given `vote_targets` to ask who may vote for whom.
 
 from __future__ import annotations
 
+from ..options import SELF_VOTE, WOLF_ATTACK
 from . import new_moon, powers
 from . import professions as village
 from .actions import Choice
@@ -98,7 +99,7 @@ def wolves_choices(state: State, seat: int) -> list[Choice]:
     if not ROLES[role].wolf:
         pack = powers.PACK.get(role)  # a card that acts in the pack's step (the little girl)
         return pack(state, seat) if pack is not None else []
-    if state.opts["wolf_attack"] == "any-wolf" and wolves_closed(state):
+    if WOLF_ATTACK.of(state.opts) == "any-wolf" and wolves_closed(state):
         return []  # the first wolf's choice stands [004]
     # unanimous: a wolf may change his pick while the step is open [000]
     got = state.memo_step.get("pack")  # the same for every wolf, all step long
@@ -117,7 +118,7 @@ def wolves_closed(state: State) -> bool:
     wolves = living_wolves(state)
     picks = state.picks
     everyone = len(picks) >= len(wolves) and all(map(picks.__contains__, wolves))  # has picked
-    if state.opts["wolf_attack"] == "any-wolf":  # the first wolf's choice stands [004]
+    if WOLF_ATTACK.of(state.opts) == "any-wolf":  # the first wolf's choice stands [004]
         # (no generator while nobody has picked: the step has just opened)
         return everyone or (bool(picks) and any(t is not None for t in picks.values()))
     return everyone and len({picks[w] for w in wolves}) == 1  # unanimous [000]
@@ -142,7 +143,7 @@ def ballots(state: State) -> dict:
     cached["ballots"] = True
     pool = state.candidates if state.candidates is not None else state.up
     election = state.step == "election"
-    self_ok = election or state.opts["self_vote"]
+    self_ok = election or SELF_VOTE.of(state.opts)
     lovers = state.lovers  # in every vote, the election too (RULES.md §5 Cupid [000][003])
     allowed = None if election else state.allowed
     # vote_mode=candidates: the candidates do not vote in the rounds after the first (§6)

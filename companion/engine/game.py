@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from random import Random
 
+from ..options import PROFESSIONS
 from . import professions as village
 from .errors import IllegalAction, SetupError
 from .flow import go
@@ -63,7 +64,7 @@ def new_game(ruleset: str, players: list[str], deal: list[str] | None = None,
     elif center:
         raise SetupError("centre cards are only used when the thief is dealt")
     check_copies({role: cards.count(role) for role in set(cards)})
-    if professions is None and opts.get("professions"):
+    if professions is None and PROFESSIONS.of(opts):
         professions = village.deal(len(players), seed)
     setup = {"e": "setup", "ruleset": ruleset, "options": opts, "players": players,
              "deal": list(deal), "center": center, "seed": seed}

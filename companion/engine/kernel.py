@@ -13,6 +13,7 @@ from collections.abc import Callable
 from random import Random
 from typing import TypeVar
 
+from ..options import FIRST_NIGHT_ATTACK
 from . import event_cards
 from .event_cards import EventCard
 from .roles import NIGHT_STEPS, ROLES, called_tonight
@@ -194,7 +195,7 @@ def living_wolves(state: State) -> list[int]:
 def attack_tonight(state: State) -> bool:
     """The wolves attack tonight: not on night 1 without `first_night_attack`,
     nor on the night after a quiet-night card (RULES.md §10)."""
-    if not (state.n > 1 or state.opts["first_night_attack"]):
+    if not (state.n > 1 or FIRST_NIGHT_ATTACK.of(state.opts)):
         return False
     card = tonight(state)
     return card is None or card.attack

@@ -7,6 +7,7 @@ returns what comes next (flow.py): dawn hands the night's dead to the queue.
 
 from __future__ import annotations
 
+from ..options import WOLF_ATTACK
 from . import new_moon, powers
 from . import professions as village
 from .choices import night_choices, waiting
@@ -107,7 +108,7 @@ def _pack_target(state: State) -> int | None:
     """The pack's victim as its part closes: the first pick (any-wolf), the
     agreed one (unanimous), or the one caught spying [000]."""
     target = None
-    if state.opts["wolf_attack"] == "any-wolf":
+    if WOLF_ATTACK.of(state.opts) == "any-wolf":
         target = next((t for t in state.picks.values() if t is not None), None)
     else:
         wolves = living_wolves(state)

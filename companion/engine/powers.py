@@ -52,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..options import IDIOT_DIES_WITH_ELDER, SEER_SEES, WITCH_SELF_HEAL, WITCH_SINGLE_POTION
 from .actions import SPY_MODES, Action, Choice
 from .kernel import ALONG, emit, holder, living_wolves, powered, rng
 from .roles import ROLES
@@ -173,7 +174,7 @@ def _seer_acts(state: State, a: Action, event: dict) -> None:
     if a.do == "inspect":
         assert a.target is not None  # Choice.allows: an inspection names a seat
         card = state.roles[a.target]
-        event["result"] = card if state.opts["seer_sees"] == "role" else ROLES[card].reads
+        event["result"] = card if SEER_SEES.of(state.opts) == "role" else ROLES[card].reads
 
 
 # --- knight [004] ---------------------------------------------------------------
@@ -240,12 +241,12 @@ def _white_dawn(state: State, dead: list[tuple[int, str]]) -> None:
 def _witch_night(state: State, seat: int) -> list[Choice]:
     victim = shown_victim(state)
     heal = state.potions["heal"] and victim is not None and (
-        victim != seat or state.opts["witch_self_heal"])
+        victim != seat or WITCH_SELF_HEAL.of(state.opts))
     poison = state.up if state.potions["poison"] else ()  # herself too [003]
     if not (heal or poison):
         return []
     info: dict = {"victim": victim}
-    if state.opts.get("witch_single_potion"):
+    if WITCH_SINGLE_POTION.of(state.opts):
         info["one_potion"] = True  # one potion a game: heal or poison [003] (RULES.md §5)
     return _or_pass([Choice("potion", poison, (0, 1), heal=heal, info=info)])
 
@@ -359,7 +360,7 @@ def _elder_along(state: State, seat: int, cause: str) -> list[tuple[int, str]]:
     """Option `idiot_dies_with_elder` [003 變體規則]: poison, the hunter's shot or
     an execution kills the elder: an already revealed village idiot dies with
     him, at once (cause `elder`)."""
-    if not state.opts.get("idiot_dies_with_elder") or cause not in (
+    if not IDIOT_DIES_WITH_ELDER.of(state.opts) or cause not in (
             "poison", "hunter", "execution"):
         return []
     return [(i, "elder") for i in sorted(state.revealed) if state.alive[i]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..options import BY_NAME, OPTIONS, Concerns
 from . import event_cards
 from .errors import SetupError
 from .roles import ROLES
@@ -13,71 +14,34 @@ _BASE_MH = frozenset({
     "pyromaniac", "rumormonger",
 })
 
-#: Every option a preset sets, with the values it may take (None: any int ≥ 0).
-OPTION_VALUES: dict[str, tuple | None] = {
-    "sheriff": (True, False),
-    "seer_sees": ("role", "team"),
-    "reveal_on_death": (True, False),
-    "tie": ("scapegoat-sheriff-none", "runoff-once", "none", "runoff-random", "runoff-draw"),
-    "wolves_win": ("all-dead", "parity"),
-    "wolf_attack": ("unanimous", "any-wolf"),
-    "vote_timeout": ("right-neighbour", "abstain"),
-    "self_vote": (True, False),
-    "first_night_attack": (True, False),
-    "witch_self_heal": (True, False),
-    "professions": (True, False),  # The Village's professions dealt from the seed (§8)
-    "discussion_s": None,
-    "night_s": None,  # a role's call lasts exactly this (jp-standard: the one window, §4)
-    "pack_s": None,  # the werewolves' call lasts exactly this (§4)
-    "extra_discussion_s": None,
-    "secret_deck": (True, False),  # call every card of the ruleset, not the deck's (§4)
-    # a revealed idiot dies with the elder killed by the village [003 變體規則] (§5)
-    "idiot_dies_with_elder": (True, False),
-    # the dead read the story so far, every card, on their phones [issue 35] (§1)
-    "ghosts": (True, False),
-    # [issue 34], each RULES.md's option with its seed line (docs/rules.md)
-    "witch_single_potion": (True, False),  # one potion for the game [003 house rule] (§5)
-    "announce_potions": (True, False),  # the dawn tells the potions used [000 l.49] (§5)
-    "election": ("before-discussion", "after-discussion"),  # day 1's election [003 l.26] (§6)
-    "discussion_turns": (True, False),  # the discussion in turns [003 variant] (§6)
-    "vote_mode": ("plurality", "candidates"),  # [003 variant: 憤怒的暴民] (§6)
-    "turn_s": None,  # one speaker's turn, a candidate's defence included (§6)
-    "ready_ends_night": (True, False),  # night 1 ends once all are ready [004 l.86-87] (§4)
-}
+#: Every option a preset sets, with the values it may take (None: any int ≥ 0),
+#: from the declaration (companion/options/declared.py [issue 45]).
+OPTION_VALUES: dict[str, tuple | None] = {o.name: o.values for o in OPTIONS}
 #: What an option missing from a stored game (a log, a saved game) means:
 #: today's behaviour before the option existed, whatever its preset says now
 #: (bga's `announce_potions` and jp-standard's `ready_ends_night` are on in
-#: their presets, for new games only). `migrate_options` fills them in.
-LEGACY_OPTIONS: dict[str, object] = {
-    "witch_single_potion": False, "announce_potions": False,
-    "election": "before-discussion", "discussion_turns": False, "vote_mode": "plurality",
-    "turn_s": 45, "ready_ends_night": False,
-}
+#: their presets, for new games only): each row's `legacy`. `migrate_options`
+#: fills them in.
+LEGACY_OPTIONS: dict[str, object] = {o.name: o.legacy for o in OPTIONS if o.has_legacy}
 #: Options that take a list, each with its check (SetupError), set by no
 #: preset: absent, an option is empty (today's behaviour, older logs alike).
 #: `events`: New Moon's event cards (RULES.md §10, event_cards.py), in the
 #: rulesets whose expansions include "new-moon".
 LIST_OPTIONS = {"events": event_cards.check}
 
-_MH_OPTIONS = {
-    "sheriff": True, "seer_sees": "role", "reveal_on_death": True,
-    "tie": "scapegoat-sheriff-none", "wolves_win": "all-dead", "wolf_attack": "unanimous",
-    "vote_timeout": "abstain", "self_vote": True, "first_night_attack": True,
-    "witch_self_heal": True, "professions": False, "discussion_s": 300, "night_s": 20,
-    "pack_s": 40, "extra_discussion_s": 0, "secret_deck": False,
-    "idiot_dies_with_elder": False, "ghosts": False,
-    "witch_single_potion": False, "announce_potions": False, "election": "before-discussion",
-    "discussion_turns": False, "vote_mode": "plurality", "turn_s": 45, "ready_ends_night": False,
-}
+
+def _preset(name: str) -> dict:
+    """Every option's value in preset `name` (the rows' `defaults`)."""
+    return {o.name: o.defaults[name] for o in OPTIONS}
+
 
 RULESETS: dict[str, dict] = {
-    "millers-hollow": {"roles": _BASE_MH, "players": (8, 18), "options": _MH_OPTIONS,
+    "millers-hollow": {"roles": _BASE_MH, "players": (8, 18), "options": _preset("millers-hollow"),
                        "expansions": frozenset({"village", "new-moon"})},
     "bga": {
         "roles": _BASE_MH, "players": (8, 18),
-        "options": {**_MH_OPTIONS, "tie": "runoff-once", "vote_timeout": "right-neighbour",
-                    # 「癒しの薬、毒薬使用時は翌朝公表される。」 [000 l.49] (RULES.md §5 witch)
-                    "announce_potions": True},
+        # tie, vote_timeout, announce_potions [000 l.49]: each row's bga value
+        "options": _preset("bga"),
         # The Village [000] (RULES.md §8), New Moon's event cards [003] (§10)
         "expansions": frozenset({"village", "new-moon"}),
     },
@@ -85,19 +49,8 @@ RULESETS: dict[str, dict] = {
         "roles": frozenset({"villager", "werewolf", "seer", "madman", "medium", "knight",
                             "freemason", "fox"}),
         "players": (7, 15),
-        "options": {
-            "sheriff": False, "seer_sees": "team", "reveal_on_death": False,
-            "tie": "runoff-draw", "wolves_win": "parity", "wolf_attack": "any-wolf",
-            "vote_timeout": "abstain", "self_vote": False, "first_night_attack": False,
-            "witch_self_heal": False, "professions": False, "discussion_s": 600, "night_s": 300,
-            "pack_s": 300, "extra_discussion_s": 180, "secret_deck": False,
-            "idiot_dies_with_elder": False, "ghosts": False,
-            "witch_single_potion": False, "announce_potions": False,
-            "election": "before-discussion", "discussion_turns": False,
-            "vote_mode": "plurality", "turn_s": 45,
-            # 「参戦者全員の準備が完了次第、Bに移ります」 [004 l.86-87] (RULES.md §4)
-            "ready_ends_night": True,
-        },
+        # [004]; ready_ends_night [004 l.86-87] (RULES.md §4): each row's value
+        "options": _preset("jp-standard"),
         # one window in which every night role acts at once [004] (RULES.md §4)
         "night": "together",
     },
@@ -105,24 +58,14 @@ RULESETS: dict[str, dict] = {
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 24
 
-#: Which games an option is about [issue 28], as data: the cards it concerns
-#: (it applies when the ruleset deals one of them), the night it needs
-#: ("calls": one call after another, not jp-standard's one window, RULES.md
-#: §4), the expansion it belongs to, or the preset option it needs on
-#: ("option": the sheriff's election). An option named nowhere here applies
-#: to every ruleset. Only what the lobby offers follows it (`lobby_options`):
-#: a game may still set any option of OPTION_VALUES (`resolve_options`).
-OPTION_CONCERNS: dict[str, dict] = {
-    "seer_sees": {"roles": frozenset({"seer"})},
-    "witch_self_heal": {"roles": frozenset({"witch"})},
-    "pack_s": {"night": "calls"},  # the werewolves' own call
-    "professions": {"expansion": "village"},  # The Village (RULES.md §8)
-    "idiot_dies_with_elder": {"roles": frozenset({"elder"})},  # §5 elder [003]
-    "witch_single_potion": {"roles": frozenset({"witch"})},  # §5 witch [003]
-    "announce_potions": {"roles": frozenset({"witch"})},  # §5 witch [000]
-    "election": {"option": "sheriff"},  # only where a sheriff is elected (§6 [003])
-    "ready_ends_night": {"night": "together"},  # jp-standard's one window (§4 [004])
-}
+#: Which games an option is about [issue 28], as data (each row's `concerns`,
+#: companion/options/kinds.py): the cards it concerns, the night it needs,
+#: the expansion it belongs to, or the preset option it needs on. An option
+#: concerning nothing applies to every ruleset. Only what the lobby offers
+#: follows it (`lobby_options`): a game may still set any option of
+#: OPTION_VALUES (`resolve_options`).
+OPTION_CONCERNS: dict[str, Concerns] = {o.name: o.concerns for o in OPTIONS
+                                        if o.concerns != Concerns()}
 
 
 def option_applies(name: str, option: str) -> bool:
@@ -130,14 +73,14 @@ def option_applies(name: str, option: str) -> bool:
     (OPTION_CONCERNS): a ruleset without a witch has no self-heal to allow,
     jp-standard's one window no werewolves' call to time."""
     preset = ruleset(name)
-    concerns = OPTION_CONCERNS.get(option, {})
-    if "roles" in concerns and not concerns["roles"] & preset["roles"]:
+    concerns = OPTION_CONCERNS.get(option, Concerns())
+    if concerns.roles and not concerns.roles & preset["roles"]:
         return False
-    if "night" in concerns and preset.get("night", "calls") != concerns["night"]:
+    if concerns.night and preset.get("night", "calls") != concerns.night:
         return False
-    if "option" in concerns and not preset["options"].get(concerns["option"]):
+    if concerns.option and not preset["options"].get(concerns.option):
         return False
-    return "expansion" not in concerns or concerns["expansion"] in preset.get("expansions", ())
+    return not concerns.expansion or concerns.expansion in preset.get("expansions", ())
 
 
 def lobby_options(name: str) -> dict:
@@ -216,14 +159,11 @@ def resolve_options(name: str, overrides: dict | None) -> dict:
                 continue
             opts[key] = list(LIST_OPTIONS[key](value))
             continue
-        if key not in OPTION_VALUES:
-            raise SetupError(f"unknown option {key!r} (known: {', '.join(OPTION_VALUES)})")
-        allowed = OPTION_VALUES[key]
-        if allowed is None:
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise SetupError(f"option {key!r} takes a number of seconds ≥ 0, not {value!r}")
-        elif value not in allowed or type(value) is not type(allowed[0]):
-            raise SetupError(f"option {key!r} takes one of {list(allowed)}, not {value!r}")
+        if key not in BY_NAME:
+            raise SetupError(f"unknown option {key!r} (known: {', '.join(BY_NAME)})")
+        problem = BY_NAME[key].problem(value)  # the row's values (companion/options)
+        if problem:
+            raise SetupError(problem)
         opts[key] = value
     return opts
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..options import WITCH_SINGLE_POTION
 from . import event_cards
 from .roles import ROLES
 from .rulesets import migrate_options
@@ -214,7 +215,7 @@ def _act(s: State, e: dict) -> None:
             s.healed, s.potions["heal"] = True, False
         if e["poison"] is not None:
             s.poisoned, s.potions["poison"] = e["poison"], False
-        if s.opts.get("witch_single_potion") and (e["heal"] or e["poison"] is not None):
+        if WITCH_SINGLE_POTION.of(s.opts) and (e["heal"] or e["poison"] is not None):
             s.potions = {"heal": False, "poison": False}  # one potion a game [003]
     elif do == "charm":
         s.charmed.update(e["targets"])

@@ -8,6 +8,7 @@ read no clock (the hub owns the timers).
 
 from __future__ import annotations
 
+from ..options import DISCUSSION_TURNS, ELECTION, READY_ENDS_NIGHT, SECRET_DECK, VOTE_TIMEOUT
 from . import new_moon, powers
 from .choices import waiting_for
 from .kernel import PROMPTS, PUBLIC_CAUSES, VOTES, attack_tonight, left_of, today
@@ -33,7 +34,7 @@ def night_calls(state: State) -> list[str]:
     if together(state.ruleset):
         return [TOGETHER]
     n = state.n
-    cards = RULESETS[state.ruleset]["roles"] if state.opts.get("secret_deck") else state.deck
+    cards = RULESETS[state.ruleset]["roles"] if SECRET_DECK.of(state.opts) else state.deck
     called = {ROLES[r].step for r in cards}
     attack = attack_tonight(state)  # not after a quiet-night card (RULES.md §10)
     # an event card's calls come first (the first dead's, the ally's: RULES.md §10)
@@ -45,7 +46,7 @@ def deck(state: State) -> dict | None:
     """The game's cards as the table is told them before night 1 (RULES.md
     §4: the deck is public): each card with its count, in the order of the
     night, and how many lie in the centre; None with `secret_deck`."""
-    if state.opts.get("secret_deck"):
+    if SECRET_DECK.of(state.opts):
         return None
     counts: dict[str, int] = {}
     for card in state.deck:
@@ -116,10 +117,10 @@ def pending(state: State) -> dict:
     elif kind in ("vote", "election") and state.round == 1:
         card = today(state)  # no-discussion: the vote opens at dawn (RULES.md §10)
         timer = "discussion_s" if card is None or card.discussion else None
-        after = opts.get("election") == "after-discussion"
+        after = ELECTION.of(opts) == "after-discussion"
         if timer and after and kind == "vote" and not state.verdicts and _elected_today(state):
             timer = None  # the day's discussion came before the election (§6 [003])
-        if timer and opts.get("discussion_turns") and (kind == "vote" or after):
+        if timer and DISCUSSION_TURNS.of(opts) and (kind == "vote" or after):
             turns, timer = discussion_order(state), "turn_s"
     elif defence is not None:
         turns, timer = defence, "turn_s"  # each candidate's defence (§6 Decision)
@@ -193,7 +194,7 @@ def ready_window(state: State) -> bool:
     as it waits for nobody (the seer acted), while the table still holds it
     for its `night_s` (RULES.md §4); the ready taps end that hold."""
     return (state.n == 1 and state.phase in ("night", "day")
-            and bool(state.opts.get("ready_ends_night")) and together(state.ruleset))
+            and READY_ENDS_NIGHT.of(state.opts) and together(state.ruleset))
 
 
 def night_ready(state: State, ready: set[int] | frozenset[int] | list[int]) -> bool:
@@ -227,7 +228,7 @@ def _on_timeout(state: State, kind: str) -> str | None:
     if kind == "over":
         return None
     if kind in ("vote", "runoff", "election"):
-        return str(state.opts["vote_timeout"])  # acting._timeout: every vote alike
+        return VOTE_TIMEOUT.of(state.opts)  # acting._timeout: every vote alike
     if kind == "wolves" or step == TOGETHER:
         return "close"
     if step == "appoint":

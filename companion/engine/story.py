@@ -20,6 +20,7 @@ end (tests/engine/test_story.py, tests/hub/test_story_secrecy.py).
 
 from __future__ import annotations
 
+from ..options import GHOSTS, TIE, WOLF_ATTACK, WOLVES_WIN
 from .event_cards import texts
 from .kernel import mixed_lovers, together_steps
 from .roles import ROLES
@@ -54,7 +55,7 @@ def readable(state: State, seat: int | None | str, shown: bool = True) -> bool:
         return True
     if not isinstance(seat, int) or not 0 <= seat < state.size:
         return False  # "public" (the table, anyone), or no seat of this game
-    return bool(state.opts.get("ghosts")) and not state.alive[seat]
+    return GHOSTS.of(state.opts) and not state.alive[seat]
 
 
 def story(state: State) -> dict:
@@ -117,6 +118,16 @@ class _Teller:
 
     def add(self, kind: str, **fields: object) -> None:
         self.entries.append({"kind": kind, **fields})
+
+    def _sheriff_broke_tie(self, seat: int) -> bool:
+        """An execution right after a tied day vote under
+        `tie=scapegoat-sheriff-none` (RULES.md §6 [002]) is the sheriff's
+        pick among the tied (the scapegoat's death has a cause of its own, a
+        runoff or a draw an entry of its own)."""
+        last = self.entries[-2] if len(self.entries) > 1 else {}
+        return (last.get("kind") == "tally" and last.get("step") == "vote"
+                and seat in (last.get("tie") or ())
+                and TIE.of(self.s.opts) == "scapegoat-sheriff-none")
 
     def tell(self, log: list[dict]) -> dict:
         s = self.s
@@ -209,6 +220,11 @@ class _Teller:
         elif kind == "died":
             seat = e["seat"]
             self.add("death", seat=seat, role=s.roles[seat], cause=e["cause"], time=e["time"])
+            if e["cause"] == "execution" and self._sheriff_broke_tie(seat):
+                self.entries[-1]["tie_broken_by"] = "sheriff"
+            elif e["cause"] == "barber" and any(x["kind"] == "shave" and x.get("seat") == seat
+                                                for x in self.entries):
+                self.entries[-1]["cause"] = "barber-himself"  # RULES.md §8: he shaved no wolf
         elif kind == "revealed":
             self.add("revealed", seat=e["seat"])
         elif kind == "wounded":
@@ -319,7 +335,7 @@ class _Teller:
         agreed = bool(chosen) and len(chosen) == len(wolves) and len(set(chosen)) == 1 \
             and chosen[0] is not None
         self.add("pack", wolves=wolves, picks=picks, target=e["target"], caught=bool(e["caught"]),
-                 agreed=agreed, rule=s.opts.get("wolf_attack"))
+                 agreed=agreed, rule=WOLF_ATTACK.of(s.opts))
 
     def dawn(self) -> None:
         s = self.s
@@ -375,7 +391,7 @@ def _why(s: State, e: dict) -> str:
     if winner == "village":
         return "no-wolves"
     if winner == "werewolves":
-        return "parity" if s.opts.get("wolves_win") == "parity" else "all-dead"
+        return "parity" if WOLVES_WIN.of(s.opts) == "parity" else "all-dead"
     if winner == "fox":
         wolves = any(ROLES[s.roles[i]].wolf for i in s.up)
         return "fox-wolves" if wolves else "fox-village"

@@ -12,6 +12,7 @@ wolf his bakery found.
 
 from __future__ import annotations
 
+from ..options import ANNOUNCE_POTIONS, REVEAL_ON_DEATH
 from . import event_cards
 from . import professions as village
 from .choices import ballot_voters, cached_choices, legal_actions, waiting_for
@@ -70,7 +71,7 @@ def _public_view(state: State) -> dict:
            state.silenced)
     players = cached.get(key)
     if players is None:
-        reveal, roles, revealed = state.opts["reveal_on_death"], state.roles, state.revealed
+        reveal, roles, revealed = REVEAL_ON_DEATH.of(state.opts), state.roles, state.revealed
         sheriff, allowed = state.sheriff, state.allowed
         silenced = state.silenced or ()  # The Village: the schoolteacher's, today
         players = [{
@@ -114,7 +115,7 @@ def _public_view(state: State) -> dict:
         view["vote"] = vote
     if state.card is not None:
         view["event"] = event_view(state)
-    if state.opts.get("announce_potions") and state.phase in ("day", "over") and (
+    if ANNOUNCE_POTIONS.of(state.opts) and state.phase in ("day", "over") and (
             state.healed or state.poisoned is not None):
         # the dawn told it [000] (RULES.md §5 witch): that she used them, never on whom
         view["potions_used"] = {"heal": state.healed, "poison": state.poisoned is not None}
@@ -340,7 +341,7 @@ def _public_step(state: State) -> str:
         return f"night {state.n}"  # the night's steps are secret (RULES.md §4)
     if state.step == "pardon":
         return f"{state.time()} execution"  # a lord who lets it happen stays unknown
-    if state.step == "hunter" and not state.opts["reveal_on_death"]:
+    if state.step == "hunter" and not REVEAL_ON_DEATH.of(state.opts):
         return f"{state.time()} last words"  # a hunter who passes stays unknown
     return step_label(state)
 
@@ -488,7 +489,7 @@ def announcements(state: State) -> list[dict]:
     It reveals exactly what `public_view` does, no more: nothing is announced
     during the night's secret steps (RULES.md §4), deaths are grouped and
     ordered as in `public_view(state)["deaths"]` (RULES.md §6)."""
-    reveal = state.opts.get("reveal_on_death", False)
+    reveal = REVEAL_ON_DEATH.of(state.opts)
     log = state.log
     out: list[dict] = []
     time = ""
@@ -498,7 +499,7 @@ def announcements(state: State) -> list[dict]:
     poster: int | None = None  # and tonight's accusation
     condemned: int | None = None
     sheriff: int | None = None  # for the ballots' weights of tallies logged without them
-    potions = bool(state.opts.get("announce_potions"))  # told at dawn [000] (§5 witch)
+    potions = ANNOUNCE_POTIONS.of(state.opts)  # told at dawn [000] (§5 witch)
     used: dict[str, bool] = {}  # tonight's potions, for the dawn
 
     def death(e: dict) -> dict:

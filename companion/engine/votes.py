@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
+from ..options import SHERIFF, TIE, VOTE_MODE
 from . import new_moon, powers
 from . import professions as village
 from .choices import waiting
@@ -22,7 +23,7 @@ _VOTER = itemgetter("voter")
 def begin_day(state: State) -> Next:
     emit(state, {"e": "day", "n": state.n})
     new_moon.turn(state)  # New Moon: the top event card (RULES.md §10)
-    if state.opts["sheriff"] and not state.elected:
+    if SHERIFF.of(state.opts) and not state.elected:
         # with professions: on day 2, among the living farmers (RULES.md §8)
         day, candidates = village.election(state) if state.village else (1, None)
         if state.n == day:
@@ -53,7 +54,7 @@ def first_of_candidates(state: State) -> bool:
     """The open vote is `vote_mode=candidates`' first round (RULES.md §6
     [003] variant): an execution vote's round 1, which names the candidates."""
     return (state.step == "vote" and state.round == 1 and state.nominees is None
-            and state.opts.get("vote_mode") == "candidates")
+            and VOTE_MODE.of(state.opts) == "candidates")
 
 
 def nominees_of(state: State, counts: dict[int, int]) -> list[int]:
@@ -157,7 +158,7 @@ def close_vote(state: State) -> Next:
         if settled is not None:
             seat, cause = settled
             return execute(state, seat, cause)
-    policy = state.opts["tie"]
+    policy = TIE.of(state.opts)
     rounds = len(state.ties)
     if policy == "scapegoat-sheriff-none":
         pick = state.votes.get(state.sheriff) if state.sheriff is not None else None

@@ -8,6 +8,7 @@ the win of whichever side wins (the fox [004]).
 
 from __future__ import annotations
 
+from ..options import WOLVES_WIN
 from . import new_moon, powers
 from .kernel import holder, in_play, living, mixed_lovers, wolf_seats
 from .roles import ROLES
@@ -50,7 +51,7 @@ def outcome(state: State) -> tuple[str, list[int]] | None:
         a, b = mixed
         if all(state.alive[i] for i in (a, b)) and (ROLES[roles[a]].wolf or ROLES[roles[b]].wolf):
             return None
-    won = not humans if state.opts["wolves_win"] == "all-dead" else wolves >= humans
+    won = not humans if WOLVES_WIN.of(state.opts) == "all-dead" else wolves >= humans
     if not won:
         return None
     team = ROLES[thief].team if thief else "werewolves"

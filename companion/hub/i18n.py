@@ -10,6 +10,7 @@ For templates (a context processor): `names_for` (companion.words.names:
 `names_for(page_language)` is every table of names the pages' `#names` JSON
 holds; web/templates/_names.html renders it), `role_names`, `side_names`,
 `step_names`, `option_labels`, `option_helps`, `option_value_labels`,
+`option_words` (each option's [label, help], in the declaration's order),
 `power_lines`, `cause_names` (dicts id → text in the page's language, from
 companion.words), `page_language` and `js_messages`:
 
@@ -114,6 +115,7 @@ def _names_for_templates() -> dict[str, Any]:
         "step_names": words.step_names(lang), "option_labels": words.option_labels(lang),
         "option_helps": words.option_helps(lang),
         "option_value_labels": words.option_value_labels(lang),
+        "option_words": words.option_words(lang),
         "power_lines": words.power_lines(lang), "cause_names": words.cause_names(lang),
         "js_messages": js_messages, "language_names": words.LANGUAGE_NAMES,
     }

@@ -30,6 +30,7 @@ from ..engine import (
     shared_public_view,
     view_for,
 )
+from ..options import VOTE_TIMEOUT
 from ..words import gm_line, public_line
 from . import pacing, ready
 from .errors import TooManyStreams
@@ -345,7 +346,7 @@ class Audiences:
                 # clock makes of one that is not (the vote's timeout) [issue 28]
                 view["lockin"] = {"pick": pc.picks.get(str(seat)),
                                   "locked": seat in state.votes,
-                                  "unlocked": state.opts["vote_timeout"]}
+                                  "unlocked": VOTE_TIMEOUT.of(state.opts)}
         view["game"], view["language"] = live.game, live.language
         if live.readings:
             view["readings"] = live.readings

@@ -43,6 +43,7 @@ from ..engine import (
     pending,
     rebuild,
 )
+from ..options import NIGHT_S, PACK_S, REVEAL_ON_DEATH
 from .nightlog import dawn_index, last_night, night_index
 from .pace import CLOCK_FIELDS, LEGACY_MAX_S, Pace
 from .ready import all_ready, said_ready
@@ -483,7 +484,7 @@ def _next(state: State, pc: Pace, now: float, rules: Rules) -> None:
     talking = (pc.turns, pc.turn, pc.turns_of)  # the barber's reopened vote keeps them
     pc.turns, pc.turn, pc.turns_of = [], 0, ""
     owed = state.deaths[pc.deaths_seen:]
-    if state.opts["reveal_on_death"]:
+    if REVEAL_ON_DEATH.of(state.opts):
         pc.deaths_seen, owed = len(state.deaths), []
     day_deaths = []
     for d in owed:
@@ -616,5 +617,5 @@ def call_window(opts: dict, call: str, settings: Settings) -> float | None:
     pack = call == "wolves"
     if settings.call_s is not None:
         return settings.call_s[1 if pack else 0]
-    seconds = opts.get("pack_s" if pack else "night_s") or 0
+    seconds = (PACK_S if pack else NIGHT_S).of(opts)
     return float(seconds) if seconds else None

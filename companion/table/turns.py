@@ -11,18 +11,16 @@ the speaker's phone may pass).
 
 from __future__ import annotations
 
+from ..options import TURN_S
 from .pace import Pace
 
 #: what a turn is for: the day's discussion, a candidate's defence
 DISCUSSION, DEFENCE = "discussion", "defence"
-#: turn_s when a game's options do not name it (RULES.md §2: 45 s)
-TURN_S = 45
-
-
 def turn_seconds(opts: dict) -> int:
-    """A turn's length: the option `turn_s` (RULES.md §2)."""
-    value = opts.get("turn_s", TURN_S)
-    return value if isinstance(value, int) and not isinstance(value, bool) else TURN_S
+    """A turn's length: the option `turn_s` (RULES.md §2; its row's 45 s where
+    a game's options do not name it)."""
+    value = TURN_S.of(opts)
+    return value if isinstance(value, int) and not isinstance(value, bool) else TURN_S.absent
 
 
 def turns_for(p: dict) -> tuple[list[int], str]:

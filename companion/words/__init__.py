@@ -42,13 +42,15 @@ from .options import (
     option_labels,
     option_value,
     option_value_labels,
+    option_words,
 )
 
 __all__ = [
     "LANGUAGES", "LANGUAGE_NAMES", "announcement_text", "building_names", "cause_name",
     "cause_names",
     "gm_line", "names_for", "option_help", "option_helps", "option_label", "option_labels",
-    "option_value", "option_value_labels", "power_line", "power_lines", "public_line",
+    "option_value", "option_value_labels", "option_words", "power_line", "power_lines",
+    "public_line",
     "role_name", "role_names", "screen_word", "side_name", "side_names", "step_name",
     "step_names", "translations",
 ]

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import ROLES
+from ..options import DISCUSSION_S, EXTRA_DISCUSSION_S, PROFESSIONS, READY_ENDS_NIGHT, TURN_S
 from .announce import (
     announced,
     join_names,
@@ -65,7 +66,7 @@ def _wake(T: Any, lang: str, call: str, view: dict, night: int) -> str:
     they act on their phones until its time is up."""
     if call == "actions":
         woken = [_wake(T, lang, c, view, night) for c in _together(view, night)]
-        if night == 1 and (view.get("options") or {}).get("ready_ends_night"):
+        if night == 1 and READY_ENDS_NIGHT.of(view.get("options") or {}):
             return "\n".join([*woken, str(T.gettext(  # [004] l.86-87 [issue 34]
                 "Everyone act on your phone now, then tap Ready: the night ends once everyone "
                 "is ready, or when its time is up."))])
@@ -176,7 +177,7 @@ def _vote_lines(T: Any, view: dict, anns: list[dict], names: list[str], mode: st
     wolves = _wolves_alive(view)
     n = view.get("n")
     out: list[str] = []
-    timer = int(opts.get("discussion_s" if round_ == 1 else "extra_discussion_s") or 0)
+    timer = int((DISCUSSION_S if round_ == 1 else EXTRA_DISCUSSION_S).of(opts) or 0)
     if not timer:  # no discussion (pacing opens the ballot at once): never "for 0 seconds"
         mode = "ballot"  # [issue 29]
     if mode == "discussion" or not timer:  # what the table learns first, then the vote
@@ -193,7 +194,7 @@ def _vote_lines(T: Any, view: dict, anns: list[dict], names: list[str], mode: st
             out += announced(T, lang, anns[dawn[-1]:], names, ruleset, wolves)
     who = join_names(T, [names[s] for s in candidates or [] if 0 <= s < len(names)])
     if mode == "discussion":
-        village = opts.get("professions") or (view.get("village") or {}).get("professions")
+        village = PROFESSIONS.of(opts) or (view.get("village") or {}).get("professions")
         if kind == "election" and n == 2 and village:
             out.append(T.gettext("Today the farmers stand for sheriff: only a farmer may be "
                                  "elected. Discuss for {time}, then vote."))  # RULES.md §8
@@ -203,7 +204,7 @@ def _vote_lines(T: Any, view: dict, anns: list[dict], names: list[str], mode: st
                        else T.gettext("The sheriff vote is tied between {names}. Discuss for "
                                       "{time}, then vote again."))
         elif round_ == 1:  # [004]
-            if opts.get("professions") or view.get("village", {}).get("professions"):
+            if PROFESSIONS.of(opts) or view.get("village", {}).get("professions"):
                 out.append(T.gettext("Before the first ballot, the confessor, the barber, the "
                                      "schoolteacher, the bonesetter and the steward may use "
                                      "their day powers."))  # RULES.md §8 Decision
@@ -235,7 +236,7 @@ def _turn_lines(T: Any, view: dict, anns: list[dict], names: list[str], turns: d
     it is and who is next. The first two stay the same all through the
     turns, so a narrated game says them once and then only each new turn."""
     opts = view.get("options") or {}
-    time = minutes(T, int(opts.get("turn_s") or 45))
+    time = minutes(T, int(TURN_S.of(opts) or TURN_S.absent))
     order = [s for s in turns.get("order") or [] if isinstance(s, int) and 0 <= s < len(names)]
     seat, nxt = turns.get("seat"), turns.get("next")
     if not isinstance(seat, int) or not 0 <= seat < len(names):

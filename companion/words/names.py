@@ -33,21 +33,10 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..msgids import N_ as N_  # the markers' home, re-exported for the words
+from ..msgids import P_ as P_
+from ..msgids import Msg as Msg
 from .catalogs import catalog_for
-
-#: a name: a msgid, or (context, msgid)
-Msg = str | tuple[str, str]
-
-
-def N_(msgid: str) -> str:
-    """A msgid for extraction, translated later (babel's default keyword)."""
-    return msgid
-
-
-def P_(context: str, msgid: str) -> tuple[str, str]:
-    """A msgid with its context, for extraction (catalogs.KEYWORDS_EXTRA)."""
-    return (context, msgid)
-
 
 #: every role's card name: Millers Hollow's English names; in Japanese the
 #: seeds' words ([002] Millers Hollow, [000] BGA's additions, [004] the
@@ -83,9 +72,10 @@ SIDES: dict[str, Msg] = {
 CAUSES: dict[str, Msg] = {
     "werewolves": N_("killed by the werewolves"), "poison": N_("poisoned"),
     "hunter": N_("shot by the hunter"), "execution": N_("executed"),
-    "heartbreak": N_("died of a broken heart"), "scapegoat": N_("the scapegoat"),
-    "white-werewolf": N_("devoured by the white werewolf"), "seer": N_("seen by the seer"),
+    "heartbreak": N_("died of a broken heart"), "scapegoat": N_("executed as the scapegoat"),
+    "white-werewolf": N_("devoured by the white werewolf"), "seer": N_("killed by the seer's look"),
     "fire": N_("burned in a fire"), "barber": N_("shaved by the barber"),
+    "barber-himself": N_("died for shaving no werewolf"),
     "elder": N_("died with the elder"),  # idiot_dies_with_elder (RULES.md §5)
 }
 

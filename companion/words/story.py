@@ -237,6 +237,9 @@ class _Words:
                 return _("Nobody answered the call of the {role}.", role=self.role(e["role"]))
             if e["role"] == "little-girl":
                 return _("The little girl, {name}, did not spy.", name=who(seat))
+            if e.get("timeout"):  # the clock's, not a choice [issue 44 item 4]
+                return _("{name} ({role}) did not act in time.", role=self.role(e["role"]),
+                         name=who(seat))
             return _("{name} ({role}) did nothing.", role=self.role(e["role"]), name=who(seat))
         if kind == "dawn":
             return _("Dawn.")
@@ -255,6 +258,9 @@ class _Words:
             return _("{name} was attacked, but did not die.", name=name)
         if kind == "powers-lost":
             return _("The village killed the elder: the villagers' powers are lost.")
+        if kind == "death" and e.get("tie_broken_by") == "sheriff":
+            return _("{name} ({role}): executed: the sheriff's vote broke the tie.",
+                     name=who(seat), role=self.role(e["role"]))
         if kind == "death":
             return _("{name} ({role}): {cause}.", name=who(seat), role=self.role(e["role"]),
                      cause=cause_name(e["cause"], self.lang))
@@ -414,7 +420,10 @@ class _Words:
             return _("{vote}: nobody voted.", vote=head)
         said = self.comma().join(ballots)
         text = _("{vote}: {ballots}.", vote=head, ballots=said)
-        text += self.sep() + _("Count: {counts}.", counts=self.counted(e))
+        if e["counts"]:
+            text += self.sep() + _("Count: {counts}.", counts=self.counted(e))
+        else:  # every ballot the clock's, none counted (RULES.md §6 Decision r5)
+            text += self.sep() + _("No vote was counted.")
         if e.get("tie"):
             text += self.sep() + _("Tie between {names}.", names=self.all(e["tie"]))
         if e.get("nominees") and e["round"] == 1:  # vote_mode=candidates' first round

@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from helpers import S, a, attack, game, play, votes
+from helpers import S, a, attack, choices, game, play, votes
 
 from companion.engine import (
     SetupError,
@@ -223,6 +223,24 @@ def test_quiet_night_the_wolves_do_not_attack_but_are_called_rules_10_house():
     assert "wolves" in night_calls(state) and "defender" not in night_calls(state)
     act(state, Action(S("Cid"), "inspect", S("Bob")))
     assert state.now == "day 2" and [d[2] for d in state.deaths] == ["night 1", "day 1"]
+
+
+def test_quiet_night_stops_the_packs_attack_only_rules_10_r5():
+    """RULES.md §10 quiet-night, Decision (r5): it stops the pack's attack
+    only: the white werewolf still devours on his night (night 2), and the
+    little girl, with no attack to spy on, is not offered `spy` (so cannot
+    be caught); the wolves' call is still made."""
+    deal = ["werewolf", "white-werewolf", "little-girl", *["villager"] * 5]
+    night1 = [a("Cid", "pass"), *attack("Hal", "Ann", "Bob")]
+    day1 = votes("Ann>Gus", "Bob>Gus", "Cid>Gus", "Dan>Gus", "Eve>Gus", "Fay>Gus", "Gus>Ann")
+    state = game(MH, deal, [*night1, *day1], options=opts())
+    assert (state.now, state.step) == ("night 2", "wolves")  # without the card: she may spy
+    assert "spy" in choices(state, "Cid") and "attack" in choices(state, "Ann")
+    state = game(MH, deal, [*night1, *day1], options=opts("quiet-night"))
+    assert "wolves" in night_calls(state)  # the pack is still called, for its window
+    assert (state.now, state.step) == ("night 2", "white-werewolf")  # no attack to open
+    assert "spy" not in choices(state, "Cid") and "attack" not in choices(state, "Ann")
+    assert set(choices(state, "Bob")) == {"devour", "pass"}
 
 
 def test_two_executions_the_second_vote_after_the_firsts_triggers_rules_10_house():

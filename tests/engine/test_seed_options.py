@@ -297,6 +297,22 @@ def test_the_first_victim_is_the_first_announced_not_the_wolves_rules_6_decision
     assert discussion_order(state)[0] == S("Eve")
 
 
+def test_a_hunters_night_shot_never_starts_the_turns_rules_6_issue_44():
+    """RULES.md §6 [003] the turns start left of the night's victim [issue 44
+    item 9]: the wolves kill Eve, the hunter, who shoots Bob as she dies; the
+    dawn's victim is Eve (her shot is public and told after), so Fay speaks
+    first, not Cid. Had the night's only recorded death been the shot, the
+    turns would start left of the shot (the docstring's fallback)."""
+    deal = ["werewolf", "werewolf", "seer", "villager", "hunter", "villager", "villager",
+            "villager"]
+    state = game(MH, deal, [a("Cid", "inspect", "Ann"), *attack("Eve", "Ann", "Bob"),
+                            a("Eve", "shoot", "Bob")], {"sheriff": False})
+    assert state.deaths == [(S("Eve"), "werewolves", "night 1"), (S("Bob"), "hunter", "night 1")]
+    assert discussion_order(state) == [S(n) for n in ("Fay", "Gus", "Hal", "Ann", "Cid",
+                                                         "Dan")]
+    state.deaths = [(S("Bob"), "hunter", "night 1")]
+    assert discussion_order(state)[0] == S("Cid")
+
 def test_no_victim_from_the_sheriffs_left_else_seat_1_rules_6_decision():
     """RULES.md §6 Decision: with no victim, from the sheriff's left, else
     from seat 1 (the first living seat after it)."""

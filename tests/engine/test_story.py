@@ -304,3 +304,251 @@ def test_the_end_says_the_wolves_ally_lost_with_them() -> None:
     lines = _told(state)
     assert "The wolves' ally, Fay, lost with them." in lines[-1], lines[-3:]
     assert any("人狼の協力者Fayさんも人狼とともに敗れました" in t for t in _told(state, "ja"))
+
+
+@pytest.mark.parametrize("key", ["seat", "target", "named", "shown", "poison", "wolf",
+                                 "condemned", "by"])
+def test_every_single_seat_an_entry_names_is_its_own(key: str) -> None:
+    """[issue 35] a phone marks each line naming its seat (the actor, the
+    target, the poisoned, the wolf, the condemned, whoever acted), never a
+    flag: `True` is no seat 1 [issue 44 item 9]."""
+    assert seats_of({"kind": "x", key: 4}) == [4]
+    assert seats_of({"kind": "x", key: True}) == []
+    assert seats_of({"kind": "x", key: None}) == []
+
+
+@pytest.mark.parametrize("key", ["targets", "wolves", "winners", "among", "tie", "order"])
+def test_every_list_of_seats_an_entry_names_is_its_own(key: str) -> None:
+    """[issue 35] the lists too (the pack, the winners, the candidates, a
+    tie, the speaking order): each seat once, in seat order, a name never."""
+    assert seats_of({"kind": "x", key: [5, 2, "Ann", 2]}) == [2, 5]
+    assert seats_of({"kind": "x", key: None}) == []
+
+
+def test_ballots_picks_and_cards_name_their_seats() -> None:
+    """[issue 35] a ballot names its voter and its target (a blank ballot its
+    voter alone), a pick its seat and target, a dealt card its holder."""
+    assert seats_of({"kind": "tally", "ballots": [{"voter": 1, "target": None},
+                                                  {"voter": 6, "target": 0}]}) == [0, 1, 6]
+    assert seats_of({"kind": "night", "picks": [{"seat": 3, "target": None},
+                                                {"seat": 7, "target": 2}]}) == [2, 3, 7]
+    assert seats_of({"kind": "cast", "cards": [{"seat": 4, "role": "seer"}, "hidden"]}) == [4]
+    assert seats_of({"kind": "x", "seat": 2, "targets": [2], "ballots": [],
+                     "picks": None, "cards": None}) == [2]
+
+
+def test_the_story_is_kept_for_a_log_until_the_log_grows() -> None:
+    """The story is cached for the log's length (a dead player's phone asks
+    after every change, [issue 35]): asked twice it is the same object, and
+    one more entry tells it anew, with that entry in it."""
+    state = _played("millers-hollow")
+    told = story(state)
+    assert story(state) is told
+    state.memo_views["story"] = (len(state.log), list(state.log), {"chapters": []})
+    assert story(state) == told, "a cache kept for another log is not this log's"
+    state.memo_views["story"] = (len(state.log) - 1, state.log, {"chapters": []})
+    assert story(state) == told, "a cache kept for a shorter log is stale"
+
+
+PLAYED = [p for p in sorted(SCENARIOS.glob("*.json"))
+          if "error_index" not in json.loads(p.read_text())["expect"]]
+
+
+@pytest.mark.parametrize("path", PLAYED, ids=[p.stem for p in PLAYED])
+def test_every_scenarios_story_is_told(path: Path) -> None:
+    """[issue 35, issue 44 item 9] the story of every scripted case in
+    tests/scenarios (a rule each: the scapegoat's choice, a sheriff's badge
+    passed by default, the thief, the fox, the barber, the lord's pardon...),
+    told in English, line by line as written out (and read) in
+    tests/engine/stories/scenarios/<case>.en.txt."""
+    out, status = run_replay(json.loads(path.read_text(encoding="utf-8"))["game"])
+    assert status == 0, out.get("error")
+    told = story_plain(story_text(story(rebuild(out["events"])), "en")).rstrip("\n")
+    want = (STORIES / "scenarios" / f"{path.stem}.en.txt").read_text(encoding="utf-8")
+    assert told.splitlines() == want.rstrip("\n").splitlines()
+
+
+def test_every_played_scenario_has_its_story_written_out() -> None:
+    """No story file is left over from a renamed or removed case."""
+    assert sorted(p.name.removesuffix(".en.txt") for p in (STORIES / "scenarios").iterdir()) \
+        == sorted(p.stem for p in PLAYED)
+
+
+# --- [issue 44 item 9]: a pass, the clock, a forced card and a draw, each told as such ---
+
+def _lines(state: State, time: str) -> list[str]:
+    told = story_text(story(state), "en")
+    return next([ln["text"] for ln in ch["lines"]] for ch in told["chapters"]
+                if ch["time"] == time)
+
+
+HUNTER_GAME = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager",
+               "villager"]
+
+
+def test_a_pass_and_the_clock_are_told_apart_at_night() -> None:
+    """RULES.md §4 (a call's window ends by a choice or by its clock): the
+    seer who passes did nothing, the seer whose clock ran out did not act in
+    time; a witch who passes and one whose clock ran out both used no potion
+    (what she was shown is told); a dead hunter who shoots nobody, by a pass
+    or by the clock, shot nobody."""
+    from helpers import a, attack, game
+    opts = {"sheriff": False}
+    passed = game("millers-hollow", HUNTER_GAME, [
+        a("Cid", "pass"), *attack("Eve", "Ann", "Bob"), a("Dan", "pass"), a("Eve", "pass")],
+        opts)
+    clock = game("millers-hollow", HUNTER_GAME, [
+        a(None, "timeout"), *attack("Eve", "Ann", "Bob"), a(None, "timeout"),
+        a(None, "timeout")], opts)
+    assert passed.step == clock.step == "vote"
+    for state, seer in ((passed, "Cid (Seer) did nothing."),
+                        (clock, "Cid (Seer) did not act in time.")):
+        assert _lines(state, "night 1") == [
+            "Called: Seer, Werewolves, Witch.", seer,
+            "The werewolves (Ann and Bob) agreed on Eve.",
+            "The witch, Dan, was shown Eve. She used no potion.", "Dawn.",
+            "Eve (Hunter): killed by the werewolves.", "The hunter, Eve, shot nobody."]
+    assert _entries(clock, "pass") == [{"kind": "pass", "seat": 2, "role": "seer",
+                                        "timeout": True}]
+    assert _entries(passed, "pass")[0]["timeout"] is False
+    for state in (passed, clock):
+        assert _entries(state, "witch") == [{"kind": "witch", "seat": 3, "shown": 4,
+                                             "heal": False, "poison": None}]
+        assert _entries(state, "shoot") == [{"kind": "shoot", "seat": 4, "target": None}]
+
+
+@pytest.mark.parametrize("named", [{"actor": "H", "do": "pass"}, {"actor": None, "do": "timeout"}])
+def test_the_first_dead_who_names_nobody_makes_no_ally(named: dict) -> None:
+    """RULES.md §10 wolves-ally [003]: the first dead who passes, or whose
+    clock runs out, names nobody: nobody becomes the wolves' ally."""
+    players = list("ABCDEFGH")
+    deal = ["werewolf", "werewolf", "seer"] + ["villager"] * 5
+    doc = {"ruleset": "millers-hollow", "players": players, "deal": dict(zip(players, deal)),
+           "seed": 2, "options": {"sheriff": False, "events": ["wolves-ally"]}, "actions": [
+               {"actor": "C", "do": "inspect", "target": "A"},
+               *({"actor": w, "do": "attack", "target": "H"} for w in "AB"),
+               *({"actor": v, "do": "vote", "target": "G"} for v in "AB"),
+               *({"actor": v, "do": "vote", "target": "A"} for v in "CDEFG"), named]}
+    out, status = run_replay(doc)
+    assert status == 0, out.get("error")
+    state = rebuild(out["events"])
+    assert _entries(state, "ally") == [{"kind": "ally", "seat": 7, "named": None, "ally": False}]
+    assert "The first dead, H, named nobody." in _lines(state, "night 2")
+
+
+def test_a_thief_dealt_two_werewolves_takes_one_by_force() -> None:
+    """RULES.md §5 thief [002]: with two werewolves in the centre he must take
+    one; at his clock the hub takes it for him, and the story says he had to."""
+    from helpers import a, game
+    state = game("millers-hollow", ["thief", "werewolf", "seer", *["villager"] * 3],
+                 [a(None, "timeout")], {"sheriff": False}, center=["werewolf", "werewolf"])
+    assert _entries(state, "thief") == [{"kind": "thief", "seat": 0,
+                                         "cards": ["werewolf", "werewolf"],
+                                         "took": "werewolf", "forced": True}]
+    assert _lines(state, "night 1")[1] == (
+        "The thief, Ann, took the Werewolf from the centre (it held Werewolf, Werewolf). "
+        "He had to: both were werewolves.")
+
+
+def test_a_tie_after_two_runoffs_is_drawn_by_lot_rules_6_runoff_random() -> None:
+    """RULES.md §6 `tie=runoff-random`: a third tie in a row is drawn by
+    lot among the tied; the story names them and the one drawn."""
+    from helpers import a, attack, game, votes
+    runoff = votes("Ann>Dan", "Bob>Dan", "Cid>Ann", "Dan>Ann", "Eve>Dan", "Fay>Ann")
+    state = game("millers-hollow", ["werewolf", "werewolf", "seer", *["villager"] * 5], [
+        a("Cid", "inspect", "Ann"), *attack("Hal", "Ann", "Bob"),
+        *votes("Ann>Dan", "Bob>Dan", "Cid>Ann", "Dan>Ann", "Eve>Fay", "Fay>Eve", "Gus>Gus"),
+        *runoff, a(None, "timeout"), *runoff, a(None, "timeout")],
+        {"sheriff": False, "tie": "runoff-random"})
+    assert _entries(state, "drawn") == [{"kind": "drawn", "among": [0, 3], "seat": 3}]
+    assert _lines(state, "day 1")[-2:] == ["Drawn by lot among Ann and Dan: Dan.",
+                                           "Dan (Villager): executed."]
+
+
+@pytest.mark.parametrize("case,why", [
+    ("doc-replay-example", "no-wolves"), ("jp-madman-counts-as-human", "parity"),
+    ("jp-fox-wins-at-parity", "fox-wolves"), ("mh-white-werewolf-alone", "alone"),
+    ("mh-piper-charms-all", "charmed"), ("mh-lovers-mixed-win", "lovers"),
+    ("jp-candidates-runoff-draw", "three-ties"),
+])
+def test_the_end_names_the_rule_that_ended_the_game(case: str, why: str) -> None:
+    """RULES.md §7: the story's end (its JSON too: `werewolf story --json`,
+    GET /api/games/<id>/story) names the rule that matched."""
+    over = [e for ch in story(_scenario(case))["chapters"] for e in ch["entries"]
+            if e["kind"] == "over"]
+    assert [e["why"] for e in over] == [why]
+
+
+def test_a_game_stored_before_ballots_were_logged_tells_the_same_votes() -> None:
+    """Old logs stay readable [REPLAY.md: old scripts keep replaying]: a
+    tally stored with its `votes` only (before each ballot was logged with
+    its weight) is told with the same ballots, the sheriff's counted twice
+    in the execution vote (RULES.md §6), once in his election."""
+    out, status = run_replay(json.loads(
+        (SCENARIOS / "mh-village-win-with-sheriff.json").read_text())["game"])
+    assert status == 0
+    new = rebuild(out["events"])
+    old_log = [{k: v for k, v in e.items() if k != "ballots"} for e in out["events"]]
+    assert any(e["e"] == "tally" for e in old_log)
+    old = rebuild(old_log)
+    tallies = _entries(new, "tally")
+    assert any(b["weight"] == 2 for t in tallies for b in t["ballots"])
+    assert [t["ballots"] for t in _entries(old, "tally")] == [t["ballots"] for t in tallies]
+
+
+def test_the_little_girl_who_sees_a_wolf_and_the_elders_execution_are_told() -> None:
+    """RULES.md §5 little girl [002]: spying, she may see one werewolf; the
+    story names him. RULES.md §5 elder [003]: the village that executes him
+    loses its powers; the story says so, with him. And a game still running
+    is told as such (`over` false), a finished one as over."""
+    from helpers import a, attack, game
+    state = game("millers-hollow", ["werewolf", "werewolf", "little-girl", *["villager"] * 3],
+                 [a("Cid", "spy", mode="discreet", outcome="wolf"),
+                  *attack("Dan", "Ann", "Bob")], {"sheriff": False})
+    assert _entries(state, "spy") == [{"kind": "spy", "seat": 2, "mode": "discreet",
+                                       "outcome": "wolf", "wolf": 1}]
+    assert "The little girl, Cid, spied discreetly. She saw a werewolf: Bob." \
+        in _lines(state, "night 1")
+    elder = _scenario("mh-elder-executed-powers-lost")
+    assert _entries(elder, "powers-lost") == [{"kind": "powers-lost", "seat": 3}]
+    assert story(elder)["over"] is False
+    assert story(_scenario("doc-replay-example"))["over"] is True
+
+
+@pytest.mark.parametrize("case,seat,why", [
+    ("jp-fox-survives-attack", 8, "immune"), ("jp-knight-guard", 6, "protected"),
+    ("mh-witch-heal-and-poison", 3, "healed"), ("mh-elder-two-lives", 3, "elder"),
+    ("village-fire-nearest-wolf-left", 3, "fire"),
+])
+def test_a_victim_who_lived_is_told_with_the_reason(case: str, seat: int, why: str) -> None:
+    """The night's victim who did not die, and why (its JSON too): the fox
+    the wolves cannot kill [004], the knight's guard [004], the witch's heal
+    [002], the elder's spare life [003], the fire that turned the pack [000]."""
+    assert [(e["seat"], e["why"]) for e in _entries(_scenario(case), "spared")] == [(seat, why)]
+
+
+def test_the_idiot_revealed_is_told_instead_of_nobody_executed() -> None:
+    """RULES.md §5 village idiot [002]: voted out, he is revealed and spared;
+    the story tells that, never "nobody was executed"."""
+    state = _scenario("mh-idiot-survives-vote")
+    assert _entries(state, "revealed") == [{"kind": "revealed", "seat": 2}]
+    assert _entries(state, "no-execution") == []
+    assert _lines(state, "day 1")[-1] == \
+        "Cid was the village idiot: spared, but may no longer vote."
+
+
+def test_a_thief_who_keeps_his_card_is_told_so_and_the_story_names_its_game() -> None:
+    """RULES.md §5 thief [002]: he may keep his card (then plays a
+    villager); the story says what the centre held. The story's JSON names
+    its ruleset and players."""
+    from helpers import a, game
+    state = game("millers-hollow", ["thief", "werewolf", "seer", *["villager"] * 3],
+                 [a("Ann", "pass")], {"sheriff": False}, center=["werewolf", "villager"])
+    assert _entries(state, "thief") == [{"kind": "thief", "seat": 0,
+                                         "cards": ["werewolf", "villager"], "took": None,
+                                         "forced": False}]
+    assert _lines(state, "night 1")[1] == ("The thief, Ann, kept his card (the centre held "
+                                           "Werewolf, Villager): he plays as a villager.")
+    told = story(state)
+    assert (told["ruleset"], told["players"]) == ("millers-hollow",
+                                                  ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay"])

@@ -446,6 +446,30 @@ def test_gm_page_has_the_contracts_views_and_static_parts(client) -> None:
     assert set(names["options"]) >= set(RULESETS["millers-hollow"]["options"])
 
 
+@pytest.mark.parametrize("lang", ["en", "ja", "zh_Hant"])
+def test_the_lobby_draws_every_declared_option_with_its_words(client, lang: str) -> None:
+    """[issue 45] gm.html's lobby takes its options from their declaration
+    (companion/options): every declared option is in `option_order`, in the
+    declaration's order (`ghosts` too), with the declaration's label and
+    help in the page's language; every option /api/rulesets offers has
+    words, and each value of a choice its own."""
+    from companion import words
+    from companion.options import OPTIONS
+
+    client.set_cookie("lang", lang)
+    tags, _html = _page(client, "/gm")
+    names = json.loads(tags.scripts["words"])
+    assert names["option_order"] == [o.name for o in OPTIONS]
+    for option in OPTIONS:
+        assert names["options"][option.name] == [words.option_label(option.name, lang),
+                                                 words.option_help(option.name, lang)]
+        for c in option.choices:
+            assert names["values"][c.id] == words.option_value(option.name, c.id, lang)
+    offered = client.get("/api/rulesets").json
+    for preset in offered.values():
+        assert set(preset["options"]) <= set(names["option_order"])
+
+
 def test_gm_sheet_prints_every_seat(client) -> None:
     """[issue 6] /gm/sheet: every seat's name with its QR code image and link."""
     tags, html = _page(client, "/gm/sheet")  # no game yet: an empty sheet

@@ -134,6 +134,18 @@ def test_the_dead_read_the_story_and_the_table_tells_it_at_the_end(
     hook(gm, "tab-history").click()
     expect(hook(gm, "season-record")).to_be_visible()
     expect(hook(gm, "season-csv")).to_have_attribute("href", "/api/season.csv?")
+    # the link's CSV, as the tablet downloads it: this game's sides and roles [issue 44]
+    csv = gm.request.get(hub.base + "/api/season.csv?")
+    assert csv.ok and csv.headers["content-type"].startswith("text/csv")
+    rows = csv.text().splitlines()
+    assert rows[0] == "player,group,name,games,wins"
+    count = {tuple(r.split(",")[:3]): r.split(",")[3:] for r in rows[1:]}
+    games, wins = count[("(table)", "side", "village")]  # this hub's games: every one
+    assert int(games) >= 1 and wins == games  # the village won
+    games, wins = count[("Ann", "role", "werewolf")]
+    assert int(games) >= 1 and wins == "0"
+    games, wins = count[("Fay", "side", "village")]  # dead, she wins with her side (§7)
+    assert wins == games
     hook(gm, f"game-{game}").click()
     expect(hook(gm, "replay-story")).to_contain_text(night1)
     shot(gm, "gm-history")
