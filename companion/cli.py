@@ -133,6 +133,14 @@ def _bench(args: argparse.Namespace) -> int:
         from .bench import presses
 
         figures = presses.run(quick=args.quick)
+    elif args.what == "narration":  # a narrated game on a real hub [issue 42]
+        from .bench import narration
+
+        figures = narration.main(quick=args.quick, lang=args.lang)
+    elif args.what == "voice":  # the same lines cut in pieces and whole [issue 42]
+        from .bench import narration
+
+        figures = narration.voice(games=1 if args.quick else 2, lines=10 if args.quick else 30)
     elif args.what == "storage":  # the game log's fault matrix [issue 41]
         from .bench import storage
 
@@ -221,10 +229,12 @@ def _narrate(args: argparse.Namespace) -> int:
         if args.timeline:
             from . import narrate_timeline
 
-            figures = narrate_timeline.run(args.ruleset, args.players, args.lang, args.seed,
-                                           out, _options(args.option))
-        else:
+            figures = narrate_timeline.run(args.ruleset, args.players, args.lang or "en",
+                                           args.seed, out, _options(args.option))
+        elif args.lang:
             figures = narrate.run(args.lang, out)
+        else:  # every language with a voice here: the install's second half [issue 42]
+            figures = narrate.run_all(out)
     except SpeechError as err:
         print(f"werewolf narrate: {err}", file=sys.stderr)
         return 2
@@ -351,7 +361,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "prints one JSON object last")
     from .words import LANGUAGES
 
-    p.add_argument("--lang", required=True, choices=list(LANGUAGES))
+    p.add_argument("--lang", choices=list(LANGUAGES), help="one language (default: every "
+                   "language with a voice here; --timeline: en)")
     p.add_argument("--data", metavar="DIR", help="the hub's data folder (serve --data): the "
                    "WAV files go to its speech/, the cache the hub reads (default: per-user data)")
     p.add_argument("--out", metavar="DIR", help="where the WAV files go instead")
@@ -440,8 +451,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_simulate)
 
     p = sub.add_parser("bench", help="measure; prints one JSON object of figures")
-    p.add_argument("what", choices=["engine", "hub", "presses", "storage"])
+    p.add_argument("what", choices=["engine", "hub", "presses", "storage", "narration", "voice"])
     p.add_argument("--quick", action="store_true", help="a short run (for smoke tests)")
+    p.add_argument("--lang", choices=["ja", "zh_Hant"], help="narration: the game (ja: "
+                   "jp-standard 9; zh_Hant: bga 10 with speaking turns; default ja)")
     p.set_defaults(run=_bench)
     return parser
 

@@ -12,6 +12,10 @@ its moment, one after another). It prints one JSON object last:
      stopped where their step ended,
      "wake_after_open": calls whose wake line ended after their window opened}
 
+Each line is rendered when it is heard (the fake clock waits for it, as if
+the hub had rendered it ahead: `Narration(offline=True)`); `werewolf bench
+narration` measures what rendering costs a real hub [issue 42].
+
 Every seat acts at random moments of what it is asked (some never do). The
 times are seconds from the game's start (the host's "Start").
 """
@@ -58,8 +62,10 @@ def run(ruleset: str, players: int, lang: str, seed: int, speech: Path,
     with tempfile.TemporaryDirectory(prefix="werewolf-timeline-") as folder:
         tmp = Path(folder)
         table = Table(Store(tmp / "games.sqlite3"), clock=clock, rng=Random(seed))
-        narration = Narration(table, Cache(speech), keep=100_000)
+        # each line rendered when heard: as if all had been rendered ahead (a fake clock)
+        narration = Narration(table, Cache(speech), keep=100_000, offline=True)
         table.create(setup)
+        narration.sync()  # as the hub does once a game is dealt
         stages: dict[int, dict] = {}  # stage -> {"start", "end", "opens", "deadline", "mode"}
         start = clock.t + 5.0  # the host starts once every phone has its card
         clock.t = start

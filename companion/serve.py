@@ -176,6 +176,7 @@ def run(host: str, port: int, data: Path, token: str | None,
     finally:
         stop.set()
         address.stop()
+        app.extensions["narration"].close()  # nothing more is rendered [issue 42]
         if hardware is not None:
             hardware.close()
         server.close()

@@ -90,7 +90,8 @@ def missing() -> int:
 
 def fill(path: Path) -> int:
     """Set the translations a JSON file gives, `{"ja": {msgid: text}, ...}`
-    (a msgid the catalog lacks is an error: run the update first), then compile."""
+    (a msgid with a context as gettext keys it: "context\\u0004msgid"; a msgid
+    the catalog lacks is an error: run the update first), then compile."""
     import json
 
     given = json.loads(path.read_text(encoding="utf-8"))
@@ -98,7 +99,8 @@ def fill(path: Path) -> int:
     for lang, texts in given.items():
         catalog = read_catalog(lang)
         for msgid, text in texts.items():
-            message = catalog.get(msgid)
+            context, _, bare = msgid.rpartition("\x04")
+            message = catalog.get(bare, context or None)
             if message is None:
                 print(f"{lang}: no msgid {msgid!r} in the catalog", file=sys.stderr)
                 unknown += 1

@@ -101,6 +101,9 @@ ROUTES: dict[str, Channel] = {
     "api.public_stream": Channel(A, Shows.PUBLIC, "the table's view, as it changes"),
     "speech.timeline": Channel(A, Shows.PUBLIC, "what the narrator says, and when"),
     "speech.audio": Channel(A, Shows.PUBLIC, "one spoken line as WAV", cached=True),
+    "speech.heard": Channel(A, Shows.NOTHING, "a table screen began or ended a spoken line: "
+                                              "the voice waits for a screen behind, a few "
+                                              "seconds a stage at most (public pacing)"),
     "lost.new_code": Channel(A, Shows.PUBLIC, "a reissued seat's new link, once: it opens "
                                               "nothing without the seat's PIN"),
     "api.game_story": Channel(A, Shows.STORY, "a game's story"),

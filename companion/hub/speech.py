@@ -3,7 +3,11 @@ the table screen, the host's tablet and its volume, and the guard that keeps
 a narrated game's secrets from every page, the host's included.
 
     GET  /api/speech?after=N          anyone: the utterances after N (text, ready, url), volume
-    GET  /api/speech/<game>/<n>.wav   anyone: utterance n as audio/wav (404 unknown, 503 no voice)
+    GET  /api/speech/<game>/<n>.wav   anyone: utterance n as audio/wav (404 unknown, 503 no
+                                      voice or not rendered yet: `ready` in the timeline)
+    POST /api/speech/heard            anyone: a table screen {"game", "n", "what": "begun" |
+                                      "ended" | "skipped" | "off"}: a screen behind is waited
+                                      for, a few seconds a stage at most [issue 42] (204)
     POST /api/speech/volume           GM/host: {"volume": 0..1}
     POST /api/host/timer              GM/host: start | pause | resume | extend | skip, answered
                                       with the public view
@@ -32,7 +36,7 @@ from flask import (
     request,
 )
 
-from ..speech import Cache, SpeechError
+from ..speech import Cache, NotRendered, SpeechError
 from ..speech.speaker import FAILURE_FILE
 from ..table import BadInput, NotFound
 from ..table.narrated import Narration, aplay, cache_folder
@@ -47,7 +51,8 @@ def init_app(app: Flask) -> None:
     tbl = app.extensions["table"]
     folder = app.config.get("SPEECH_DIR") or cache_folder(tbl)
     speaker = aplay(Path(folder) / FAILURE_FILE) if app.config.get("SPEAKER") else None
-    app.extensions["narration"] = Narration(tbl, Cache(folder), speaker)
+    engines = app.config.get("SPEECH_ENGINES")  # None: this machine's (a bench's own, counted)
+    app.extensions["narration"] = Narration(tbl, Cache(folder, engines), speaker)
     app.register_blueprint(bp)
 
 
@@ -82,10 +87,35 @@ def audio(game: int, n: int) -> Response:
         raise NotFound(f"no utterance {n} in game {game}")
     try:
         data = narration().audio(said)
+    except NotRendered as err:  # never rendered in a request [issue 42]: asked again soon
+        response = make_response(jsonify(error=str(err)), 503)
+        response.headers["Retry-After"] = "1"
+        return response
     except SpeechError as err:
         return make_response(jsonify(error=f"no voice: {err}"), 503)
     response = Response(data, mimetype="audio/wav")
     response.headers["Cache-Control"] = "private, max-age=3600"  # the same n says the same
+    return response
+
+
+#: what a table screen says of a line it plays [issue 42]
+SCREEN_WORDS = ("begun", "ended", "skipped", "off")
+
+
+@bp.post("/api/speech/heard")
+def heard() -> Response:
+    """A table screen began or ended playing a line, passed over one (a call
+    a newer line replaced), or switched its voice off: the voice follows a
+    screen that is behind (Narration.screen; its wait is capped, so a
+    guest's word cannot hold the table). Answers 204, whatever it changed."""
+    doc = body()
+    game, n, what = (doc.get(k) for k in ("game", "n", "what")) if isinstance(doc, dict) \
+        else (None, None, None)
+    if type(game) is not int or type(n) is not int or what not in SCREEN_WORDS:
+        raise BadInput('send {"game": G, "n": N, "what": "begun" | "ended" | "skipped" | "off"}')
+    narration().heard_on_screen(game, n, str(what))
+    response = make_response("", 204)
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 

@@ -13,9 +13,9 @@ It sits above the words and below the table: it reads the engine's ids and
 the words' lines, never a table, the hub or a secret.
 """
 
-from .cache import Cache
+from .cache import Cache, NotRendered
 from .engines import Engine, SpeechError, engine_for, missing, wav_seconds
 from .lines import call_lines, clips, fixed_lines, name_pieces, spoken
 
-__all__ = ["Cache", "Engine", "SpeechError", "call_lines", "clips", "engine_for",
+__all__ = ["Cache", "Engine", "NotRendered", "SpeechError", "call_lines", "clips", "engine_for",
            "fixed_lines", "missing", "name_pieces", "spoken", "wav_seconds"]

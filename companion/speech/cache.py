@@ -5,6 +5,8 @@ fixed line twice and a game's first call is ready before it is made.
     cache = Cache(data / "speech")
     cache.get("ja", "夜が来ました。")      # WAV bytes, rendered now if missing
     cache.ready("ja", text)              # already on disk?
+    cache.known("ja", text)              # its length if on disk, else None: never renders
+    cache.read("ja", text)               # its WAV if on disk, else NotRendered
 
 The key is a hash of (language, the engine's name with its voice and speed,
 the text): a new voice renders afresh, nothing stale is played. Files are
@@ -20,6 +22,10 @@ import threading
 from pathlib import Path
 
 from .engines import Engine, SpeechError, engine_for, wav_seconds
+
+
+class NotRendered(SpeechError):
+    """The text is not on disk yet (the background thread has not got to it)."""
 
 
 class Cache:
@@ -46,6 +52,36 @@ class Cache:
         path = self.path(lang, text)
         return path is not None and path.exists()
 
+    def known(self, lang: str, text: str) -> float | None:
+        """The text's spoken length if it is on disk (remembered), else None:
+        never renders, so the table may ask under its lock [issue 42]."""
+        path = self.path(lang, text)
+        if path is None:
+            return None
+        key = str(path)
+        with self._lock:
+            if key in self._seconds:
+                return self._seconds[key]
+        try:
+            got = wav_seconds(path.read_bytes())
+        except FileNotFoundError:
+            return None
+        except Exception:  # noqa: BLE001 - not a WAV: not known (the audio would fail too)
+            return None
+        with self._lock:
+            self._seconds[key] = got
+        return got
+
+    def read(self, lang: str, text: str) -> bytes:
+        """The text's WAV from disk; NotRendered if it is not there (never renders)."""
+        path = self.path(lang, text)
+        if path is None:
+            raise SpeechError(f"no speech engine for {lang!r}")
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            raise NotRendered(f"not rendered yet: {text[:40]!r}") from None
+
     def get(self, lang: str, text: str) -> bytes:
         """The text's WAV, rendered (and kept) if it is not on disk yet.
         SpeechError without an engine or when the engine fails."""
@@ -62,6 +98,8 @@ class Cache:
         tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_bytes(data)
         os.replace(tmp, path)
+        with self._lock:
+            self._seconds[str(path)] = wav_seconds(data)
         return data
 
     def seconds(self, lang: str, text: str) -> float:

@@ -32,7 +32,7 @@ import shutil
 import subprocess
 import tempfile
 import wave
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -62,14 +62,20 @@ class SpeechError(RuntimeError):
     """An engine failed on a text (its own message, shortened)."""
 
 
+#: the engines run at a lower CPU priority than the hub [issue 42]: rendering a
+#: game's lines ahead on a Pi's few cores must not slow a tap's answer
+NICE = ["nice", "-n", "10"] if shutil.which("nice") else []
+
+
 def _run(cmd: list[str], stdin: str | None = None) -> bytes:
+    cmd = [*NICE, *cmd]
     try:
         done = subprocess.run(cmd, input=None if stdin is None else stdin.encode(),
                               capture_output=True, timeout=TIMEOUT_S, check=False)
     except (OSError, subprocess.TimeoutExpired) as err:
-        raise SpeechError(f"{cmd[0]}: {err}") from None
+        raise SpeechError(f"{cmd[len(NICE)]}: {err}") from None
     if done.returncode != 0:
-        raise SpeechError(f"{cmd[0]}: exit {done.returncode}: "
+        raise SpeechError(f"{cmd[len(NICE)]}: exit {done.returncode}: "
                           f"{done.stderr.decode(errors='replace')[:200]}")
     return done.stdout
 
@@ -110,7 +116,7 @@ class PinyinEspeak(Espeak):
 
 #: part of the Japanese and Mandarin engines' names (the cache's key): a line
 #: whose reading was corrected [issue 29] renders afresh
-READINGS_VERSION = "r1"
+READINGS_VERSION = "r2"  # r2 [issue 42]: 白狼 ハクロー, no pause before a count
 #: a counted 1 or 2 is 一 or 兩 ("兩票", liang3, not er4 as espeak-ng reads the
 #: digit) [issue 29]; 12, 20 or 第2 stay as they are
 ZH_COUNTED = re.compile(r"(?<![0-9第.])([12])(?![0-9.])(?=[票人名張次個位]|分鐘)")
@@ -167,12 +173,15 @@ def to_pinyin(text: str) -> str:
 #: [issue 29], checked with its trace (`OpenJTalk.reading`): 3票 is さんぴょう,
 #: not サンビョー (13票, 23票 alike); 第1夜 is だいいちや, not ダイヒトヤ; the
 #: scapegoat 嫌われ者 is きらわれもの, not キラワレシャ; 笛吹き is ふえふき, not
-#: ウスイキ ("笛吹きの勝利")
+#: ウスイキ ("笛吹きの勝利"); [issue 42] the white werewolf 白狼 is はくろう, not
+#: シロオーカミ; a space before a count ("あかりさん 3票") is no pause
 JA_READINGS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"([0-9]*3)票"), r"\1ピョー"),
     (re.compile(r"第([0-9]+)夜"), r"第\1ヤ"),
     (re.compile("嫌われ者"), "キラワレモノ"),
     (re.compile("笛吹き"), "フエフキ"),
+    (re.compile("白狼"), "ハクロー"),
+    (re.compile(r"(?<=[^\x00-\x7f]) +(?=[0-9])"), ""),
 )
 
 
@@ -268,12 +277,15 @@ def wav_seconds(data: bytes) -> float:
         return w.getnframes() / float(w.getframerate())
 
 
-def join_wavs(parts: Iterable[bytes], gap_s: float = 0.0) -> bytes:
+def join_wavs(parts: Iterable[bytes], gap_s: float | Sequence[float] = 0.0) -> bytes:
     """One WAV of several (same engine: same format), `gap_s` of silence
-    between them."""
+    between them (one length, or the one after each part)."""
     pcm: list[bytes] = []
     params: tuple[int, int, int] | None = None
-    for data in parts:
+    gaps = list(gap_s) if isinstance(gap_s, Sequence) else None
+    for i, data in enumerate(parts):
+        gap = (gaps[i - 1] if gaps is not None and 0 < i <= len(gaps) else
+               0.0 if gaps is not None else float(gap_s))  # type: ignore[arg-type]
         with wave.open(io.BytesIO(data), "rb") as w:
             here = (w.getnchannels(), w.getsampwidth(), w.getframerate())
             frames = w.readframes(w.getnframes())
@@ -281,8 +293,8 @@ def join_wavs(parts: Iterable[bytes], gap_s: float = 0.0) -> bytes:
             params = here
         elif here != params:
             raise SpeechError(f"cannot join WAVs of {here} and {params}")
-        if pcm and gap_s > 0:
-            pcm.append(b"\0" * int(params[2] * gap_s) * params[0] * params[1])
+        if pcm and gap > 0:
+            pcm.append(b"\0" * int(params[2] * gap) * params[0] * params[1])
         pcm.append(frames)
     channels, width, rate = params or (1, 2, 22050)
     return wav_bytes(b"".join(pcm), rate, channels, width)
@@ -290,20 +302,20 @@ def join_wavs(parts: Iterable[bytes], gap_s: float = 0.0) -> bytes:
 
 # --- which engine, here -------------------------------------------------------------
 
-#: the command that installs every voice [issue 29 item 5]: from the checkout
-#: (hardware/install-voices.sh enables Debian's contrib where the Japanese voice
-#: needs it), else the packages, saying where the voice is
+#: the command that installs every voice [issue 29 item 5]:
+#: hardware/install-voices.sh, which enables Debian's contrib where the Japanese
+#: voice needs it (docs/play/narrated.md gives the packages by hand)
 VOICES_SCRIPT = Path(__file__).resolve().parents[2] / "hardware" / "install-voices.sh"
 VOICE_PACKAGES = "espeak-ng open-jtalk open-jtalk-mecab-naist-jdic hts-voice-nitech-jp-atr503-m001"
 
 
 def install_command() -> str:
-    """What to run to install the voices (`werewolf doctor`, the README)."""
+    """What to run to install the voices (`werewolf doctor` says it once
+    [issue 42], the README): the script, by its path in this checkout, else
+    as the hub's repository holds it."""
     if VOICES_SCRIPT.exists():
         return f"sudo {VOICES_SCRIPT}"
-    return (f"sudo apt install {VOICE_PACKAGES} (the voice is in Debian's contrib: add "
-            "contrib to the Components of /etc/apt/sources.list.d/debian.sources or to the "
-            "bookworm line of /etc/apt/sources.list, then sudo apt update)")
+    return "sudo hardware/install-voices.sh (in the hub's git checkout)"
 
 
 def _japanese() -> tuple[Engine | None, str]:
@@ -311,13 +323,12 @@ def _japanese() -> tuple[Engine | None, str]:
         dic = next((d for d in JDIC_DIRS if Path(d, "sys.dic").exists()), None)
         voices = sorted(str(p) for g in VOICE_GLOBS for p in Path("/").glob(g.lstrip("/")))
         if dic is None:
-            return None, f"open_jtalk has no dictionary: {install_command()}"
+            return None, "open_jtalk has no dictionary (open-jtalk-mecab-naist-jdic)"
         if voices:
             return OpenJTalk(dic, voices[0]), ""
-        missing = ("open_jtalk has no voice (hts-voice-nitech-jp-atr503-m001, in Debian's "
-                   f"contrib): {install_command()}")
+        missing = "open_jtalk has no voice (hts-voice-nitech-jp-atr503-m001, in Debian's contrib)"
     else:
-        missing = f"no Japanese voice (Open JTalk): {install_command()}"
+        missing = "no Japanese voice (Open JTalk)"
     try:  # pyopenjtalk with its dictionary already there (no download at run time)
         import pyopenjtalk
 
@@ -332,7 +343,7 @@ def _japanese() -> tuple[Engine | None, str]:
 def _espeak(lang: str) -> tuple[Engine | None, str]:
     binary = shutil.which("espeak-ng")
     if binary is None:
-        return None, f"no espeak-ng: {install_command()}"
+        return None, "no espeak-ng"
     if lang == "zh_Hant":
         try:
             import pypinyin  # noqa: F401

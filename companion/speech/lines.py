@@ -24,11 +24,18 @@ side's win was just said); a bare title ("Vote") is never said. Numbers are
 read right by the engines (companion/speech/engines.py: 3票 is さんぴょう,
 2票 is 兩票).
 
-A sentence is spoken as pieces (`clips`): the players' names apart from the
-fixed text around them, so each piece is rendered once — the fixed pieces
-ahead of any game (`fixed_lines`, `werewolf narrate`), the names when a game
-is dealt (`name_pieces`: a Japanese name with its さん, one phrase) — and a
-sentence is joined from files already on disk.
+A line is rendered whole [issue 42]: sentence by sentence with the players'
+names inside (`units`; a sentence naming two players or more cut at its
+commas, each clause whole), each name said as its reading when the table
+gave one (`said_form`). Until issue 42 a name was a clip of its own between
+the fixed pieces around it (`clips`, kept for `werewolf bench narration`'s
+before and after): a tally took 5.5 s as pieces against 3.6 s whole. So
+that nothing is rendered while the table waits, every unit a game may say
+is listed from its deal on (`game_lines`: the calls of each night, the
+table's lines of random games of the same deck, options and names, and
+each such line with every other name — and count — in it) and rendered by
+one background thread in the order a game needs them; the story's at the
+end (`story_lines`).
 """
 
 from __future__ import annotations
@@ -49,7 +56,15 @@ from ..engine.play import play_random
 from ..engine.roles import NIGHT_STEPS
 from ..engine.steps import TOGETHER
 from ..words import gm_line, public_line, step_names
-from ..words.announce import announcement_text, person, tally_said, winners_named, winners_text
+from ..words.announce import (
+    announced,
+    announcement_text,
+    event_text,
+    person,
+    tally_said,
+    winners_named,
+    winners_text,
+)
 from ..words.catalogs import catalog_for
 
 #: sample names per language, for `werewolf narrate` and the fixed pieces' search
@@ -61,6 +76,19 @@ SAMPLE_NAMES = {
     "zh_Hant": ["小明", "阿華", "美玲", "志強", "淑芬", "家豪", "怡君", "俊傑", "雅婷", "建宏",
                 "佩珊", "冠宇"],
 }
+
+
+#: a line's spoken length per character of its text, for a line heard before
+#: it is rendered (said late, `estimate_s`) [issue 42]: measured on the voices
+#: of engines.py (2026-12-08, 14 fixed lines a language: ja 0.156, zh_Hant
+#: 0.319, en 0.069 s a character), rounded up
+SECONDS_PER_CHAR = {"ja": 0.16, "zh_Hant": 0.32, "en": 0.07}
+
+
+def estimate_s(lang: str, text: str) -> float:
+    """How long `text` will take to say, from its letters alone (a public
+    fact): the schedule of a line not rendered yet, until it is."""
+    return round(len(text) * SECONDS_PER_CHAR.get(lang, 0.1), 3)
 
 
 #: what follows a name in one phrase with it: the Japanese honorific ("{name}さん",
@@ -153,6 +181,23 @@ def spoken(before: dict | None, view: dict, lang: str) -> list[str]:
     return out + said_as(new_lines, view, lang)
 
 
+def news(view: dict, lang: str) -> set[str]:
+    """The sentences of `view` that tell what happened [issue 42] — the
+    dawn, a death, a tally, the verdict, the end, the story — as the
+    narration says them: a table screen that was behind plays them still
+    (a call or a prompt it missed is replaced by the next)."""
+    if view.get("story"):
+        return set(_story_said(None, view))
+    T = catalog_for(lang)
+    names = [str(p.get("name", "?")) for p in view.get("players") or []]
+    anns = (view.get("announcements") or [])[-12:]  # what the line can be saying now
+    out: set[str] = set()
+    for alive in (None, True, False):
+        out |= set(announced(T, lang, anns, names, view.get("ruleset"), alive))
+    out |= {tally_said(a, names, lang) for a in anns if a.get("kind") == "tally"}
+    return out
+
+
 def _story_said(before: dict | None, view: dict) -> list[str]:
     """A page of the story the table screen turned to [issue 35]: its title
     and its lines, as the screen shows them (public once the game is over)."""
@@ -217,6 +262,266 @@ def clips(sentence: str, names: list[str]) -> list[str]:
     return [p for p, _ in _cut(sentence, names)]
 
 
+#: where a spoken line is cut into sentences [issue 42]: after a full stop
+#: (Japanese and Chinese run on: after 。！？; elsewhere before a space)
+_SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+")
+#: where a sentence naming two players or more is cut: after its commas
+_CLAUSE_END = re.compile(r"(?<=[、，])|(?<=,)\s+")
+
+
+def _masked(text: str, names: list[str]) -> tuple[str, list[str]]:
+    """The text with each name (longest first, a whole word in Latin text)
+    as a mark no cut or count sees ("\x00" and a private-use character
+    for its place, "\x01"); the names in order."""
+    found = sorted({n for n in names if n and n in text}, key=len, reverse=True)
+    if not found:
+        return text, []
+    seen: list[str] = []
+
+    def mark(m: re.Match[str]) -> str:
+        seen.append(m.group(0))
+        return f"\x00{chr(_MARK + len(seen) - 1)}\x01"
+
+    return re.sub("|".join(_whole(n) for n in found), mark, text), seen
+
+
+def _unmasked(text: str, seen: list[str]) -> str:
+    return _MARKS.sub(lambda m: seen[ord(m.group(1)) - _MARK], text)
+
+
+_MARK = 0xE000  # the private-use area: in no name (player_names.py) nor line
+_MARKS = re.compile("\x00([\ue000-\uf8ff])\x01")
+
+
+def units(line: str, names: list[str]) -> list[str]:
+    """A spoken line as it is rendered [issue 42]: its sentences, each whole
+    with the names inside ("By the vote, Ann is executed." is one), so the
+    voice says a name in its sentence's flow; a sentence naming two players
+    or more is cut after its commas ("Hana 4 votes," "Bob 2."), each clause
+    whole, so that what a game may say stays a few hundred units to render
+    ahead (names × counts, not names² × counts²)."""
+    masked, seen = _masked(line, names)
+    out: list[str] = []
+    for sentence in _SENTENCE_END.split(masked):
+        if len({seen[ord(i) - _MARK] for i in _MARKS.findall(sentence)}) > 1:
+            out += _CLAUSE_END.split(sentence)
+        else:
+            out.append(sentence)
+    return [t for t in (_unmasked(u, seen).strip() for u in out) if re.search(r"\w", t)]
+
+
+def said_form(unit: str, readings: dict[str, str] | None) -> str:
+    """The unit as the engine is given it: each name with a reading said as
+    its reading ("陽菜さん" → "はるなさん") [issue 42]; the text shown stays the
+    name. The cache's key is this form."""
+    if not readings:
+        return unit
+    masked, seen = _masked(unit, list(readings))
+    return _unmasked(masked, [readings.get(n, n) for n in seen])
+
+
+#: a unit's clause ends with a comma: the next follows after a short breath
+CLAUSE_GAP_S = 0.12
+#: between two sentences of one line
+SENTENCE_GAP_S = 0.3
+
+
+def gap_after(unit: str) -> float:
+    """The silence after a unit of a line, before the next."""
+    return CLAUSE_GAP_S if unit.rstrip()[-1:] in ",、，" else SENTENCE_GAP_S
+
+
+def game_lines(view: dict, lang: str, games: int = 12) -> list[str]:
+    """Every unit a game may say [issue 42], in the order it may need them,
+    from its public view at the deal alone (the names, the ruleset, the
+    options, the public deck): the deal's line and each night's calls; the
+    table's lines of `games` random games of the same deck, options and
+    names (seeded, so the list is the same every time), day by day; each
+    such unit with every other name in it (and, where random games count
+    differently, every count: a tally's), and the deck's deaths with their
+    cards, its event cards, the speaking turns. What none of these reaches
+    is rendered when first said, and said late (logged)."""
+    names = [str(p.get("name")) for p in view.get("players") or [] if p.get("name")]
+    if not names:
+        return []
+    ruleset = str(view.get("ruleset") or "millers-hollow")
+    options = dict(view.get("options") or {})
+    deck = view.get("deck") or {}
+    counts = {str(c["role"]): int(c["count"]) for c in deck.get("cards") or []
+              if c.get("role") and c.get("count")}
+    if sum(counts.values()) < len(names):  # a secret deck: the recommended one
+        counts = recommended_deal(ruleset, len(names), [])
+    found: dict[str, tuple[int, int]] = {}  # unit -> (day, order): when a game may need it
+
+    def keep(day: int, sentences: list[str]) -> None:
+        for sentence in sentences:
+            for u in units(sentence, names):
+                if u not in found:
+                    found[u] = (day, len(found))
+
+    T = catalog_for(lang)
+    keep(0, [str(T.gettext("Everyone, look at your card in secret and keep it hidden: the "
+                           "night falls soon."))])
+    nights = len(names) // 2 + 2
+    calls = [c for c in NIGHT_STEPS if _called(c, counts, options)] + [TOGETHER]
+    for night in range(1, nights + 1):
+        for i, call in enumerate(calls):
+            opening, closing = call_lines(call, night, ruleset, options, lang, i == 0, deck)
+            again = call_lines(call, night, ruleset, options, lang, False, deck)[0]
+            keep(night - 1, opening + closing + again)
+        keep(night - 1, dawn_coming(lang))
+    keep(1, _turns_said(view, names, lang))
+    keep(1, _last_words_said(view, names, lang))
+    keep(1, [event_text({"card": c}, lang) for c in options.get("events") or []])
+    for g in range(games):
+        try:
+            played = _random_game(ruleset, lang, g, names, counts, options)
+        except Exception:  # noqa: BLE001 - a deck random play cannot deal: the rest still helps
+            continue
+        for day, (sentences, _) in enumerate(played):
+            keep(1 + day // 3, sentences)
+    keep(1, _deaths_said(names, counts, lang, ruleset))
+    keep(1, _tallies_said(names, lang))
+    keep(2, _endings_said(names, lang, ruleset, counts))
+    return _filled(found, names)
+
+
+def _called(call: str, counts: dict[str, int], options: dict) -> bool:
+    """Whether a night's call may be made in a game of this deck."""
+    holders = [r for r, role in ROLES.items() if role.step == call]
+    return not holders or any(r in counts for r in holders) or call == "wolves"
+
+
+def _turns_said(view: dict, names: list[str], lang: str) -> list[str]:
+    """The speaking turns' lines [issue 34] (discussion_turns, the
+    candidates' defences), one seat speaking, another next: `_filled`
+    puts every name in them."""
+    out: list[str] = []
+    base = {**view, "phase": "day", "n": 1, "announcements": [], "players": [
+        {"name": n, "alive": True} for n in names]}
+    options = view.get("options") or {}
+    for of in [o for o, on in (("discussion", options.get("discussion_turns")),
+                               ("defence", options.get("vote_mode") == "candidates")) if on]:
+        turns = {"order": list(range(len(names))), "seat": 0, "next": 1, "of": of}
+        pace = {"mode": "discussion", "turns": turns}
+        out += _sentences(public_line({**base, "pace": pace}, lang))
+        last = {**turns, "seat": len(names) - 1, "next": None}
+        out += _sentences(public_line({**base, "pace": {**pace, "turns": last}}, lang))
+    return out
+
+
+def _last_words_said(view: dict, names: list[str], lang: str) -> list[str]:
+    """A dead player's last words ("Ann, your last words."), the first
+    player's (`_filled` names every player in it)."""
+    base = {**view, "phase": "day", "n": 1, "announcements": [], "players": [
+        {"name": n, "alive": True} for n in names]}
+    return _sentences(public_line({**base, "pace": {"mode": "last-words", "seat": 0}}, lang))
+
+
+def _deaths_said(names: list[str], counts: dict[str, int], lang: str,
+                 ruleset: str) -> list[str]:
+    """Each player's death by each public cause, with each card of the deck
+    (`reveal_on_death`) and without."""
+    out: list[str] = []
+    for cause in ("execution", "hunter", "scapegoat", "barber", None):
+        for role in [None, *counts]:
+            entry = {"kind": "death", "name": names[0], "cause": cause, "role": role}
+            out += [announcement_text(entry, names, lang, ruleset)]
+    out.append(announcement_text({"kind": "no-execution"}, names, lang))
+    for how in ("elected", "drawn", "none", "appointed", "default", "died", "idiot"):
+        out.append(announcement_text({"kind": "sheriff", "how": how, "seat": 0}, names, lang))
+    for dead in (names[:1], names[:2]):  # the pack's victim, and the witch's poison too
+        dawn = {"kind": "dawn", "deaths": [{"name": n} for n in dead]}
+        out.append(announcement_text(dawn, names, lang, ruleset))
+    return out
+
+
+def _endings_said(names: list[str], lang: str, ruleset: str,
+                  counts: dict[str, int]) -> list[str]:
+    """Each way a game of this deck may end, with one, two and three winners
+    named (`_filled` names every player in them)."""
+    out: list[str] = []
+    players = [{"name": n, "alive": True} for n in names]
+    for winner in ("village", "werewolves", "fox", "lovers", "piper", "white-werewolf", None):
+        for k in (1, 2, 3):
+            entry = {"kind": "over", "winner": winner, "winners": list(range(min(k, len(names))))}
+            view = {"phase": "over", "pace": {"mode": "over"}, "ruleset": ruleset,
+                    "players": players, "announcements": [entry]}
+            out += said_as(_sentences(public_line(view, lang)), view, lang)
+    return out
+
+
+def _tallies_said(names: list[str], lang: str) -> list[str]:
+    """A tally as the narration says it (`tally_said`): a leader alone, with
+    one and two runners-up, two or three tied, more tied; one and two votes
+    (`_filled` puts every name and count in them)."""
+    shapes = [{0: 2}, {0: 3}, {0: 1}, {0: 3, 1: 2}, {0: 4, 1: 1}, {0: 3, 1: 1, 2: 1},
+              {0: 4, 1: 2, 2: 2}, {0: 2, 1: 2}, {0: 3, 1: 3}, {0: 1, 1: 1}, {0: 2, 1: 2, 2: 2},
+              {0: 3, 1: 3, 2: 3}, {0: 1, 1: 1, 2: 1}, {0: 2, 1: 2, 2: 2, 3: 2},
+              {0: 1, 1: 1, 2: 1, 3: 1}]
+    out = []
+    for counts in shapes:
+        if len(counts) <= len(names):
+            tally = {"kind": "tally", "step": "vote", "counts": {str(s): c for s, c in
+                                                                 counts.items()}}
+            out.append(tally_said(tally, names, lang))
+    return out
+
+
+def _filled(found: dict[str, tuple[int, int]], names: list[str]) -> list[str]:
+    """The units found, each also with every other name in it (one name: each
+    name; two: each pair) and, where the random games counted differently
+    in it (a tally's count, a night's number), every count up to the
+    players and two more; in the order a game may need them."""
+    counted: dict[str, set[str]] = {}  # a unit with its number masked -> the numbers seen
+    shapes: dict[str, tuple[str, list[str]]] = {}
+    for u in found:
+        masked, seen = _masked(u, names)
+        shape = re.sub(r"[0-9]+", "#", masked)
+        numbers = re.findall(r"[0-9]+", masked)
+        shapes[u] = (masked, seen)
+        if len(numbers) == 1:
+            counted.setdefault(shape, set()).add(numbers[0])
+    order = dict(found)
+    for u, (masked, seen) in shapes.items():
+        day, k = found[u]
+        numbers = re.findall(r"[0-9]+", masked)
+        shape = re.sub(r"[0-9]+", "#", masked)
+        who = list(dict.fromkeys(seen))  # the names in it, each once
+        forms = [masked]
+        varies = len(numbers) == 1 and len(counted.get(shape, ())) > 1
+        if varies and len(who) <= 1:  # a count: up to every voter, with the sheriff's ×2
+            forms = [re.sub(r"[0-9]+", str(c), masked) for c in range(1, len(names) + 3)]
+        elif varies and len(who) == 2:  # two tied: each at most half the votes, later
+            forms = [re.sub(r"[0-9]+", str(c), masked) for c in range(1, len(names) // 2 + 2)]
+            day += 1
+        if len(who) == 1:
+            casts = [[n] for n in names]
+        elif len(who) == 2 and (not numbers or varies):
+            casts = [[a, b] for a in names for b in names if a != b]
+        else:
+            casts = [who]
+        for form in forms:
+            for cast in casts:
+                text = _unmasked(form, [cast[who.index(n)] for n in seen])
+                if text not in order:
+                    order[text] = (day, k)
+    return sorted(order, key=lambda t: order[t])
+
+
+def story_lines(told: dict, names: list[str]) -> list[str]:
+    """Every unit the story of a finished game says [issue 35] (its pages'
+    titles and lines, as `_story_said` says them), in order: rendered once
+    the story is public, at the end [issue 42]."""
+    out: dict[str, None] = {}
+    for chapter in told.get("chapters") or []:
+        page = {"title": chapter.get("title"), "lines": chapter.get("lines")}
+        for sentence in _story_said(None, {"story": page}):
+            for u in units(sentence, names):
+                out[u] = None
+    return list(out)
+
+
 def name_pieces(names: list[str], lang: str) -> list[str]:
     """The pieces the players' names are said as: each name, and in Japanese
     each name with its さん (`clips` keeps them together): what to render
@@ -231,19 +536,23 @@ def name_pieces(names: list[str], lang: str) -> list[str]:
 
 
 def fixed_lines(lang: str, games: int = 6) -> list[str]:
-    """Every fixed piece the hub may say in `lang`: each call of every
-    ruleset on a first and a later night (with and without a first-night
-    attack), and the day's lines and announcements of `games` random games
-    per ruleset (seeded, so the list is the same every time), cut around the
-    players' names. What a random game does not reach (a rare count in a
-    tally) is rendered when first said."""
+    """Every unit the hub may say in `lang` that names no player (`units`):
+    each call of every ruleset on a first and a later night (with and
+    without a first-night attack), and the day's lines and announcements of
+    `games` random games per ruleset (seeded, so the list is the same every
+    time): what `werewolf narrate` renders before any game. A game's units
+    with names are rendered from its deal on (`game_lines`) [issue 42]."""
     out: dict[str, None] = {}
+    T = catalog_for(lang)
 
     def keep(sentences: list[str], names: list[str]) -> None:
         for s in sentences:
-            for piece, name in _cut(s, names):
-                if not name:
-                    out[piece] = None
+            for u in units(s, names):
+                if not _masked(u, names)[1]:
+                    out[u] = None
+
+    keep([str(T.gettext("Everyone, look at your card in secret and keep it hidden: the night "
+                        "falls soon."))], [])
 
     for ruleset in RULESETS:
         for attack in (True, False):
@@ -265,19 +574,24 @@ def fixed_lines(lang: str, games: int = 6) -> list[str]:
     return list(out)
 
 
-def _random_game(ruleset: str, lang: str, seed: int) -> list[tuple[list[str], list[str]]]:
+def _random_game(ruleset: str, lang: str, seed: int, names: list[str] | None = None,
+                 counts: dict[str, int] | None = None,
+                 options: dict | None = None) -> list[tuple[list[str], list[str]]]:
     """What the narrator says of one random game's days, mode by mode (the
     table screen's lines, `said_as`), without pacing: each engine step's
     modes as pacing opens them — a discussion only when it has a time, the
-    verdict once the day's vote is over (as night comes)."""
-    players = 8 + seed % 5 if ruleset != "jp-standard" else 7 + seed % 9
+    verdict once the day's vote is over (as night comes). Sample names, a
+    recommended deck and options of its own, unless given a game's [issue 42]."""
+    players = len(names) if names else 8 + seed % 5 if ruleset != "jp-standard" else 7 + seed % 9
     rng = Random(seed)
-    counts = recommended_deal(ruleset, players, [])
+    counts = counts or recommended_deal(ruleset, players, [])
     cards = [r for r, c in sorted(counts.items()) for _ in range(c)]
     rng.shuffle(cards)
-    names = SAMPLE_NAMES[lang][:players] + [f"P{i}" for i in range(12, players)]
-    options = {"reveal_on_death": bool(seed % 2), "sheriff": ruleset != "jp-standard"
-               and seed % 3 != 2}
+    cards = cards[:players]  # a deck with centre cards: the seats' (the centre is never said)
+    names = names or SAMPLE_NAMES[lang][:players] + [f"P{i}" for i in range(12, players)]
+    if options is None:
+        options = {"reveal_on_death": bool(seed % 2), "sheriff": ruleset != "jp-standard"
+                   and seed % 3 != 2}
     state = new_game(ruleset, names, cards, options, seed=seed)
     said: list[tuple[list[str], list[str]]] = []
     last: dict = {"key": None, "voted": False, "actor": None}

@@ -125,6 +125,8 @@ class Live:
     #: a narrated game: whether each seat's PIN is set (its phone asks for one
     #: before it shows the card) [issue 40]; None: no PIN is asked
     pins: tuple[bool, ...] | None = None
+    #: how the narrator says each name (the setup's `readings`) [issue 42]: public
+    readings: dict[str, str] | None = None
 
 
 @dataclass
@@ -295,6 +297,8 @@ class Audiences:
         view["game"], view["language"] = live.game, live.language
         view["line"] = public_line(view, live.language)  # from the public view alone
         view["opened"] = self._opened_seats(live)
+        if live.readings:
+            view["readings"] = live.readings
         if live.story is not None:  # only once over and begun (Showing._story_page)
             view["story"] = live.story
         self._beside(view, src)
@@ -344,6 +348,8 @@ class Audiences:
                                   "locked": seat in state.votes,
                                   "unlocked": VOTE_TIMEOUT.of(state.opts)}
         view["game"], view["language"] = live.game, live.language
+        if live.readings:
+            view["readings"] = live.readings
         if live.pins is not None:
             view["pin"] = live.pins[seat]
         self._beside(view, self._shown(live))
@@ -369,6 +375,8 @@ class Audiences:
             view["ready"] = seat in pc.ready
         self._overlay(live, view)
         view["game"], view["language"] = live.game, live.language
+        if live.readings:
+            view["readings"] = live.readings
         if live.pins is not None:
             view["pin"] = live.pins[seat]
         self._beside(view, self._shown(live))

@@ -361,6 +361,31 @@ def voiced(pace: Pace, ends: float, opened: bool) -> Pace:
     return pc
 
 
+def revoiced(pace: Pace, was: float, ends: float) -> Pace:
+    """Narrated games [issue 42]: the voice will be done at `ends`, not at
+    `was` as `voiced` was told (a line said late because it was not rendered
+    yet, or the table screen behind), so the stage waits as long: a window
+    that opened with those words opens at `ends` and keeps its whole length,
+    the verdict lasts until a moment after them, anything else at least as
+    long. Never sooner; paused or untimed stages are left alone."""
+    pc = pace.copy()
+    later = ends - was
+    if later <= 0 or pc.deadline is None or pc.paused is not None:
+        return pc
+    old = pc.deadline
+    if pc.opens is not None and abs(pc.opens - was) < 1e-6:
+        pc.opens, pc.deadline = ends, old + later
+    elif pc.mode == "verdict":
+        pc.deadline = max(old, ends + VERDICT_AFTER_S)
+    else:
+        pc.deadline = max(old, ends)
+        if pc.mode in VOICED_WINDOWS:
+            pc.opens = max(pc.opens or ends, ends)
+    if pc.mode == "discussion" and pc.talk_until == old:
+        pc.talk_until = pc.deadline
+    return pc
+
+
 def news_cut(pace: Pace, log_length: int) -> int | None:
     """How much of the log a seat's private news is read from (None: all of
     it). During the night's calls, up to where the current call opened: what

@@ -131,3 +131,36 @@ def _why(a: str, b: str) -> str:
             return (f" (U+{ord(ch):04X} {unicodedata.name(ch, 'a combining mark')} "
                     "changes no letter)")
     return ""
+
+
+#: a Japanese reading is kana [issue 42]: hiragana, katakana, the long vowel
+#: mark, the middle dot and spaces ("はるな", "ハルナ", "ジョン・スミス")
+KANA = re.compile(r"[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u30fb ]+")
+
+
+def clean_readings(raw: object, names: list[str], lang: str) -> dict[str, str]:
+    """How the narrator says each name (setup `readings`, optional) [issue
+    42]: {name: reading}, each name a player's, each reading cleaned as a
+    name is (`clean_name`) and, in a Japanese game, in kana ("陽菜": "はるな"
+    or "ひな"); an empty reading is no reading. BadInput naming what is wrong."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
+        raise BadInput("'readings' is an object: each player's name and how the narrator "
+                       "says it, e.g. {\"陽菜\": \"はるな\"}")
+    out: dict[str, str] = {}
+    for key, text in raw.items():
+        name = clean_name(str(key))
+        if name not in names:
+            raise BadInput(f"'readings' names {name!r}, who is not a player")
+        if not text.strip():
+            continue
+        try:
+            reading = clean_name(text)
+        except BadInput as err:
+            raise BadInput(f"the reading of {name!r}: {err}") from None
+        if lang == "ja" and not KANA.fullmatch(reading):
+            raise BadInput(f"the reading of {name!r} is written in kana (ひらがな or カタカナ), "
+                           f"not {reading!r}")
+        out[name] = reading
+    return out

@@ -8,7 +8,8 @@ own: `language` (the pages' language), `buttons` (how votes are cast),
 `wait_for_start` (the game waits for the game master's "start": every phone
 opens its card first, and nothing is accepted before [issue 28]) and
 `cards` (the whole box as role counts: the hub deals it from the seed,
-contract C2) instead of `deal`/`center`.
+contract C2) instead of `deal`/`center`, and `readings` (how the narrator
+says a name, {name: reading}, optional [issue 42]).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..engine.dealing import deal_cards
 from ..replay import check_names, setup_game
 from ..words import LANGUAGES
 from .errors import BadInput
-from .player_names import clean_name, clean_names
+from .player_names import clean_name, clean_names, clean_readings
 
 #: how a game's votes are cast [issue 7]: on the phones, or with the seat boxes'
 #: buttons by roll-call (a press in a candidate's window) or lock-in (a pick
@@ -29,7 +30,8 @@ from .player_names import clean_name, clean_names
 BUTTONS = ("phones", "roll-call", "lock-in")
 #: the replay format's setup fields (the engine's)
 ENGINE_FIELDS = ("ruleset", "options", "players", "deal", "center", "professions", "seed")
-SETUP_FIELDS = (*ENGINE_FIELDS, "cards", "language", "buttons", "narrated", "wait_for_start")
+SETUP_FIELDS = (*ENGINE_FIELDS, "cards", "language", "buttons", "narrated", "wait_for_start",
+                "readings")
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,13 @@ def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None,
         raise BadInput("'wait_for_start' is true (night 1 waits for the game master's start) "
                        "or false")
     doc = _named(doc)
+    if "readings" in doc:  # [issue 42]: kept only when it says something
+        given = doc.get("players")
+        named = [p for p in given if isinstance(p, str)] if isinstance(given, list) else []
+        readings = clean_readings(doc["readings"], named, str(language))
+        doc = {k: v for k, v in doc.items() if k != "readings"}
+        if readings:
+            doc["readings"] = readings
     record = {k: doc[k] for k in SETUP_FIELDS if k in doc}
     engine_doc = {k: v for k, v in doc.items() if k in ENGINE_FIELDS}
     if "cards" in doc:

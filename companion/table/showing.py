@@ -100,7 +100,7 @@ class Showing:
             if self.setup.get("narrated") else None
         return Live(self.game, state, self.pace, self.language, self.buttons,
                     shown, self.settings.rollcall_s, self.seats(), self.store.notice,
-                    self._story_page(), pins)
+                    self._story_page(), pins, self.setup.get("readings") or None)
 
     def public(self) -> dict:
         """The table's view (the display, the table screen, the LEDs)."""

@@ -66,6 +66,12 @@ class Voice(Protocol):
         """What it would say now that the public view is `view` (None: nothing)."""
         ...
 
+    def retime(self, now: float) -> tuple[float, float] | None:
+        """Its lines moved later [issue 42] (one said late because it was not
+        rendered yet, or the table screen behind): (when it was to be done,
+        when it is done now), or None if nothing moved."""
+        ...
+
 
 class Table(Showing):
     def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic,
@@ -307,6 +313,7 @@ class Table(Showing):
             if self.state is None:
                 return
             now = self.clock() if now is None else now
+            self._retimed(now)
             self._advance_and_commit(now, start=len(self.state.log), quiet=True)
             if self.story_due(now):  # the story's next page at the end [issue 35]
                 self.story_turn(now)
@@ -366,6 +373,27 @@ class Table(Showing):
             if self.state is not None and self.voice is not None:
                 self._voice_due = True
                 self._advance_and_commit(self.clock(), start=len(self.state.log))
+
+    def revoice(self) -> None:
+        """The voice's lines moved (a line rendered late, the table screen
+        behind) [issue 42]: the stage waits for them, committed and published
+        at once. Called from the voice's own thread or a screen's request."""
+        with self.lock:
+            if self.state is not None and self.voice is not None and self._retimed(self.clock()):
+                self._advance_and_commit(self.clock(), start=len(self.state.log))
+
+    def _retimed(self, now: float) -> bool:
+        """Apply the voice's moved lines to the pace (`pacing.revoiced`)."""
+        if self.voice is None:
+            return False
+        moved = self.voice.retime(now)
+        if moved is None:
+            return False
+        was, ends = moved
+        self.pace = pacing.revoiced(self.pace, was, ends)
+        if self.story_voice >= was - 1e-6:  # a story's page waits for its words [issue 35]
+            self.story_voice = ends
+        return True
 
     def _hear(self, now: float, rollcall: int | None, stage: object) -> Heard | None:
         """A narrated game: the voice hears the public view this commit will

@@ -49,6 +49,22 @@ AMENDED = {
     "a reissued seat asks for its PIN [issue 40]",
     "- Non-interference, tested: two games that differ only in cards":
     "non-interference is tested over the secrecy census [issue 40]",
+    "- **A line is never played late**: when a step ends":
+    "a table screen behind catches up on the news it missed [issue 42]",
+    "Each run takes 1–2 s here once the lines are rendered.":
+    "nothing is rendered under the table's lock any more [issue 42]",
+    "Speech is rendered ahead, never in the way of an action: every fixed line":
+    "a game's lines are rendered whole from its deal, names inside [issue 42]",
+    "- the **table screen speaks** every moderator line in the game's language":
+    "no longer the list's last item: captions and readings follow it [issue 42]",
+    "| `POST /api/games` | GM | body: the replay format's setup fields":
+    "the setup takes `readings` [issue 42]",
+    "| `GET /api/speech?after=N`, `GET /api/speech/<game>/<n>.wav`":
+    "the timeline gives `news` and `lang`, a WAV not rendered yet is a 503 [issue 42]",
+    "`werewolf narrate --lang ja | zh_Hant | en [--data DIR | --out DIR]":
+    "--lang is optional: every language with a voice [issue 42]",
+    "Renders every fixed line of the narration (RULES.md §9's moderator lines":
+    "no sample names: a game's names are rendered from its deal [issue 42]",
     "`tests/web/test_screens_fit.py` walks nine games (8, 12, 18 players; en, ja, zh_Hant) screen":
     "the TV's smallest text is 40 px at 1920×1080, 27 px at 1280×720 [issue 43]",
     "- **`/p/<token>` — a player's phone** (portrait, big tap targets). The card":

@@ -69,7 +69,8 @@ def table(db_path: Path, clock: FakeClock) -> Table:
 @pytest.fixture
 def app(table: Table):  # type: ignore[no-untyped-def]
     app = create_app(table, GM_TOKEN, {"TESTING": True, "HEARTBEAT_S": 0.05})
-    return app
+    yield app
+    app.extensions["narration"].close()  # a narrated game's lines stop rendering [issue 42]
 
 
 @pytest.fixture

@@ -158,7 +158,8 @@ def quiet(table, monkeypatch):  # type: ignore[no-untyped-def]
     game's text without its audio (its clock waits for no voice)."""
     from companion.speech import Cache
 
-    monkeypatch.setattr("companion.hub.speech.Cache", lambda folder: Cache(folder, engines={}))
+    monkeypatch.setattr("companion.hub.speech.Cache",
+                        lambda folder, engines=None: Cache(folder, engines={}))
     return create_app(table, GM_TOKEN, {"TESTING": True, "HEARTBEAT_S": 0.05})
 
 

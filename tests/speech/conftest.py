@@ -38,8 +38,10 @@ def clock() -> FakeClock:
 def app(tmp_path: Path, clock: FakeClock):  # type: ignore[no-untyped-def]
     """A hub on a fake clock, its speech rendered into the test's folder."""
     table = Table(Store(tmp_path / "games.sqlite3"), clock=clock, rng=random.Random(7))
-    return create_app(table, TOKEN, {"TESTING": True, "HEARTBEAT_S": 0.05,
-                                     "SPEECH_DIR": tmp_path / "speech"})
+    app = create_app(table, TOKEN, {"TESTING": True, "HEARTBEAT_S": 0.05,
+                                    "SPEECH_DIR": tmp_path / "speech"})
+    yield app
+    app.extensions["narration"].close()  # its lines stop rendering [issue 42]
 
 
 def need_engine(lang: str) -> None:

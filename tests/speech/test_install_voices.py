@@ -154,12 +154,20 @@ def test_this_machine_has_its_voices_already() -> None:
 
 
 def test_doctor_names_the_voices_command() -> None:
-    """[issue 29] install: `werewolf doctor`'s line for a missing voice is the
-    command that works on a fresh Debian and on Raspberry Pi OS."""
+    """[issue 29] install, [issue 42] item 4: with the voices missing,
+    `werewolf doctor` says what each language lacks and names the script
+    once — the command that works on a fresh Debian and on Raspberry Pi OS
+    — never a long apt line three times."""
     assert VOICES_SCRIPT.exists()
     with mock.patch.object(engines.shutil, "which", lambda binary: None):
         for lang in ("ja", "en"):
             engine, why = find(lang)
-            assert engine is None and f"sudo {VOICES_SCRIPT}" in why
-        assert all(f"sudo {VOICES_SCRIPT}" in line for line in status_lines()
-                   if "speech ja" in line or "speech en" in line)
+            assert engine is None and "install-voices" not in why
+        lines = status_lines()
+    text = "\n".join(lines)
+    assert text.count("install-voices.sh") == 1, text
+    assert f"sudo {VOICES_SCRIPT} && werewolf narrate --data DIR" in lines[-1]
+    assert "apt install" not in text
+    assert all("text only" in line for line in lines if line.startswith("FAIL"))
+    with mock.patch.object(engines, "VOICES_SCRIPT", Path("/nonexistent/install-voices.sh")):
+        assert engines.install_command().startswith("sudo hardware/install-voices.sh")

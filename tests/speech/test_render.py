@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 import wave
+from pathlib import Path
 
 import pytest
 
@@ -98,8 +99,33 @@ def test_doctor_names_each_speech_engine_or_what_to_install() -> None:
     from companion.speech.narrate import status_lines
 
     lines = status_lines()
-    assert len(lines) == len(LANGS)
-    for lang, line in zip(("en", "ja", "zh_Hant"), lines, strict=True):
+    assert len(lines) in (len(LANGS), len(LANGS) + 1)  # and the voices' command once [issue 42]
+    for lang, line in zip(("en", "ja", "zh_Hant"), lines[:len(LANGS)], strict=True):
         engine, why = find(lang)
         assert f"speech {lang}: " in line
         assert (engine.name in line) if engine is not None else (why in line and "text" in line)
+
+
+def test_narrate_without_a_language_renders_every_voice_here(tmp_path: Path) -> None:
+    """[issue 42] item 4: the install is `sudo hardware/install-voices.sh &&
+    werewolf narrate --data DIR`: without --lang, every language with a voice
+    here is rendered, each one's figures under "langs"."""
+    from unittest import mock
+
+    from companion.speech import narrate
+    from companion.speech.engines import wav_bytes
+
+    class Tone:
+        lang, name = "en", "tone"
+
+        def render(self, text: str) -> bytes:
+            return wav_bytes(b"\x00\x10" * (100 * len(text)), 16000)
+
+    def only_english(lang: str) -> object:
+        return Tone() if lang == "en" else None
+
+    with mock.patch("companion.speech.narrate.engine_for", only_english), \
+            mock.patch("companion.speech.cache.engine_for", only_english):
+        got = narrate.run_all(tmp_path)
+    assert set(got["langs"]) == {"en"} and got["engine"] == {"en": "tone"}
+    assert got["lines"] == got["langs"]["en"]["lines"] > 50

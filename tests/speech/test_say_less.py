@@ -13,9 +13,9 @@ from random import Random
 import pytest
 
 from companion.engine import RULESETS
-from companion.speech import clips, fixed_lines, spoken
+from companion.speech import fixed_lines, spoken
 from companion.speech.engines import OpenJTalk, find, to_pinyin
-from companion.speech.lines import SAMPLE_NAMES, _random_game, name_pieces, said_as
+from companion.speech.lines import SAMPLE_NAMES, _random_game, game_lines, said_as, units
 from companion.words import LANGUAGES, public_line
 from companion.words.announce import announcement_text, tally_said
 from companion.words.catalogs import catalog_for
@@ -56,7 +56,7 @@ def test_a_spoken_tally_names_the_top_two_with_their_counts(lang: str) -> None:
     if lang == "en":
         assert said[0] == "Hana 4 votes, Bob 2."
     if lang == "ja":
-        assert said[0] == f"{names[7]}さん 4票、{names[1]}さん 2票。"
+        assert said[0] == f"{names[7]}さん4票、{names[1]}さん2票。"  # no pause before a count
 
 
 def test_a_spoken_tally_never_names_more_than_three() -> None:
@@ -174,28 +174,30 @@ def test_japanese_lines_use_one_register() -> None:
     assert checked > 100
 
 
-def test_a_name_and_its_san_are_one_clip() -> None:
-    """[issue 29] say less: a Japanese name and its さん are one piece (one
-    phrase when spoken, no pause between them): no piece of any sentence the
-    narration says starts with さん, each name piece ends with it where the
-    line says it, and a dealt game renders each name with its さん ahead."""
-    names = SAMPLE_NAMES["ja"]
+def test_a_name_is_said_inside_its_sentence() -> None:
+    """[issue 29] a Japanese name and its さん are one phrase; [issue 42] a
+    name is said inside its sentence, never as a clip of its own: no unit
+    the narration renders starts with さん or is a name alone, and each
+    name is in a unit with its さん where the line says it."""
     seen = 0
     for ruleset in RULESETS:
         for g in range(4):
             for sentences, players in _random_game(ruleset, "ja", g):
                 for s in sentences:
-                    pieces = clips(s, players)
-                    assert not any(p.startswith("さん") for p in pieces), pieces
+                    parts = units(s, players)
+                    assert not any(p.startswith("さん") for p in parts), parts
+                    assert not set(parts) & {*players, *(f"{n}さん" for n in players)}, parts
                     for n in players:
                         if f"{n}さん" in s:
                             seen += 1
-                            assert f"{n}さん" in pieces and n not in pieces, pieces
+                            assert any(f"{n}さん" in p for p in parts), parts
     assert seen > 50
-    assert clips("あかりさん、ゆうとさんが同票です。", names) == [
-        "あかりさん", "ゆうとさん", "が同票です。"]
-    assert name_pieces(["あかり"], "ja") == ["あかり", "あかりさん"]
-    assert name_pieces(["Ann"], "en") == ["Ann"]
+    names = SAMPLE_NAMES["ja"]
+    assert units("あかりさん、ゆうとさんが同票です。", names) == [
+        "あかりさん、", "ゆうとさんが同票です。"]  # two names: cut after the comma
+    executed = "投票の結果、あかりさんが処刑されました。"
+    assert units(f"{executed}あかりさんはゲームから抜けます。", names) == [
+        executed, "あかりさんはゲームから抜けます。"]
 
 
 def _jtalk() -> OpenJTalk:
@@ -232,9 +234,15 @@ def test_open_jtalk_reads_3_votes_as_sanpyou() -> None:
 
 def test_every_fixed_japanese_line_reads_its_counters_right() -> None:
     """[issue 29] say less: no fixed Japanese line is read with サンビョー or
-    ダイヒトヤ (Open JTalk's trace of each)."""
+    ダイヒトヤ (Open JTalk's trace of each), nor any count a game's lines
+    say with its first player's name in it (the tallies: [issue 42])."""
     jtalk = _jtalk()
     lines = [t for t in fixed_lines("ja") if re.search(r"[0-9]", t)]
+    names = SAMPLE_NAMES["ja"][:9]
+    view = {"players": [{"name": n} for n in names], "ruleset": "jp-standard",
+            "options": {}, "deck": {}}
+    lines += [t for t in game_lines(view, "ja", games=4)
+              if re.search(r"[0-9]", t) and names[0] in t and names[1] not in t]
     assert any("3票" in t for t in lines)
     for text in lines:
         reading = jtalk.reading(text)

@@ -18,6 +18,7 @@ import pytest
 
 from companion import narrate_timeline
 from companion.speech import Cache
+from companion.speech.ahead import GAME
 from companion.speech.engines import wav_bytes
 from companion.store import Store
 from companion.table import NotNow, Table
@@ -49,6 +50,8 @@ def _table(path: Path, **options: object) -> tuple[Table, Narration, FakeClock]:
                   "deal": dict(zip(PLAYERS, ROLES)), "seed": 4, "narrated": True,
                   "wait_for_start": True, "options": {"night_s": 20, "pack_s": 30,
                                                       "first_night_attack": True, **options}})
+    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
+    assert narration.ahead.drain(timeout=60, upto=GAME)  # the game's lines, from the deal on
     return table, narration, clock
 
 
@@ -94,7 +97,7 @@ def test_the_seers_window_opens_when_her_wake_line_ends(tmp_path: Path) -> None:
     table, narration, clock = _table(tmp_path)
     table.timer("start")
     start = clock.t
-    said = narration.said()
+    said = [u for u in narration.said() if u.step != "deal"]
     wake = next(u for u in said if u.text.startswith("Seer, wake up"))
     assert said[0].at == pytest.approx(start + LEAD_S) and wake.at > said[0].at + said[0].dur
     pace = table.pace
@@ -123,7 +126,7 @@ def test_a_line_whose_step_ended_is_dropped_or_cut(tmp_path: Path) -> None:
     and drops the seer's wake line (never begun); the next call is said."""
     table, narration, clock = _table(tmp_path)
     table.timer("start")
-    first = narration.said()[0]
+    first = next(u for u in narration.said() if u.step != "deal")
     clock.t = first.at + 1.0
     table.timer("skip", stage=table.pace.stage)
     said = {u.text[:14]: u for u in narration.said()}
@@ -148,17 +151,19 @@ def test_a_resumed_narrated_game_says_where_it_is(tmp_path: Path) -> None:
     assert again.pace.opens == pytest.approx(said[-1].at + said[-1].dur)
 
 
-def _timeline(path: Path, roles: list[str], act: bool, engines: dict) -> list[tuple]:
+def _timeline(path: Path, roles: list[str], act: bool, engines: dict,
+              speech: Path) -> list[tuple]:
     """A narrated game's (at, dur, text) from its start, the seer and the witch
     answering or not (`act`), on a fake clock."""
     clock = FakeClock()
     table = Table(Store(path), clock=clock, rng=random.Random(5))
-    narration = Narration(table, Cache(path.parent / "speech", engines=engines))
+    narration = Narration(table, Cache(speech, engines=engines), offline=True)
     table.create({"ruleset": "millers-hollow", "players": PLAYERS, "seed": 4, "narrated": True,
                   "deal": dict(zip(PLAYERS, roles)), "wait_for_start": True,
                   "options": {"night_s": 6, "pack_s": 8, "discussion_s": 5,
                               "first_night_attack": True, "reveal_on_death": False,
                               "sheriff": False}})
+    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
     table.timer("start")
     start = clock.t
     wolves = [i for i, r in enumerate(roles) if r == "werewolf"]
@@ -183,7 +188,8 @@ def _timeline(path: Path, roles: list[str], act: bool, engines: dict) -> list[tu
 
 @pytest.mark.parametrize("pair", ["seer-seat", "answers-or-not"])
 def test_the_timeline_is_the_same_whatever_the_hidden_cards(tmp_path: Path, pair: str,
-                                                            engines: dict) -> None:
+                                                            engines: dict,
+                                                            speech_cache: Cache) -> None:
     """[issue 29] "The night stays leak-free": with the real voice's lengths,
     two games that differ only in where the seer sits, or in whether the
     seer and the witch answer at all, say the same words at the same
@@ -191,8 +197,9 @@ def test_the_timeline_is_the_same_whatever_the_hidden_cards(tmp_path: Path, pair
     need_engine("en")
     other = ["villager", "werewolf", "seer", "witch", "villager", "werewolf", "villager",
              "villager"] if pair == "seer-seat" else ROLES
-    a = _timeline(tmp_path / "a.sqlite3", ROLES, True, engines)
-    b = _timeline(tmp_path / "b.sqlite3", other, pair == "seer-seat", engines)
+    a = _timeline(tmp_path / "a.sqlite3", ROLES, True, engines, speech_cache.folder)
+    b = _timeline(tmp_path / "b.sqlite3", other, pair == "seer-seat", engines,
+                  speech_cache.folder)
     dawn_a = next(i for i, (_, _, t) in enumerate(a) if t.startswith("Morning"))
     dawn_b = next(i for i, (_, _, t) in enumerate(b) if t.startswith("Morning"))
     assert dawn_a > 4 and all(dur > 0.3 for _, dur, _ in a)

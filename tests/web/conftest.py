@@ -149,6 +149,7 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
         yield Hub(base, table, app, server)
     finally:
         stop.set()
+        app.extensions["narration"].close()  # its lines stop rendering [issue 42]
         if hw is not None:
             hw.close()
             hw.factory.close()

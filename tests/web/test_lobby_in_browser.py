@@ -213,3 +213,27 @@ def test_the_game_is_dealt_in_the_tablets_language(hub, new_context):
     expect(hook(page, "names")).to_have_value("\n".join(NAMES))
     expect(hook(page, "language")).to_have_value("en")
     assert not errors, errors
+
+
+def test_a_name_may_be_given_its_reading(hub, new_context):
+    """[issue 42] "a table cannot say how a name is read (陽菜: ヒナ or
+    ハルナ)": a line "name = reading" (or ＝, as a Japanese keyboard types
+    it) sends the name and, apart, how the narrator says it; a line without
+    one sends none, and the lobby shows the names back with their readings."""
+    page, games, errors = _tablet(hub, new_context, {"seq": 0, "game": None})
+    expect(hook(page, "lobby")).to_be_visible()
+    hook(page, "ruleset").select_option("jp-standard")
+    hook(page, "language").select_option("ja")
+    names = ["陽菜 = はるな", "ゆうと", "さくら＝サクラ", "はると", "みお", "そうた", "ひな",
+             "れん", "ゆい"]
+    hook(page, "names").fill("\n".join(names))
+    expect(hook(page, "count-werewolf")).to_have_text("2")
+    hook(page, "create").click()
+    expect(hook(page, "dealing")).to_be_visible()
+    assert games[-1]["players"] == ["陽菜", "ゆうと", "さくら", "はると", "みお", "そうた", "ひな",
+                                    "れん", "ゆい"]
+    assert games[-1]["readings"] == {"陽菜": "はるな", "さくら": "サクラ"}
+    hook(page, "tab-lobby").click()
+    page.reload()  # the lobby remembered, readings with their names
+    expect(hook(page, "names")).to_have_value(re.compile("^陽菜 = はるな\nゆうと\nさくら = サクラ"))
+    assert not errors, errors

@@ -16,8 +16,19 @@
     return own ? own.value : "en";
   }
 
-  function names() {
-    return $("names").value.split("\n").map((s) => s.trim()).filter((s) => s);
+  // a line is a name, or "name = reading": how the narrator says it [issue 42]
+  function entries() {
+    return $("names").value.split("\n").map((line) => {
+      const at = line.search(/[=＝]/);
+      return at < 0 ? { name: line.trim(), reading: "" }
+        : { name: line.slice(0, at).trim(), reading: line.slice(at + 1).trim() };
+    }).filter((e) => e.name);
+  }
+  function names() { return entries().map((e) => e.name); }
+  function readings() {
+    const out = {};
+    for (const e of entries()) if (e.reading) out[e.name] = e.reading;
+    return out;
   }
   function currentRuleset() { return S.rulesets && S.rulesets[$("ruleset").value]; }
 
@@ -234,6 +245,7 @@
   // included) and a seed only if the GM typed one; it never shuffles.
   function buildSetup() {
     const setup = { ruleset: $("ruleset").value, players: names(), language: $("language").value };
+    if (Object.keys(readings()).length) setup.readings = readings();
     if ($("buttons").value !== "phones") setup.buttons = $("buttons").value;
     if ($("narrated").value) setup.narrated = true;  // [issue 20]: the hub narrates
     const options = readOptions();
@@ -254,7 +266,8 @@
   }
 
   function applySetup(setup, keepSeed) {
-    $("names").value = (setup.players || []).join("\n");
+    const said = setup.readings || {};
+    $("names").value = (setup.players || []).map((n) => said[n] ? n + " = " + said[n] : n).join("\n");
     if (setup.ruleset && S.rulesets[setup.ruleset]) $("ruleset").value = setup.ruleset;
     languageChosen = Boolean(setup.language);
     $("language").value = setup.language || pageLanguage();
@@ -269,7 +282,7 @@
   function remember() {
     renderTotal();
     if (!S.rulesets) return;
-    const doc = { players: names(), ruleset: $("ruleset").value,
+    const doc = { players: names(), readings: readings(), ruleset: $("ruleset").value,
       language: languageChosen ? $("language").value : undefined,  // (left out: the page's)
       buttons: $("buttons").value, counts: S.counts, options: readOptions(),
       narrated: Boolean($("narrated").value) };

@@ -39,9 +39,12 @@
   }
 
   function renderTable(v) {
+    const said = v.readings || {};  // how the narrator says a name [issue 42]
     // (a space between the parts: a screen reader reads "Gus, Villager, dead", not "Villagerdead")
     $("players").replaceChildren(...v.players.map((p) => el("li", {class: p.alive ? "" : "gone"},
-      nameTag(p.name), p.seat === v.seat ? " " + t("(you)") : "",
+      nameTag(p.name), said[p.name] ? el("span", {class: "reading", lang: v.language,
+        test: "reading"}, " (" + said[p.name] + ")") : null,
+      p.seat === v.seat ? " " + t("(you)") : "",
       p.sheriff ? [" ", el("span", {class: "badge"}, "★ " + t("sheriff"))] : null,
       p.seat !== v.seat && publicRole(v, p) ? [" ", el("span", {class: "known"}, roleName(p.role))] : null,
       p.alive ? null : [" ", el("span", {class: "known"}, t("dead"))])));
