@@ -286,6 +286,7 @@ class Audiences:
             view["step"] = f"day {view['n']} {talk}"
         elif pc.mode == "verdict":
             view["step"] = f"day {view['n']} verdict"
+        _event_moment(view)
         return view
 
     def _public(self, live: Live) -> dict:
@@ -385,6 +386,7 @@ class Audiences:
             view["rollcall"] = rollcall
         view["announcements"] = shared_announcements(state)
         view["script"] = {"line": gm_line(view, live.language, view["announcements"])}
+        _event_moment(view)
         view["seats"] = live.seats
         view["storage"] = live.storage
         return view
@@ -553,3 +555,21 @@ class Audiences:
         for listener in self.all():
             if listener.token == token:
                 listener.close()
+
+
+def _event_moment(view: dict) -> None:
+    """When the event card of the day shows (RULES.md §10) [issue 45], said
+    once for every page (shared.js `renderEvent` reads it, no page works it
+    out): `event.moment` is "day" from dawn on the day it was turned, "vote"
+    while that day's execution vote is open (the phones and the GM keep the
+    card; the table screen gives the ballots its room), None at night (the
+    calls included), in the deal and at the end. Public: made of the view's
+    own `event.today`, `phase` and `vote`."""
+    ev = view.get("event")
+    if ev is None:
+        return
+    moment = None
+    if ev.get("today") and view.get("phase") == "day" and view.get("step") != "deal":
+        vote = view.get("vote")
+        moment = "vote" if vote is not None and vote.get("kind") == "vote" else "day"
+    view["event"] = {**ev, "moment": moment}  # the engine's dict is shared: a copy
