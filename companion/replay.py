@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import unicodedata
 
-from .engine import Action, EngineError, IllegalAction, SetupError, State, act, new_game, step_label
+from .engine import (
+    Action,
+    EngineError,
+    IllegalAction,
+    SetupError,
+    State,
+    act,
+    characters,
+    new_game,
+    step_label,
+)
 from .engine.actions import ACTION_IDS
 
 GAME_FIELDS = frozenset({"ruleset", "options", "players", "deal", "center", "professions",
@@ -16,19 +26,18 @@ GAME_FIELDS = frozenset({"ruleset", "options", "players", "deal", "center", "pro
 ACTION_FIELDS = frozenset({"actor", "do", "target", "targets", "heal", "poison", "card", "mode",
                            "outcome", "power", "building"})
 
-#: Unicode categories that draw nothing on their own: spaces, separators,
-#: format characters (U+200B zero width space, U+2060 word joiner, U+FEFF),
-#: combining marks, unassigned and private-use code points.
-_INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cn", "Co", "Cs", "Mn", "Me"})
-#: Letters and symbols that are drawn blank (Hangul fillers, the empty braille cell).
-_BLANK_CHARACTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-
 
 def check_names(players: list[str]) -> None:
     """[issue 9] input problems: every name is one line of visible text, and no
     two names are the same text written with different Unicode code points
     (equal after NFC normalisation). Identical names are left to the engine's
-    own duplicate check. Raises SetupError naming the first bad name."""
+    own duplicate check. Raises SetupError naming the first bad name.
+
+    A script's names are names like any other: they refuse what the table
+    refuses in a player's name, by the one rule (engine/characters.py) —
+    an invisible or direction-changing character inside a visible name
+    ("A\\u200bnn", "\\u202eevil") and a pile of combining marks too
+    [issue 45]."""
     seen: dict[str, int] = {}
     for number, name in enumerate(players, 1):
         where = f"name {number} in 'players' ({name!r})"
@@ -36,9 +45,16 @@ def check_names(players: list[str]) -> None:
             raise SetupError(f"{where} holds a line break or another control character")
         if any(unicodedata.category(c) == "Cs" for c in name):
             raise SetupError(f"{where} is not valid Unicode text (a lone surrogate)")
-        if all(unicodedata.category(c) in _INVISIBLE_CATEGORIES or c in _BLANK_CHARACTERS
-               for c in name):
+        if characters.blank(name):
             raise SetupError(f"{where} has nothing visible in it")
+        ch = characters.first_refused(name)
+        if ch is not None:
+            raise SetupError(f"{where} holds an invisible or direction-changing character "
+                             f"({characters.named(ch)}): type it again without it")
+        piled = characters.stacked(name)
+        if piled is not None:
+            raise SetupError(f"{where} has {piled[1]} combining marks on one letter (its "
+                             f"character {piled[0] + 1}): at most {characters.MAX_MARKS}")
         key = unicodedata.normalize("NFC", name)
         first = seen.setdefault(key, number)
         if first != number and players[first - 1] != name:

@@ -20,10 +20,10 @@ at each dawn (new_moon.turn).
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from random import Random
 
+from . import characters
 from .errors import SetupError
 
 
@@ -58,15 +58,6 @@ CALLS: tuple[str, ...] = tuple(c for card in EVENTS.values() for c in card.calls
 #: the words' LANGUAGES (the engine may not import the words; a test keeps them in step)
 LANGS = frozenset({"en", "ja", "zh_Hant"})
 MAX_TITLE, MAX_TEXT = 40, 240
-#: as companion/table/player_names.py refuses in a name (the engine may not
-#: import the table; tests/engine/test_events.py keeps the two in step)
-REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
-INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f"
-                      "\u2800\u3164\uffa0") | frozenset(chr(c) for c in range(0xFE00, 0xFE10))
-#: combining marks one letter may carry, as in a name (player_names.MAX_MARKS):
-#: a pile of them overflowed the TV's and the tablet's cards and widened a
-#: phone's page to 836 px [issue 41 item 8]
-MAX_MARKS = 3
 
 
 # --- the option ------------------------------------------------------------------
@@ -110,18 +101,18 @@ def _check_text(item: dict, k: int) -> None:
 def _check_words(where: str, words: object, most: int) -> None:
     if not isinstance(words, str) or not words.strip():
         raise SetupError(f"{where} is empty")
-    for ch in words:
-        if ch != "\n" and (ch in INVISIBLE or unicodedata.category(ch) in REFUSED_CATEGORIES):
-            raise SetupError(f"{where} holds an invisible or direction-changing character "
-                             f"(U+{ord(ch):04X}): type it again without it")
+    ch = characters.first_refused(words, allowed="\n")  # the one rule, as a name's
+    if ch is not None:
+        raise SetupError(f"{where} holds an invisible or direction-changing character "
+                         f"({characters.named(ch)}): type it again without it")
+    if characters.blank(words):  # only marks: nothing drawn
+        raise SetupError(f"{where} is empty: nothing in it is drawn")
     if len(words) > most:
         raise SetupError(f"{where} has {len(words)} characters: at most {most}")
-    run = 0
-    for i, ch in enumerate(words):
-        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
-        if run > MAX_MARKS:
-            raise SetupError(f"{where} has more than {MAX_MARKS} combining marks on one letter "
-                             f"(its character {i - run + 1}): type it again without them")
+    piled = characters.stacked(words)
+    if piled is not None:
+        raise SetupError(f"{where} has more than {characters.MAX_MARKS} combining marks on one "
+                         f"letter (its character {piled[0] + 1}): type it again without them")
 
 
 def texts(opts: dict) -> dict[str, dict]:

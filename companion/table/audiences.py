@@ -30,6 +30,7 @@ from ..engine import (
     shared_public_view,
     view_for,
 )
+from ..engine.story import readable
 from ..options import VOTE_TIMEOUT
 from ..words import gm_line, public_line
 from . import pacing, ready
@@ -288,6 +289,7 @@ class Audiences:
             view["step"] = f"day {view['n']} {talk}"
         elif pc.mode == "verdict":
             view["step"] = f"day {view['n']} verdict"
+        _event_moment(view)
         return view
 
     def _public(self, live: Live) -> dict:
@@ -339,6 +341,7 @@ class Audiences:
             # screen (RULES.md §8): never a ballot's extra box that only their holder has
             view["actions"] = [c for c in view["actions"] if c["do"] not in pacing.DAY_POWERS]
         self._overlay(live, view)
+        view["reads_story"] = _reads_story(src, seat)
         if pc.mode == "ballot" and buttons != "phones" and view["actions"]:
             if buttons == "roll-call" or seat in state.votes:  # by button, or locked
                 view["actions"] = [c for c in view["actions"] if c.get("do") != "vote"]
@@ -361,8 +364,8 @@ class Audiences:
         for the call's end [issue 28]), its choices if the call is its own,
         and, for a wolf, the pack's picks all through the pack's call."""
         state, pc = live.state, live.pace
-        view = view_for(self._upto(state, pacing.news_cut(pc, len(state.log))), seat,
-                        shared=True)
+        src = self._upto(state, pacing.news_cut(pc, len(state.log)))
+        view = view_for(src, seat, shared=True)
         view["actions"] = seat_actions(state, seat) if pacing.may_act(pc, seat) else []
         pack = pacing.pack_call(state, pc, seat)  # the whole pack's call [issue 16]
         view.pop("pack_picks", None)
@@ -374,6 +377,7 @@ class Audiences:
             # every living phone the same button (RULES.md §4 [004]) [issue 34]
             view["ready"] = seat in pc.ready
         self._overlay(live, view)
+        view["reads_story"] = _reads_story(src, seat)
         view["game"], view["language"] = live.game, live.language
         if live.readings:
             view["readings"] = live.readings
@@ -393,6 +397,7 @@ class Audiences:
             view["rollcall"] = rollcall
         view["announcements"] = shared_announcements(state)
         view["script"] = {"line": gm_line(view, live.language, view["announcements"])}
+        _event_moment(view)
         view["seats"] = live.seats
         view["storage"] = live.storage
         return view
@@ -561,3 +566,32 @@ class Audiences:
         for listener in self.all():
             if listener.token == token:
                 listener.close()
+
+
+def _event_moment(view: dict) -> None:
+    """When the event card of the day shows (RULES.md §10) [issue 45], said
+    once for every page (shared.js `renderEvent` reads it, no page works it
+    out): `event.moment` is "day" from dawn on the day it was turned, "vote"
+    while that day's execution vote is open (the phones and the GM keep the
+    card; the table screen gives the ballots its room), None at night (the
+    calls included), in the deal and at the end. Public: made of the view's
+    own `event.today`, `phase` and `vote`."""
+    ev = view.get("event")
+    if ev is None:
+        return
+    moment = None
+    if ev.get("today") and view.get("phase") == "day" and view.get("step") != "deal":
+        vote = view.get("vote")
+        moment = "vote" if vote is not None and vote.get("kind") == "vote" else "day"
+    view["event"] = {**ev, "moment": moment}  # the engine's dict is shared: a copy
+
+
+def _reads_story(shown: State, seat: int) -> str | None:
+    """Whether the seat's phone may ask for the story now [issue 45], by the
+    one rule (engine.story.readable) on the game its view shows (`shown`: a
+    death the night has not told yet opens nothing): "end" once the game is
+    over, "ghost" while the seat is dead with `ghosts` on, else None. The
+    seat's own facts only; the hub still answers the story by the rule."""
+    if not readable(shown, seat):
+        return None
+    return "end" if shown.phase == "over" else "ghost"

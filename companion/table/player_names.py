@@ -23,18 +23,10 @@ import unicodedata
 
 import confusables
 
+from ..engine import characters
 from .errors import BadInput
 
 MAX_NAME = 40
-
-#: categories no name needs: controls, format characters (zero-width spaces
-#: and joiners, bidi embeddings, overrides and isolates, the BOM), private
-#: use, surrogates, unassigned code points, line and paragraph separators
-REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
-#: invisible characters outside those categories (Unicode's
-#: Default_Ignorable_Code_Point letters and marks, the blank braille cell)
-INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f"
-                      "\u2800\u3164\uffa0") | frozenset(chr(c) for c in range(0xFE00, 0xFE10))
 
 #: combining marks of no script of their own: the Combining Diacritical
 #: Marks blocks (with their Extended and Supplement), the marks for symbols,
@@ -47,14 +39,6 @@ INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u1
 DIACRITICS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF),
               (0xFE20, 0xFE2F), (0x3099, 0x309A))
 
-#: combining marks one letter may carry [issue 41 item 8]: a script's own
-#: spelling stacks at most three (Thai's vowel and tone, Tibetan's stacked
-#: letters, Hebrew's points); a pile of them ("Zalgo" text) is one cluster a
-#: page cannot break, drawn over the lines around it or, where a font has
-#: no place for them, one after another: an event card of 240 widened a
-#: phone's page to 836 px
-MAX_MARKS = 3
-
 _SPACES = re.compile(r"\s+")
 
 
@@ -63,33 +47,18 @@ def clean_name(raw: str) -> str:
     name = _SPACES.sub(" ", unicodedata.normalize("NFKC", raw)).strip()
     if not name:
         raise BadInput(f"player name {raw!r} is empty")
-    for ch in name:
-        if ch in INVISIBLE or unicodedata.category(ch) in REFUSED_CATEGORIES:
-            what = unicodedata.name(ch, f"U+{ord(ch):04X}")
-            raise BadInput(f"player name {raw!r} holds an invisible or direction-changing "
-                           f"character (U+{ord(ch):04X} {what}): type it again without it")
+    ch = characters.first_refused(name)
+    if ch is not None:
+        raise BadInput(f"player name {raw!r} holds an invisible or direction-changing "
+                       f"character ({characters.named(ch)}): type it again without it")
     if len(name) > MAX_NAME:
         raise BadInput(f"player name {name[:20]!r}… has {len(name)} characters: "
                        f"at most {MAX_NAME}")
-    piled = stacked(name)
+    piled = characters.stacked(name)
     if piled is not None:
         raise BadInput(f"player name {name!r} has {piled[1]} combining marks on one letter "
-                       f"(its character {piled[0] + 1}): at most {MAX_MARKS}")
+                       f"(its character {piled[0] + 1}): at most {characters.MAX_MARKS}")
     return name
-
-
-def stacked(text: str) -> tuple[int, int] | None:
-    """(where, how many) of the first letter carrying more than MAX_MARKS
-    combining marks (Unicode's Mn and Me), else None."""
-    run = 0
-    for i, ch in enumerate(text):
-        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
-        if run > MAX_MARKS:
-            end = i
-            while end < len(text) and unicodedata.category(text[end]) in ("Mn", "Me"):
-                end += 1
-            return i - run, end - (i - run) - 1
-    return None
 
 
 def clean_names(raw: list[str]) -> list[str]:
@@ -109,7 +78,7 @@ def clean_names(raw: list[str]) -> list[str]:
 
 def stray(ch: str) -> bool:
     """A combining mark of DIACRITICS (in a clean name: one NFKC did not merge)."""
-    return unicodedata.category(ch) in ("Mn", "Me") and any(
+    return unicodedata.category(ch) in characters.MARKS and any(
         lo <= ord(ch) <= hi for lo, hi in DIACRITICS)
 
 

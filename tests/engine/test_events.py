@@ -7,8 +7,6 @@ Each test names the rule it checks; each fails if that rule breaks.
 
 from __future__ import annotations
 
-import unicodedata
-
 import pytest
 from helpers import S, a, attack, choices, game, play, votes
 
@@ -323,15 +321,19 @@ def test_text_only_events_are_checked_like_names_rules_10(bad, why):
         new_game(MH, [f"P{i}" for i in range(8)], options={"events": [bad]})
 
 
-def test_the_engines_invisible_characters_are_the_names_rules():
-    """event_cards copies player_names' refusals (the engine may not import the table)."""
-    from companion.table import player_names
-    assert event_cards.INVISIBLE == player_names.INVISIBLE
-    assert event_cards.REFUSED_CATEGORIES == player_names.REFUSED_CATEGORIES
-    assert event_cards.MAX_MARKS == player_names.MAX_MARKS  # [issue 41 item 8]
-    assert unicodedata.category("\u200b") in event_cards.REFUSED_CATEGORIES
+def test_the_event_cards_languages_are_the_words():
+    """event_cards.LANGS copies the words' LANGUAGES (the engine may not import the words)."""
     from companion.words import LANGUAGES
     assert event_cards.LANGS == set(LANGUAGES)
+
+
+@pytest.mark.parametrize("words", ["\u0301\u0316", " \u0301 "])
+def test_an_event_text_of_marks_alone_is_empty_issue_45(words):
+    """[issue 45] a title or text that draws nothing is refused as a blank one
+    is (characters.blank, as a replay's name): combining marks on no letter."""
+    with pytest.raises(SetupError, match="is empty"):
+        new_game(MH, [f"P{i}" for i in range(8)], options={"events": [
+            {"title": {"en": "A"}, "text": {"en": words}}]})
 
 
 def test_two_executions_end_with_a_vote_of_no_ballots_rules_6_decision():

@@ -133,3 +133,33 @@ def test_a_pile_of_marks_on_one_letter_is_refused_as_in_an_event_card(name):
     letter; a script's own marks pass (test above: Thai, Devanagari, Yoruba)."""
     with pytest.raises(BadInput, match="combining marks on one letter"):
         _names(_setup(name))
+
+
+# --- the one invisible-character rule [issue 45] -------------------------------------
+
+@pytest.mark.parametrize("ch", ["\u200b", "\u202e", "\u2066", "\u00ad", "\ufeff", "\u3164",
+                                "\u2800", "\ufe0f", "\ue000", "\u0378"],
+                         ids=lambda c: f"U+{ord(c):04X}")
+def test_a_name_a_replays_name_and_an_event_text_refuse_alike(ch):
+    """One rule (companion/engine/characters.py), three users: a player's
+    name at the table, a replay script's name (which let "A\\u200bnn" and
+    "\\u202eevil" through before [issue 45]) and a text-only event card."""
+    from companion.engine import SetupError, characters, new_game
+    from companion.replay import check_names
+    assert characters.refused(ch)
+    with pytest.raises(BadInput, match="invisible or direction-changing"):
+        _names(_setup("An" + ch + "n"))
+    with pytest.raises(SetupError, match="invisible or direction-changing"):
+        check_names(["An" + ch + "n", "Bob"])
+    with pytest.raises(SetupError, match="invisible or direction-changing"):
+        new_game("millers-hollow", [f"P{i}" for i in range(8)], options={"events": [
+            {"title": {"en": "A"}, "text": {"en": "B" + ch + "C"}}]})
+
+
+def test_a_pile_of_marks_is_refused_in_a_replays_name_too():
+    """[issue 45] as at the table (above) and in an event card's text."""
+    from companion.engine import SetupError
+    from companion.replay import check_names
+    with pytest.raises(SetupError, match="4 combining marks on one letter"):
+        check_names(["Z\u0301\u0316\u0350\u0301", "Bob"])
+    check_names(["Adébáyọ̀", "กี่ครั้ง", "सुनील"])  # a script's own marks pass

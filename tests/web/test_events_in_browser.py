@@ -85,6 +85,7 @@ def test_the_card_of_the_day_shows_everywhere_and_the_first_dead_names_an_ally(
         _night(hub, "Hal")
         event = hub.table.public()["event"]
         assert event["card"] == "wolves-ally" and event["today"], event
+        assert event["moment"] == "day", event  # the view says when it shows [issue 45]
         # the table screen: the card, large, marked New Moon's
         card = hook(screen, "event-card")
         expect(card).to_be_visible()
@@ -108,6 +109,8 @@ def test_the_card_of_the_day_shows_everywhere_and_the_first_dead_names_an_ally(
         hub.api("POST", "/api/timer", {"do": "skip"})
         expect(hook(screen, "event-card")).to_be_hidden()
         expect(hook(fay, "event-card")).to_be_visible()
+        expect(hook(gm, "event-card")).to_be_visible()  # the GM's all day too
+        assert hub.table.public()["event"]["moment"] == "vote"  # [issue 45]
         while hub.api("GET", "/api/gm")["pending"]["phase"] == "day":
             hub.api("POST", "/api/actions", {"do": "timeout"})
         # night 2: the first dead (Hal) names Fay, who becomes the wolves' ally

@@ -58,10 +58,13 @@ def test_no_script_is_over_600_lines(path: Path) -> None:
     assert lines <= MAX_LINES, f"{path.name} has {lines} lines (at most {MAX_LINES}): split it"
 
 
-@pytest.mark.parametrize("name", ["el", "stepText", "pageWords", "tallyRows", "nameTag", "tn"])
+@pytest.mark.parametrize("name", ["el", "stepText", "pageWords", "tallyRows", "nameTag", "tn",
+                                  "tallyVoters", "renderEvent", "renderLost", "eventCardNodes",
+                                  "eventMark", "eventCardWords"])
 def test_each_shared_helper_is_defined_once(name: str) -> None:
-    """el() and a name's tag (dom.js), stepText and tn (words.js) and the
-    tally's rows (tally.js) are written once for every page; a page's own
+    """el() and a name's tag (dom.js), stepText and tn (words.js), the
+    tally's rows and voters (tally.js), the event card and the lost phone's
+    vote (shared.js [issue 45]) are written once for every page; a page's own
     copy is how they drifted."""
     found = _definitions(name)
     assert len(found) == 1, f"{name} is defined {len(found)} times: {found}"
@@ -130,3 +133,14 @@ def test_no_script_has_a_copy_of_the_names(tmp_path: Path) -> None:
         strings = set(re.findall(r'"((?:[^"\\]|\\.)*)"', _code(path)))
         copies = sorted(strings & words)
         assert not copies, f"{path.name} writes names the template gives: {copies}"
+
+
+def test_no_page_works_out_when_the_event_card_shows() -> None:
+    """[issue 45] the card's moment is the view's `event.moment`
+    (companion/table/audiences.py), read by shared.js's renderEvent alone:
+    no page script reads the card's `today` nor its own idea of the vote."""
+    for path in SCRIPTS:
+        code = _code(path)
+        assert not re.search(r"\.today\b", code), path.name
+        reads = len(re.findall(r"\.moment\b(?!\s*\()", code))  # not night.moment(v)
+        assert reads == (1 if path.name == "shared.js" else 0), (path.name, reads)

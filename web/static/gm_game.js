@@ -42,7 +42,7 @@
         { name: nameOf(v.rollcall.candidate), i: v.rollcall.index + 1, n: v.rollcall.of }) : "";
     $("line").textContent = rollcall || line || doing
       || (v.phase === "over" ? winText(v.winner) : whenText(v));
-    renderEvent(v);
+    renderCard(v);
     document.querySelector("#running .clock").hidden = v.phase === "over";
     // the discussion and the verdict wait for nobody (their clock holds the vote) [issue 44]
     const held = v.pace && (v.pace.mode === "discussion" || v.pace.mode === "verdict");
@@ -61,23 +61,15 @@
     tick();
     fitPlayers();  // the line, the waiting and the end above may have grown
   }
-  // New Moon's card of the day (RULES.md §10) [issue 33], all day, under the
-  // moderator's line (which says it): marked New Moon's or a house event; a
-  // text-only card changes no rule, so the GM applies it by hand
-  function renderEvent(v) {
+  // New Moon's card of the day (RULES.md §10) [issue 33], all day (the
+  // view's event.moment; shared.js), under the moderator's line, in one line:
+  // its text once (the line at dawn says it already); a text-only card
+  // changes no rule, so the GM applies it by hand
+  function renderCard(v) {
     const ev = v.event;
-    const box = $("event-card");
-    box.hidden = !(ev && ev.today && v.phase === "day");
-    if (box.hidden) { box.replaceChildren(); return; }
-    const w = eventCardWords(ev, N);  // words.js
-    const mark = eventMark(w, t);  // words.js
-    box.classList.toggle("moon", w.source === "[003]");
-    // its text once: the moderator's line at dawn says it already
-    const said = ($("line").textContent || "").includes(w.text);
-    box.replaceChildren(el("span", { class: "tag" + (w.source === "[003]" ? " moon" : ""), text: mark }), " ",
-      el("strong", { test: "event-title", text: w.title }), " ",
-      ...(said ? [] : [el("span", { class: "text", text: w.text })]),
-      ...(w.own ? [el("strong", { class: "by-hand", test: "by-hand", text: " " + t("Apply it by hand.") })] : []));
+    const w = ev ? eventCardWords(ev, N) : null;  // words.js
+    const said = !!w && ($("line").textContent || "").includes(w.text);
+    renderEvent($("event-card"), v, GM.words, { line: true, said, byHand: t("Apply it by hand.") });
   }
 
   // the table's seats in the window's height, else scrolling in their panel
@@ -186,7 +178,7 @@
       if (left.length) box.append(el("p", { class: "quiet" }, GM.words.tn("Waiting for: {names}", { names: tags(left) })));
     } else if (v.last_tally) {
       const { rows, abstainedBy } = tallyRows(v.last_tally, nameOf, GM.words);  // tally.js
-      const voters = (by) => by.flatMap(([label, w], i) => [i ? ", " : "", nameTag(label), w]);  // never the ×2 cut
+      const voters = tallyVoters;  // tally.js: never the ×2 cut
       for (const r of rows) box.append(row(nameOf(r.seat), String(r.count), voters(r.by)));
       if (abstainedBy.length) box.append(row(t("abstain"), "", voters(abstainedBy)));
     }

@@ -8,7 +8,8 @@
 // phone is lost", POST /api/seats/<n>/lost). el() and $() are dom.js's.
 (function () {
   "use strict";
-  const {t, stepText} = pageWords("names");  // words.js
+  const words = pageWords("names");  // words.js
+  const {t, stepText} = words;
   // what the clock's Next ends (companion/table/pacing.py SKIPPABLE)
   const OPEN = ["calls", "discussion", "ballot", "prompt", "last-words", "verdict"];
   let view = null;
@@ -54,7 +55,7 @@
     next.stage(pace.stage);
     // a speaking turn: Next skips it [issue 34]
     $("next").textContent = pace.mode === "discussion" && pace.turns ? t("Skip this turn") : t("Next");
-    renderLost(v);
+    lostPhone(v);
     tick();
     const key = [v.game, (v.opened || []).join(), v.lost_phone ? v.lost_phone.status + v.lost_phone.seat : ""].join("|");
     if (key !== seatsKey) {
@@ -84,24 +85,16 @@
     if (lost && count) count.textContent = t("{s} s", {s: left(lost.until)});
   }
 
-  // a lost phone's request, as the table screen shows it (public)
-  function renderLost(v) {
-    const lost = v.lost_phone;
-    const box = $("lost");
-    box.hidden = !lost;
-    if (!lost) { box.replaceChildren(); return; }
-    const kids = [];
-    if (lost.status === "vote") {
-      kids.push(el("p", {class: "ask"}, t("{name}'s phone is lost: the living vote on their phones.", {name: lost.name})),
-        el("p", {test: "host-lost-count"}, t("Yes {yes} · No {no} · {needed} yes needed",
-          {yes: lost.yes.length, no: lost.no.length, needed: lost.needed})));
-    } else {
-      kids.push(el("p", {class: "ask"}, t("{name}'s new code is on the table screen: {name} scans it with the phone to play on.", {name: lost.name})));
-    }
-    kids.push(el("p", {class: "row"}, el("span", {id: "lost-left", class: "left"}),
-      el("button", {type: "button", test: "host-lost-cancel",
-        onclick: () => post("/api/lost/cancel", {})}, t("Withdraw"))));
-    box.replaceChildren(...kids);
+  // a lost phone's request, as the table screen shows it (public; shared.js)
+  function lostPhone(v) {
+    renderLost($("lost"), v.lost_phone, words, {
+      ask: () => t("{name}'s phone is lost: the living vote on their phones.", {name: v.lost_phone.name}),
+      countClass: null, countTest: "host-lost-count",
+      decided: (lost) => [el("p", {class: "ask"},
+        t("{name}'s new code is on the table screen: {name} scans it with the phone to play on.", {name: lost.name}))],
+      end: () => [el("p", {class: "row"}, el("span", {id: "lost-left", class: "left"}),
+        el("button", {type: "button", test: "host-lost-cancel",
+          onclick: () => post("/api/lost/cancel", {})}, t("Withdraw")))]});
   }
 
   async function seats() {

@@ -376,63 +376,39 @@
     } else {
       renderPanel();
     }
-    renderEvent(v, night || deal || over);
+    // New Moon's card of the day (RULES.md §10) [issue 33]: a small panel,
+    // the same on every phone, while the view's event.moment says (shared.js)
+    renderEvent($("event-box"), v, words);
     renderTable(v);
-    renderLost(v);
+    lostPhone(v);
     phoneStory(v, $("story"));  // story.js: at the end, or dead with ghosts [issue 35]
     card.refresh();
     tick();
     announce();
   }
 
-  // New Moon's card of the day (RULES.md §10) [issue 33]: a small panel, all
-  // day, the same on every phone (the public view's `event`)
-  function renderEvent(v, off) {
-    const ev = v.event;
-    const box = $("event-box");
-    box.hidden = off || !ev || !ev.today;
-    if (box.hidden) { box.replaceChildren(); return; }
-    const w = eventCardWords(ev, N);  // words.js
-    box.classList.toggle("moon", w.source === "[003]");
-    box.replaceChildren(...eventCardNodes(w, t));
-  }
-
   // A lost phone [issue 29]: the table votes to reissue a seat; every living
   // phone but that seat's answers yes or no (public: the table screen shows
   // who said what). The last answer counts until the vote ends.
-  function renderLost(v) {
-    const lost = v.lost_phone;
-    const box = $("lost");
-    box.hidden = !lost;
-    if (!lost) { box.replaceChildren(); return; }
-    const who = nameTag(lost.name);
-    if (lost.status !== "vote") {
-      box.replaceChildren(el("p", {class: "ask"}, words.tn("{name}'s new code is on the table screen.", {name: who})));
-      return;
-    }
-    const mine = lost.yes.includes(v.seat) ? "yes" : lost.no.includes(v.seat) ? "no" : null;
-    const kids = [el("p", {class: "ask"}, words.tn("{name}'s phone is lost: reissue {name}'s seat?", {name: who})),
-      el("p", {class: "count", test: "lost-count"}, t("Yes {yes} · No {no} · {needed} yes needed",
-        {yes: lost.yes.length, no: lost.no.length, needed: lost.needed}))];
-    if (v.seat === lost.seat) {
-      kids.push(el("p", {}, t("The table is voting on your seat: if your phone is not lost, say so aloud.")));
-    } else if (!lost.voters.includes(v.seat)) {
-      kids.push(el("p", {class: "quiet"}, t("Only the living vote.")));
-    } else {
-      const answer = (yes) => post("/lost", {yes}).then(([r, doc]) => {
-        if (!r.ok) showError(doc.error || r.statusText);
-      }).catch((err) => showError(String(err.message || err)));
-      kids.push(el("div", {class: "answers"},
-        el("button", {type: "button", test: "lost-yes", class: "pick" + (mine === "yes" ? " chosen" : ""),
-          "aria-pressed": String(mine === "yes"), onclick: () => answer(true)}, t("Yes, reissue it")),
-        el("button", {type: "button", test: "lost-no", class: "pick" + (mine === "no" ? " chosen" : ""),
-          "aria-pressed": String(mine === "no"), onclick: () => answer(false)}, t("No"))));
-      if (mine) {
-        kids.push(el("p", {class: "quiet", test: "lost-mine"},
-          t(mine === "yes" ? "Your answer: yes (you may change it)." : "Your answer: no (you may change it).")));
-      }
-    }
-    box.replaceChildren(...kids);
+  function lostPhone(v) {
+    renderLost($("lost"), v.lost_phone, words, {  // shared.js
+      ask: (who) => words.tn("{name}'s phone is lost: reissue {name}'s seat?", {name: who}),
+      decided: (lost, who) => [el("p", {class: "ask"}, words.tn("{name}'s new code is on the table screen.", {name: who}))],
+      voting: (lost) => {
+        const mine = lost.yes.includes(v.seat) ? "yes" : lost.no.includes(v.seat) ? "no" : null;
+        if (v.seat === lost.seat) return [el("p", {}, t("The table is voting on your seat: if your phone is not lost, say so aloud."))];
+        if (!lost.voters.includes(v.seat)) return [el("p", {class: "quiet"}, t("Only the living vote."))];
+        const answer = (yes) => post("/lost", {yes}).then(([r, doc]) => {
+          if (!r.ok) showError(doc.error || r.statusText);
+        }).catch((err) => showError(String(err.message || err)));
+        return [el("div", {class: "answers"},
+          el("button", {type: "button", test: "lost-yes", class: "pick" + (mine === "yes" ? " chosen" : ""),
+            "aria-pressed": String(mine === "yes"), onclick: () => answer(true)}, t("Yes, reissue it")),
+          el("button", {type: "button", test: "lost-no", class: "pick" + (mine === "no" ? " chosen" : ""),
+            "aria-pressed": String(mine === "no"), onclick: () => answer(false)}, t("No"))),
+        mine ? el("p", {class: "quiet", test: "lost-mine"},
+          t(mine === "yes" ? "Your answer: yes (you may change it)." : "Your answer: no (you may change it).")) : null];
+      }});
   }
 
   // --- sending ------------------------------------------------------------------

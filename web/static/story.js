@@ -60,14 +60,15 @@
   }
 
   // a phone: the whole story at the end, or, dead with the `ghosts` option,
-  // the story so far (asked again at each new view); the hub says who may
-  // read it (403 otherwise), this only asks when it may
+  // the story so far (asked again at each new view); the seat's view says
+  // which (`reads_story`: "end", "ghost" or null, by the engine's one rule,
+  // engine/story.py readable [issue 45]) and the hub answers by the same rule
   let phoneKey = null;
   const GHOST_OPEN_MS = 60000;
   let ghostTimer = null;
   async function phoneStory(v, box) {
-    const ghost = v.phase !== "over" && v.alive === false && !!(v.options && v.options.ghosts);
-    if (v.phase !== "over" && !ghost) {
+    const ghost = v.reads_story === "ghost";
+    if (!v.reads_story) {
       phoneKey = null;
       box.hidden = true;
       box.replaceChildren();

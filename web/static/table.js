@@ -105,8 +105,7 @@
   // a closed vote's counts, each with its voters (tally.js)
   function tallyTable(a) {
     const {rows, abstained, abstainedBy} = tallyRows(a, name, words);  // tally.js
-    // each voter's name cut when long, never his ×2
-    const voters = (by) => by.flatMap(([label, w], i) => [i ? ", " : "", nameTag(label), w]);
+    const voters = tallyVoters;  // tally.js: each name cut when long, never the ×2
     const table = el("table", {});
     for (const r of rows) {
       table.append(el("tr", {class: r.lead ? "lead" : ""}, el("th", {}, tag(r.seat)),
@@ -183,8 +182,10 @@
     }
     // the line as said, one sentence a line, without a first line that only
     // repeats the heading above it [issue 18 item 6]
-    // (and without the card of the day's sentence while its card shows it, renderEvent)
-    const card = eventShown(v, lobby || night) ? eventCardWords(v.event, N) : null;
+    // (and without the card of the day's sentence while its card shows it):
+    // the card large from dawn until the day's execution vote opens, when
+    // the ballots take its room (the view's event.moment; shared.js)
+    const card = renderEvent($("event"), v, words, {atVote: false});
     const said = line.split("\n").filter((s, i) => !(i === 0 && s.trim() === $("phase").textContent.trim()))
       .filter((s) => !(card && card.text && s.includes(card.text)));
     const shown = lobby ? [t("Open a seat's link to join")] : v.phase === "over" ? [] : said;
@@ -231,27 +232,10 @@
         el("span", {class: "who"}, tag(seat)), el("span", {class: "role"}, roleName(role),
           won(seat) ? el("span", {class: "state"}, " · " + t("won")) : null))));
     }
-    renderEvent(v, lobby || night || !!over);
-    renderLost(v);
+    lostPhone(v);
     tick();
     sound.night(night);
     fit();
-  }
-
-  // New Moon's card of the day (RULES.md §10) [issue 33]: large, from dawn
-  // until the day's execution vote opens (view.event.today); marked New
-  // Moon's [003], a house event, or the group's own (applied by hand)
-  const eventShown = (v, off) => !off && !!v.event && v.event.today && v.phase === "day"
-    && !(v.vote && v.vote.kind === "vote");
-  function renderEvent(v, off) {
-    const ev = v.event;
-    const show = eventShown(v, off);
-    const box = $("event");
-    box.hidden = !show;
-    if (!show) { box.replaceChildren(); return; }
-    const w = eventCardWords(ev, N);  // words.js
-    box.classList.toggle("moon", w.source === "[003]");
-    box.replaceChildren(...eventCardNodes(w, t));
   }
 
   // A lost phone [issue 29]: the table decides here, never the host alone.
@@ -259,39 +243,33 @@
   // seat's new code, served once by the hub: this screen's fetch is the one
   // (a second screen, or a reload, is told it was shown already).
   let code = {key: "", url: null, gone: false};
-  function renderLost(v) {
+  function lostPhone(v) {
     const lost = v.lost_phone;
-    const box = $("lost");
-    box.hidden = !lost;
-    if (!lost) { box.replaceChildren(); return; }
-    const who = nameTag(lost.name);
-    if (lost.status === "vote") {
-      box.replaceChildren(
-        el("h2", {}, tn("{name}'s phone is lost: reissue {name}'s seat?", {name: who})),
-        el("p", {class: "how"}, t("Living players: confirm on your phones.")),
-        el("p", {class: "count", test: "lost-count"}, t("Yes {yes} · No {no} · {needed} yes needed",
-          {yes: lost.yes.length, no: lost.no.length, needed: lost.needed})),
-        el("p", {class: "left", id: "lost-left"}));
-      return;
-    }
+    if (lost && lost.status !== "vote") newCode(v, lost);
+    renderLost($("lost"), lost, words, {  // shared.js
+      head: "h2", ask: (who) => tn("{name}'s phone is lost: reissue {name}'s seat?", {name: who}),
+      how: t("Living players: confirm on your phones."),
+      voting: () => [el("p", {class: "left", id: "lost-left"})],
+      decided: (l, who) => [
+        el("h2", {}, tn("{name}: scan this code with the phone you will play on.", {name: who})),
+        code.url ? el("img", {class: "code", test: "lost-code", alt: l.name, src: code.url}) : null,
+        code.gone ? el("p", {class: "how", test: "lost-shown"},
+          tn("This code was shown already, on another screen. If {name} has not scanned it, vote again.",
+            {name: nameTag(l.name)})) : null,
+        el("p", {class: "left", id: "lost-left"})]});
+  }
+  // the seat's new code, asked once per request (the hub serves it once)
+  function newCode(v, lost) {
     const key = v.game + ":" + lost.seat + ":" + lost.until;
-    if (code.key !== key) {
-      if (code.url) URL.revokeObjectURL(code.url);
-      code = {key, url: null, gone: false};
-      fetch("/api/lost/qr.svg", {cache: "no-store"}).then(async (r) => {
-        if (code.key !== key) return;
-        if (r.ok) code.url = URL.createObjectURL(new Blob([await r.text()], {type: "image/svg+xml"}));
-        else code.gone = r.status === 410;
-        if (view) renderLost(view);
-      }).catch(() => {});
-    }
-    box.replaceChildren(...[
-      el("h2", {}, tn("{name}: scan this code with the phone you will play on.", {name: who})),
-      code.url ? el("img", {class: "code", test: "lost-code", alt: lost.name, src: code.url}) : null,
-      code.gone ? el("p", {class: "how", test: "lost-shown"},
-        tn("This code was shown already, on another screen. If {name} has not scanned it, vote again.",
-          {name: nameTag(lost.name)})) : null,
-      el("p", {class: "left", id: "lost-left"})].filter(Boolean));
+    if (code.key === key) return;
+    if (code.url) URL.revokeObjectURL(code.url);
+    code = {key, url: null, gone: false};
+    fetch("/api/lost/qr.svg", {cache: "no-store"}).then(async (r) => {
+      if (code.key !== key) return;
+      if (r.ok) code.url = URL.createObjectURL(new Blob([await r.text()], {type: "image/svg+xml"}));
+      else code.gone = r.status === 410;
+      if (view) lostPhone(view);
+    }).catch(() => {});
   }
 
   // The screen never scrolls and cuts nothing [issue 18]: while the main

@@ -11,6 +11,8 @@
 //         cuts a long name but never the ×2 [issue 30])
 //   abstained: ["Eve"]   (ballots with no target; abstainedBy: [["Eve", ""]])
 //
+//   tallyVoters(row.by): those names as nodes, each in its nameTag, the ×2 never cut
+//
 // name(seat) → the player's name; words = pageWords(...) (its N.sources names
 // an extra entry's source, e.g. "poster").
 "use strict";
@@ -31,4 +33,10 @@ function tallyRows(tally, name, words) {
     {seat: +seat, count: counts[seat], lead: counts[seat] === tally.top,
       who: text(by[seat] || []), by: by[seat] || []}));
   return {rows, abstained: text(abstainedBy), abstainedBy};
+}
+
+// A row's voters (its `by`, or `abstainedBy`) as nodes for el(): each name
+// in its nameTag (dom.js), cut when long, never its ×2 [issue 30]
+function tallyVoters(by) {
+  return by.flatMap(([label, w], i) => [i ? ", " : "", nameTag(label), w]);
 }

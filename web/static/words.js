@@ -52,21 +52,6 @@ function pageWords(namesId) {
 // a text-only card by language) as words: {title, text, source, own} in the
 // page's language (N.events / N.event_texts; a text-only card in its own
 // words, the page's language if it was given in it, else its first) [issue 33]
-// The card's mark in the page's words (`t`: pageWords's): New Moon's, a house
-// event, or the group's own
-function eventMark(w, t) {
-  return w.source === "[003]" ? t("New Moon [003]") : w.source === "house" ? t("House event") : t("Event card");
-}
-
-// The card as the table screen and the phones show it (el() is dom.js's): its
-// mark, title and text, and "by hand" for the group's own
-function eventCardNodes(w, t) {
-  return [el("p", {class: "mark"}, eventMark(w, t)),
-    el("h2", {class: "title", test: "event-title"}, w.title),
-    el("p", {class: "text", test: "event-text"}, w.text),
-    ...(w.own ? [el("p", {class: "by-hand"}, t("The game master applies this card by hand."))] : [])];
-}
-
 function eventCardWords(ev, N) {
   if (!ev) return null;
   const own = ev.source === "text";
