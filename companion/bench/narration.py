@@ -57,6 +57,7 @@ from ..speech.ahead import GAME
 from ..speech.engines import Engine, engine_for, find
 from ..speech.lines import SAMPLE_NAMES
 from ..table.ready import ready_window, up_tonight
+from ..words import LANGUAGES
 from .clients import HOST, TOKEN, machine, percentile
 
 TICK_S = 0.25  # the table's clock, as `werewolf serve` ticks it
@@ -397,7 +398,7 @@ def _happened(state: object) -> dict:
 
 def _engines(lock: TimedLock) -> dict[str, Engine | None]:
     out: dict[str, Engine | None] = {}
-    for lang in ("en", "ja", "zh_Hant"):
+    for lang in LANGUAGES:
         engine = engine_for(lang)
         out[lang] = Counted(engine, lock) if engine is not None else None
     return out
@@ -549,7 +550,8 @@ def voice(games: int = 2, lines: int = 30) -> dict:
     import statistics
 
     from ..speech.engines import OpenJTalk, wav_seconds
-    from ..speech.lines import _random_game, clips, gap_after, units
+    from ..speech.lines import clips, gap_after, units
+    from ..speech.listed import _random_game
 
     engine = engine_for("ja")
     if not isinstance(engine, OpenJTalk):

@@ -15,7 +15,8 @@ the words' lines, never a table, the hub or a secret.
 
 from .cache import Cache, NotRendered
 from .engines import Engine, SpeechError, engine_for, missing, wav_seconds
-from .lines import call_lines, clips, fixed_lines, name_pieces, spoken
+from .lines import call_lines, clips, spoken
+from .listed import fixed_lines, name_pieces
 
 __all__ = ["Cache", "Engine", "NotRendered", "SpeechError", "call_lines", "clips", "engine_for",
            "fixed_lines", "missing", "name_pieces", "spoken", "wav_seconds"]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .cache import Cache
 from .engines import SpeechError, engine_for, find
-from .lines import fixed_lines
+from .listed import fixed_lines
 
 
 def status_lines() -> list[str]:

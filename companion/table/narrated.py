@@ -15,14 +15,14 @@ non-interference proof's subject, tests/hub/test_secrecy.py).
 The voice and the clock are one [issue 29]: each line is scheduled on the
 table's clock (`at`), back to back after what is still being said, for its
 rendered length (`dur`, a public fact); the table then opens the stage's
-window once the words are said (`pacing.voiced`). When a step ends, its
+window once the words are said (`voicing.voiced`). When a step ends, its
 lines not yet begun are dropped and the one being said is cut, so nothing
 is ever said late. Nothing is rendered under the table's lock, ever [issue
 42]: one background thread (companion/speech/ahead.py) renders the lines
 from the deal on, the most urgent first; a line heard before it is on disk
 is scheduled for an estimate of its length and rendered at once, and when it
 is ready it is said from then on, with what follows it, and the stage waits
-as long (`retime`, `Table.revoice`, `pacing.revoiced`): said late (and
+as long (`retime`, `Table.revoice`, `voicing.revoiced`): said late (and
 logged), never rendered while the table waits. A table screen fetches each
 utterance's audio ahead and plays it at its moment (web/static/narration.js,
 companion/hub/speech.py); the Pi's own speaker, when asked for (`werewolf
@@ -43,15 +43,8 @@ from pathlib import Path
 from ..speech import Cache, NotRendered, fixed_lines, spoken
 from ..speech.ahead import FIXED, GAME, NEXT, NOW, Ahead
 from ..speech.engines import join_wavs, wav_bytes
-from ..speech.lines import (
-    estimate_s,
-    game_lines,
-    gap_after,
-    news,
-    said_form,
-    story_lines,
-    units,
-)
+from ..speech.lines import estimate_s, gap_after, news, said_form, units
+from ..speech.listed import game_lines, story_lines
 from .table import Table
 
 SENTENCE_GAP_S = 0.35  # silence between two lines
@@ -139,6 +132,23 @@ class _Heard:
 
     def keep(self) -> None:
         self.narration._keep(self)
+
+
+def line_length(cache: Cache, lang: str, parts: tuple[str, ...], forms: tuple[str, ...],
+                rate: float, offline: bool) -> tuple[float, bool]:
+    """(a line's length, whether it is pending): from its units on disk
+    (`forms`, as said), with the silences between them (`parts`); an
+    estimate from the text while one is not rendered yet. `offline` (the
+    narrate command's own cache) renders them now."""
+    if offline:
+        for f in forms:
+            cache.get(lang, f)
+    known = [cache.known(lang, f) for f in forms]
+    gaps = sum(gap_after(u) for u in parts[:-1])
+    if all(k is not None for k in known):
+        return (sum(k for k in known if k is not None) + gaps) / rate, False
+    return (sum(estimate_s(lang, f) if k is None else k for f, k in zip(forms, known))
+            + gaps) / rate, True
 
 
 class Narration:
@@ -232,29 +242,15 @@ class Narration:
             if not parts:
                 continue
             forms = tuple(said_form(u, readings) for u in parts)
-            dur, pending = self._length(lang, parts, forms) if voice else (0.0, False)
+            rate = self.table.settings.voice_rate
+            dur, pending = (line_length(self.cache, lang, parts, forms, rate, self.offline)
+                            if voice else (0.0, False))
             said.append(Utterance(n + len(said), int(game or 0), lang, text, parts, now, free,
                                   dur, stage, step, pending=pending, rendered_late=pending,
                                   said=forms, news=text in told))
             free += dur + SENTENCE_GAP_S
         ends = said[-1].at + said[-1].dur if said and voice else None
         return _Heard(self, view, said, stop, ends, now)
-
-    def _length(self, lang: str, parts: tuple[str, ...],
-                forms: tuple[str, ...]) -> tuple[float, bool]:
-        """(the line's length, whether it is pending): from its units on
-        disk, with the silences between them; an estimate from the text
-        while one is not rendered yet."""
-        rate = self.table.settings.voice_rate
-        if self.offline:
-            for f in forms:
-                self.cache.get(lang, f)
-        known = [self.cache.known(lang, f) for f in forms]
-        gaps = sum(gap_after(u) for u in parts[:-1])
-        if all(k is not None for k in known):
-            return (sum(k for k in known if k is not None) + gaps) / rate, False
-        return (sum(estimate_s(lang, f) if k is None else k for f, k in zip(forms, known))
-                + gaps) / rate, True
 
     def _keep(self, heard: _Heard) -> None:
         view = heard.view
@@ -358,7 +354,8 @@ class Narration:
             for u in live:
                 start = u.at
                 if u.pending:
-                    dur, pending = self._length(u.lang, u.units, u.said)
+                    dur, pending = line_length(self.cache, u.lang, u.units, u.said,
+                                               self.table.settings.voice_rate, self.offline)
                     if not pending:
                         u.dur, u.pending = dur, False
                         start = max(start, now + lead)

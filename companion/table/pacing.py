@@ -326,66 +326,6 @@ def dealt(state: State, wait_for_start: bool) -> Pace:
     return Pace(mode="deal", since=night_index(state, 1) + 1)
 
 
-#: narrated games: the stages whose window is for acting or talking, opened
-#: only once the voice has said what opens them [issue 29]
-VOICED_WINDOWS = frozenset({"calls", "discussion", "ballot", "prompt", "last-words"})
-#: narrated games: the verdict stays this long after its last word [issue 29]
-VERDICT_AFTER_S = 2.0
-
-
-def voiced(pace: Pace, ends: float, opened: bool) -> Pace:
-    """Narrated games [issue 29]: the voice says what the table does now
-    until `ends` (the hub's clock; from the lines' rendered lengths, public
-    facts). A stage that `opened` with those words opens its window once they
-    are said (a call, the discussion, a ballot, a prompt, last words: its
-    whole window after the voice, `opens`); the verdict lasts until a moment
-    after its last word; anything else said lasts at least as long as the
-    voice, and what is said in a window (a day power's news) is heard before
-    anyone acts again (`opens` moves to its end). Paused or untimed stages
-    are left alone. The night's length still depends on public facts only:
-    what is said is (companion/speech/lines.py)."""
-    pc = pace.copy()
-    if pc.deadline is None or pc.paused is not None or ends <= pc.started:
-        return pc
-    old = pc.deadline
-    if opened and pc.mode in VOICED_WINDOWS:
-        pc.deadline, pc.opens = max(old, ends + (old - pc.started)), ends
-    elif opened and pc.mode == "verdict":
-        pc.deadline = max(old, ends + VERDICT_AFTER_S)
-    else:
-        pc.deadline = max(old, ends)
-        if pc.mode in VOICED_WINDOWS:  # said mid-stage (a day power's news): heard first
-            pc.opens = max(pc.opens or ends, ends)
-    if pc.mode == "discussion" and pc.talk_until == old:
-        pc.talk_until = pc.deadline  # the barber's reopened vote keeps the day's timing
-    return pc
-
-
-def revoiced(pace: Pace, was: float, ends: float) -> Pace:
-    """Narrated games [issue 42]: the voice will be done at `ends`, not at
-    `was` as `voiced` was told (a line said late because it was not rendered
-    yet, or the table screen behind), so the stage waits as long: a window
-    that opened with those words opens at `ends` and keeps its whole length,
-    the verdict lasts until a moment after them, anything else at least as
-    long. Never sooner; paused or untimed stages are left alone."""
-    pc = pace.copy()
-    later = ends - was
-    if later <= 0 or pc.deadline is None or pc.paused is not None:
-        return pc
-    old = pc.deadline
-    if pc.opens is not None and abs(pc.opens - was) < 1e-6:
-        pc.opens, pc.deadline = ends, old + later
-    elif pc.mode == "verdict":
-        pc.deadline = max(old, ends + VERDICT_AFTER_S)
-    else:
-        pc.deadline = max(old, ends)
-        if pc.mode in VOICED_WINDOWS:
-            pc.opens = max(pc.opens or ends, ends)
-    if pc.mode == "discussion" and pc.talk_until == old:
-        pc.talk_until = pc.deadline
-    return pc
-
-
 def news_cut(pace: Pace, log_length: int) -> int | None:
     """How much of the log a seat's private news is read from (None: all of
     it). During the night's calls, up to where the current call opened: what

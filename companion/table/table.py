@@ -28,12 +28,11 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol
 
 from ..engine import Action, IllegalAction, State, act, legal_actions, pending, rebuild, undo
 from ..replay import parse_action
 from ..store import Store
-from . import pacing, ready, turns
+from . import pacing, ready, turns, voicing
 from .audiences import Audiences, Sent, step_id
 from .batch import Queue, Ticket
 from .errors import BadInput, NotFound, NotNow, Stale, TableError
@@ -44,33 +43,7 @@ from .seats import Seats
 from .setup import parse_setup
 from .showing import Showing
 from .timing import commit, settle
-
-
-class Heard(Protocol):
-    """What a voice will say of a public view: it is done speaking at `ends`
-    (the table's clock); `keep()` once the view is committed."""
-
-    ends: float | None  # None: nothing new is said
-
-    def keep(self) -> None: ...
-
-
-class Voice(Protocol):
-    """Narrated games' voice (companion/table/narrated.py) [issue 29]."""
-
-    def listening(self) -> bool:
-        """Whether the table's game is narrated (under the table's lock)."""
-        ...
-
-    def hear(self, view: dict, stage: int, now: float) -> Heard | None:
-        """What it would say now that the public view is `view` (None: nothing)."""
-        ...
-
-    def retime(self, now: float) -> tuple[float, float] | None:
-        """Its lines moved later [issue 42] (one said late because it was not
-        rendered yet, or the table screen behind): (when it was to be done,
-        when it is done now), or None if nothing moved."""
-        ...
+from .voicing import Heard, Voice
 
 
 class Table(Showing):
@@ -100,7 +73,7 @@ class Table(Showing):
         self.audiences = Audiences(self.public_hooks)
         #: narrated games [issue 29]: hears each public view before it is
         #: committed and says when it will be done saying it; pacing opens the
-        #: stage's window only then (`pacing.voiced`), so the voice never
+        #: stage's window only then (`voicing.voiced`), so the voice never
         #: trails the clock. None: nobody speaks
         self.voice: Voice | None = None
         self._voice_due = False  # the voice hears the next commit even if nothing moved
@@ -161,12 +134,7 @@ class Table(Showing):
                 raise BadInput(str(err)) from None
             if self.pace.mode == "deal":  # not even the GM's, before "start" [issue 28]
                 raise NotNow(pacing.NOT_STARTED)
-            if seq is not None:
-                p = pending(state)
-                opened = state.log[p["id"]]["a"] if p["id"] >= 0 else 0
-                if seq < opened or seq > state.acts:
-                    raise Stale(f"the game has moved on since action {seq} "
-                                f"(now {state.acts}, this step opened at {opened})")
+            _check_gm_seq(state, seq)
             now = self.clock()
             saved = self.pace
             self.pace = pacing.clear_way(state, saved, now, self._rules())  # a GM is never held...
@@ -383,30 +351,22 @@ class Table(Showing):
                 self._advance_and_commit(self.clock(), start=len(self.state.log))
 
     def _retimed(self, now: float) -> bool:
-        """Apply the voice's moved lines to the pace (`pacing.revoiced`)."""
-        if self.voice is None:
-            return False
-        moved = self.voice.retime(now)
-        if moved is None:
-            return False
-        was, ends = moved
-        self.pace = pacing.revoiced(self.pace, was, ends)
-        if self.story_voice >= was - 1e-6:  # a story's page waits for its words [issue 35]
-            self.story_voice = ends
-        return True
+        """Apply the voice's moved lines to the pace (`voicing.retimed`)."""
+        got = voicing.retimed(self.voice, self.pace, self.story_voice, now)
+        if got is not None:
+            self.pace, self.story_voice = got
+        return got is not None
 
     def _hear(self, now: float, rollcall: int | None, stage: object) -> Heard | None:
         """A narrated game: the voice hears the public view this commit will
-        publish; the stage it opens waits for its words (`pacing.voiced`)."""
+        publish; the stage it opens waits for its words (`voicing.heard`)."""
         assert self.voice is not None
         if not self.voice.listening():
             return None
         view = self.audiences.build(self._live(rollcall), "public")
-        heard = self.voice.hear(view, self.pace.stage, now)
-        if heard is not None and heard.ends is not None:
-            self.pace = pacing.voiced(self.pace, heard.ends, self.pace.stage != stage)
-            self.story_voice = heard.ends  # a story's page waits for its words [issue 35]
-        return heard
+        got, self.pace, self.story_voice = voicing.heard(self.voice, view, self.pace,
+                                                         self.story_voice, stage, now)
+        return got
 
     def _publish(self) -> None:
         self._unpublished = False
@@ -450,19 +410,17 @@ class Table(Showing):
 
     def reissue(self, seat: int) -> dict:
         """A new link for a seat: the old one, and its streams, end."""
-        with self.lock:
-            self._need_game()
-            self.seating.check(seat)
-            self.audiences.close_token(self.seating.reissue(seat))
-            self._publish()
-            return self.seats_info()
+        return self._reseat(seat, lambda: self.audiences.close_token(self.seating.reissue(seat)))
 
     def release(self, seat: int) -> dict:
         """Free a seat for another phone (the GM's)."""
+        return self._reseat(seat, lambda: self.seating.release(seat))
+
+    def _reseat(self, seat: int, change: Callable[[], object]) -> dict:
         with self.lock:
             self._need_game()
             self.seating.check(seat)
-            self.seating.release(seat)
+            change()
             self._publish()
             return self.seats_info()
 
@@ -488,6 +446,17 @@ class Table(Showing):
             if self.seating.claim(seat, device):
                 self._publish()
             return self.seating.claims[seat] == device
+
+
+def _check_gm_seq(state: State, seq: int | None) -> None:
+    """The GM's action names the action count it was made at (`seq`): Stale
+    if the game has moved on past the step it was made for."""
+    if seq is not None:
+        p = pending(state)
+        opened = state.log[p["id"]]["a"] if p["id"] >= 0 else 0
+        if seq < opened or seq > state.acts:
+            raise Stale(f"the game has moved on since action {seq} "
+                        f"(now {state.acts}, this step opened at {opened})")
 
 
 def _check_seat_seq(audiences: Audiences, state: State, seat: int, seq: int | None) -> None:

@@ -69,6 +69,10 @@ AMENDED = {
     "the TV's smallest text is 40 px at 1920×1080, 27 px at 1280×720 [issue 43]",
     "- **`/p/<token>` — a player's phone** (portrait, big tap targets). The card":
     "a tap opens the card as a hold does [issue 43]",
+    "- **Every line has its length**: its rendered WAV's (the pieces and the pauses":
+    "`pacing.voiced` is `voicing.voiced` now, beside the voice's protocol [issue 45]",
+    "- **In a narrated game the clock waits for the voice** [issue 29]: a stage opened":
+    "`pacing.voiced` is `voicing.voiced` now [issue 45]",
 }
 
 README_COMMANDS = [

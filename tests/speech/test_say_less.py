@@ -15,7 +15,8 @@ import pytest
 from companion.engine import RULESETS
 from companion.speech import fixed_lines, spoken
 from companion.speech.engines import OpenJTalk, find, to_pinyin
-from companion.speech.lines import SAMPLE_NAMES, _random_game, game_lines, said_as, units
+from companion.speech.lines import SAMPLE_NAMES, said_as, units
+from companion.speech.listed import _random_game, game_lines
 from companion.words import LANGUAGES, public_line
 from companion.words.announce import announcement_text, tally_said
 from companion.words.catalogs import catalog_for

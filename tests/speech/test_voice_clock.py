@@ -24,7 +24,8 @@ from companion.store import Store
 from companion.table import NotNow, Table
 from companion.table.narrated import Narration
 from companion.table.pace import Pace
-from companion.table.pacing import NARRATOR_SPEAKING, VERDICT_AFTER_S, Settings, voiced
+from companion.table.pacing import NARRATOR_SPEAKING, Settings
+from companion.table.voicing import VERDICT_AFTER_S, voiced
 
 from .conftest import FakeClock, need_engine
 
