@@ -73,6 +73,10 @@ AMENDED = {
     "`pacing.voiced` is `voicing.voiced` now, beside the voice's protocol [issue 45]",
     "- **In a narrated game the clock waits for the voice** [issue 29]: a stage opened":
     "`pacing.voiced` is `voicing.voiced` now [issue 45]",
+    "| `companion/table/` | one live game: `table.py` (the lock, commands, the commit)":
+    "names `voicing.py` now [issue 45]",
+    "| `companion/speech/` | the narration's voices: `engines.py` (one text → WAV":
+    "names `listed.py` and `ahead.py` now [issues 42, 45]",
 }
 
 README_COMMANDS = [

@@ -131,8 +131,9 @@ def test_the_card_of_the_day_shows_everywhere_and_the_first_dead_names_an_ally(
         hook(hal, "card").click()  # and the next tap closes it
         night_tap(hal)  # Fay, tapped above
         expect(hook(hal, "night-screen")).to_be_visible()  # until the call ends, as the living
-        while hub.api("GET", "/api/gm")["pending"]["step"] == "first-dead":
-            hub.api("POST", "/api/timer", {"do": "skip"})
+        while (hub.api("GET", "/api/gm")["pending"]["step"] == "first-dead"
+               or hub.api("GET", "/api/gm")["pace"].get("call") == "first-dead"):
+            hub.api("POST", "/api/timer", {"do": "skip"})  # the GM's Next ends the call
             time.sleep(0.05)
         while not any(r["kind"] == "ally" for r in hub.table.seat_view(5)["results"]):
             time.sleep(0.05)
