@@ -567,3 +567,16 @@ def test_the_stories_json_holds_the_end_cards_the_deaths_times_and_the_candidate
     rounds = _entries(_scenario("mh-candidates-two-rounds"), "tally")
     assert [(t["round"], t["candidates"], t["nominees"]) for t in rounds] == [
         (1, [], [3, 4]), (2, [3, 4], [3, 4])]
+
+
+def test_an_elder_the_witch_did_not_heal_lives_by_his_spare_life() -> None:
+    """RULES.md §5 elder [003] and witch [002]: the witch is shown the
+    elder and keeps her potions; he lives by his own spare life, and the
+    story says so (not that she healed him)."""
+    from helpers import a, attack, game
+    deal = ["werewolf", "werewolf", "elder", "witch", *["villager"] * 4]
+    state = game("millers-hollow", deal, [*attack("Cid", "Ann", "Bob"),
+                                          a("Dan", "potion", heal=False, poison=None)],
+                 {"sheriff": False})
+    assert [(e["seat"], e["why"]) for e in _entries(state, "spared")] == [(2, "elder")]
+    assert "The witch, Dan, was shown Cid. She used no potion." in _lines(state, "night 1")
