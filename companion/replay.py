@@ -47,10 +47,9 @@ def check_names(players: list[str]) -> None:
             raise SetupError(f"{where} is not valid Unicode text (a lone surrogate)")
         if characters.blank(name):
             raise SetupError(f"{where} has nothing visible in it")
-        ch = characters.first_refused(name)
-        if ch is not None:
-            raise SetupError(f"{where} holds an invisible or direction-changing character "
-                             f"({characters.named(ch)}): type it again without it")
+        said = characters.refusal(name)
+        if said is not None:
+            raise SetupError(f"{where} {said}")
         piled = characters.stacked(name)
         if piled is not None:
             raise SetupError(f"{where} has {piled[1]} combining marks on one letter (its "

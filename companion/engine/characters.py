@@ -9,6 +9,8 @@ layer the three share (the engine may not import the table).
   embeddings, overrides and isolates, the soft hyphen, the BOM), private-use,
   surrogate or unassigned code point, a line or paragraph separator, or one
   of the letters and marks drawn blank (INVISIBLE).
+- `refusal(text)`: the words every refusal of one says (the first refused
+  character, named).
 - `stacked(text)`: more than MAX_MARKS combining marks on one letter.
 - `blank(text)`: nothing drawn at all (only spaces, marks and refused
   characters).
@@ -46,6 +48,17 @@ def first_refused(text: str, allowed: str = "") -> str | None:
     """The first refused character of `text` not in `allowed` (an event's
     text keeps its line breaks), else None."""
     return next((ch for ch in text if ch not in allowed and refused(ch)), None)
+
+
+def refusal(text: str, allowed: str = "") -> str | None:
+    """What a message says of `text`'s first refused character ("holds an
+    invisible or direction-changing character (U+200B ZERO WIDTH SPACE): type
+    it again without it"), after the thing it names; None if it has none."""
+    ch = first_refused(text, allowed)
+    if ch is None:
+        return None
+    return (f"holds an invisible or direction-changing character ({named(ch)}): "
+            "type it again without it")
 
 
 def named(ch: str) -> str:

@@ -101,10 +101,9 @@ def _check_text(item: dict, k: int) -> None:
 def _check_words(where: str, words: object, most: int) -> None:
     if not isinstance(words, str) or not words.strip():
         raise SetupError(f"{where} is empty")
-    ch = characters.first_refused(words, allowed="\n")  # the one rule, as a name's
-    if ch is not None:
-        raise SetupError(f"{where} holds an invisible or direction-changing character "
-                         f"({characters.named(ch)}): type it again without it")
+    said = characters.refusal(words, allowed="\n")  # the one rule, as a name's
+    if said is not None:
+        raise SetupError(f"{where} {said}")
     if characters.blank(words):  # only marks: nothing drawn
         raise SetupError(f"{where} is empty: nothing in it is drawn")
     if len(words) > most:

@@ -47,10 +47,9 @@ def clean_name(raw: str) -> str:
     name = _SPACES.sub(" ", unicodedata.normalize("NFKC", raw)).strip()
     if not name:
         raise BadInput(f"player name {raw!r} is empty")
-    ch = characters.first_refused(name)
-    if ch is not None:
-        raise BadInput(f"player name {raw!r} holds an invisible or direction-changing "
-                       f"character ({characters.named(ch)}): type it again without it")
+    said = characters.refusal(name)
+    if said is not None:
+        raise BadInput(f"player name {raw!r} {said}")
     if len(name) > MAX_NAME:
         raise BadInput(f"player name {name[:20]!r}… has {len(name)} characters: "
                        f"at most {MAX_NAME}")
