@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import random
 
-from test_night_news import replay_doc
+from test_night_news import random_moment
 
-from companion.engine import legal_actions, public_view
-from companion.engine.actions import sample_uniform
-from companion.table import NotNow, Table
+from companion.engine import public_view
+from companion.table import Table
 
 PLAYERS = [f"P{i}" for i in range(8)]
 ROLES = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager"]
@@ -49,18 +48,7 @@ def test_every_view_says_when_the_card_shows(table: Table, clock) -> None:  # ty
             seen[who].add(moment)
             if who == "seat" and table.pace.mode in ("calls", "deal"):
                 assert moment is None  # every phone the night's one screen
-        actors = [s for s in range(8) if table.seat_view(s)["actions"]]
-        if actors and rng.random() < 0.7:
-            seat = rng.choice(actors)
-            choices = legal_actions(table.state, seat)
-            if choices:
-                try:
-                    table.act_seat(seat, replay_doc(table, sample_uniform(choices, seat, rng)))
-                except NotNow:
-                    pass
-                continue
-        clock.advance(rng.choice([0.3, 1.0, 4.0, 9.0]))
-        table.tick()
+        random_moment(table, clock, rng)
     # the card seen at dawn, at the vote and away (the GM's view holds the
     # engine's vote all day: the discussion is the pace's, not the engine's)
     assert seen["public"] >= {"day", "vote", None}, seen

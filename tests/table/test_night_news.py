@@ -38,6 +38,26 @@ def replay_doc(table: Table, action) -> dict:  # type: ignore[no-untyped-def]
     return doc
 
 
+def random_moment(table: Table, clock: FakeClock, rng: random.Random) -> bool | None:
+    """One moment of a table played at random: a phone that may act does,
+    70 % of the time (True: it landed; False: pacing held it back — a
+    lock-in pick, a ballot held back); else the clock moves on and the table
+    ticks (None)."""
+    actors = [s for s in range(table.state.size) if table.seat_view(s)["actions"]]
+    if actors and rng.random() < 0.7:
+        seat = rng.choice(actors)
+        choices = legal_actions(table.state, seat)
+        if choices:
+            try:
+                table.act_seat(seat, replay_doc(table, sample_uniform(choices, seat, rng)))
+                return True
+            except NotNow:
+                return False
+    clock.advance(rng.choice([0.3, 1.0, 4.0, 9.0]))
+    table.tick()
+    return None
+
+
 def still(view: dict) -> dict:
     return {k: v for k, v in view.items() if k not in LIVE_KEYS}
 
@@ -67,20 +87,8 @@ def play_watching(table: Table, clock: FakeClock, seed: int, nights: int = 3) ->
                     assert still(view) == seen[key], (
                         f"seat {seat} ({table.state.roles[seat]}) changed during the "
                         f"{call} call of night {pace.night}")
-        actors = [s for s in range(size) if table.seat_view(s)["actions"]]
-        if actors and rng.random() < 0.7:
-            seat = rng.choice(actors)
-            choices = legal_actions(table.state, seat)
-            if choices:
-                action = sample_uniform(choices, seat, rng)
-                try:
-                    table.act_seat(seat, replay_doc(table, action))
-                    counted["acted"] += 1
-                except NotNow:
-                    pass  # a lock-in pick, a ballot held back: pacing's word
-                continue
-        clock.advance(rng.choice([0.3, 1.0, 4.0, 9.0]))
-        table.tick()
+        if random_moment(table, clock, rng):
+            counted["acted"] += 1
     return counted
 
 

@@ -10,11 +10,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_night_news import replay_doc
+from test_night_news import random_moment
 
-from companion.engine import legal_actions
-from companion.engine.actions import sample_uniform
-from companion.table import NotNow, Table
+from companion.table import Table
 
 PLAYERS = [f"P{i}" for i in range(8)]
 ROLES = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager"]
@@ -38,17 +36,6 @@ def test_each_seat_view_says_whether_its_phone_reads_the_story(table: Table, clo
             seen.add(want)
         if table.state.phase == "over":
             break
-        actors = [s for s in range(8) if table.seat_view(s)["actions"]]
-        if actors and rng.random() < 0.7:
-            seat = rng.choice(actors)
-            choices = legal_actions(table.state, seat)
-            if choices:
-                try:
-                    table.act_seat(seat, replay_doc(table, sample_uniform(choices, seat, rng)))
-                except NotNow:
-                    pass
-                continue
-        clock.advance(rng.choice([0.3, 1.0, 4.0, 9.0]))
-        table.tick()
+        random_moment(table, clock, rng)
     assert table.state.phase == "over"
     assert seen == ({None, "ghost", "end"} if ghosts else {None, "end"}), seen
