@@ -10,13 +10,25 @@ import pytest
 
 from companion.hub import create_app
 from companion.speech import Cache, engine_for
-from companion.speech.engines import find
+from companion.speech.engines import find, wav_bytes
 from companion.store import Store
 from companion.table import Table
 
 LANGS = ("ja", "zh_Hant", "en")
 TOKEN = "host-token"  # the hub's GM token, which a narrated game's host holds
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
+#: a narrated 8-player game of the voice's tests (test_voice_clock, test_screen_waits)
+PLAYERS = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
+ROLES = ["werewolf", "villager", "seer", "witch", "werewolf", "villager", "villager", "villager"]
+
+
+class Tone:
+    """A voice whose lines last 0.05 s a letter: lengths known to the test."""
+
+    lang, name = "en", "tone"
+
+    def render(self, text: str) -> bytes:
+        return wav_bytes(b"\x00\x10" * (800 * len(text)), 16000)
 
 
 class FakeClock:

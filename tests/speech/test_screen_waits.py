@@ -20,24 +20,11 @@ import pytest
 
 from companion.speech import Cache
 from companion.speech.ahead import GAME
-from companion.speech.engines import wav_bytes
 from companion.store import Store
 from companion.table import Table
 from companion.table.narrated import SCREEN_HOLD_S, SCREEN_STEP_S, Narration
 
-from .conftest import AUTH, FakeClock
-
-PLAYERS = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
-ROLES = ["werewolf", "villager", "seer", "witch", "werewolf", "villager", "villager", "villager"]
-
-
-class Tone:
-    """A voice whose lines last 0.05 s a letter."""
-
-    lang, name = "en", "tone"
-
-    def render(self, text: str) -> bytes:
-        return wav_bytes(b"\x00\x10" * (800 * len(text)), 16000)
+from .conftest import AUTH, PLAYERS, ROLES, FakeClock, Tone
 
 
 def _started(tmp_path: Path) -> tuple[Table, Narration, FakeClock]:

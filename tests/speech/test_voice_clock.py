@@ -19,7 +19,6 @@ import pytest
 from companion import narrate_timeline
 from companion.speech import Cache
 from companion.speech.ahead import GAME
-from companion.speech.engines import wav_bytes
 from companion.store import Store
 from companion.table import NotNow, Table
 from companion.table.narrated import Narration
@@ -27,22 +26,9 @@ from companion.table.pace import Pace
 from companion.table.pacing import NARRATOR_SPEAKING, Settings
 from companion.table.voicing import VERDICT_AFTER_S, voiced
 
-from .conftest import FakeClock, need_engine
+from .conftest import PLAYERS, ROLES, FakeClock, Tone, need_engine
 
 LEAD_S = Settings().voice_lead_s  # the hub's own lead before a step's first words
-PLAYERS = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
-ROLES = ["werewolf", "villager", "seer", "witch", "werewolf", "villager", "villager", "villager"]
-
-
-class Tone:
-    """A voice whose lines last 0.05 s a letter: lengths known to the test."""
-
-    lang, name = "en", "tone"
-
-    def render(self, text: str) -> bytes:
-        return wav_bytes(b"\x00\x10" * (800 * len(text)), 16000)
-
-
 def _table(path: Path, **options: object) -> tuple[Table, Narration, FakeClock]:
     clock = FakeClock()
     table = Table(Store(path / "g.sqlite3"), clock=clock, rng=random.Random(5))
