@@ -49,6 +49,12 @@ def _night(hub: Any, attack: str | None) -> None:
     next_call(hub, "")
 
 
+def _step_and_call(hub: Any) -> tuple[str, str | None]:
+    """The engine's pending step and the table's open call, in one look."""
+    gm = hub.api("GET", "/api/gm")
+    return gm["pending"]["step"], gm["pace"].get("call")
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_card_of_the_day_shows_everywhere_and_the_first_dead_names_an_ally(
         hub_factory: Any, new_context: Any, shot: Any, lang: str) -> None:
@@ -118,7 +124,7 @@ def test_the_card_of_the_day_shows_everywhere_and_the_first_dead_names_an_ally(
             time.sleep(0.05)
         # the GM gives the call time (its window is 1–1.5 s here: a busy machine's
         # browser takes longer than that to tap, hold and confirm) [issue 45]
-        while hub.api("GET", "/api/gm")["pace"].get("call") != "first-dead":
+        while _step_and_call(hub)[1] != "first-dead":
             time.sleep(0.05)
         hub.api("POST", "/api/timer", {"do": "extend", "seconds": 60})
         caught_up(hub, hal)
@@ -131,8 +137,7 @@ def test_the_card_of_the_day_shows_everywhere_and_the_first_dead_names_an_ally(
         hook(hal, "card").click()  # and the next tap closes it
         night_tap(hal)  # Fay, tapped above
         expect(hook(hal, "night-screen")).to_be_visible()  # until the call ends, as the living
-        while (hub.api("GET", "/api/gm")["pending"]["step"] == "first-dead"
-               or hub.api("GET", "/api/gm")["pace"].get("call") == "first-dead"):
+        while "first-dead" in _step_and_call(hub):
             hub.api("POST", "/api/timer", {"do": "skip"})  # the GM's Next ends the call
             time.sleep(0.05)
         while not any(r["kind"] == "ally" for r in hub.table.seat_view(5)["results"]):
