@@ -227,10 +227,10 @@ def _narrate(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else data / "speech"  # the cache the hub reads
     try:
         if args.timeline:
-            from . import narrate_timeline
+            from .speech import timeline
 
-            figures = narrate_timeline.run(args.ruleset, args.players, args.lang or "en",
-                                           args.seed, out, _options(args.option))
+            figures = timeline.run(args.ruleset, args.players, args.lang or "en",
+                                   args.seed, out, _options(args.option))
         elif args.lang:
             figures = narrate.run(args.lang, out)
         else:  # every language with a voice here: the install's second half [issue 42]

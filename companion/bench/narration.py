@@ -456,7 +456,6 @@ def run(lang: str = "ja", quick: bool = False, seed: int = 1, start_after_s: flo
             dealt_hook()
         dealt = time.monotonic()
         table.create(setup)
-        narration.sync()  # as the hub does after POST /api/games
         rendered_at: list[float] = []
 
         def plan_done() -> None:

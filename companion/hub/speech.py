@@ -1,6 +1,8 @@
-"""Narrated mode's routes [issue 20]: the narration's timeline and audio for
-the table screen, the host's tablet and its volume, and the guard that keeps
-a narrated game's secrets from every page, the host's included.
+"""Narrated mode's routes [issue 20]: thin ones [issue 45] over the narration
+(companion/speech/narration.py): its timeline and audio for the table
+screen, the host's tablet and its volume. Who may read what while a
+narrated game runs is the secrecy census's (census.py), and the narration
+hears a new deal from the table itself, not from these routes.
 
     GET  /api/speech?after=N          anyone: the utterances after N (text, ready, url), volume
     GET  /api/speech/<game>/<n>.wav   anyone: utterance n as audio/wav (404 unknown, 503 no
@@ -36,10 +38,9 @@ from flask import (
     request,
 )
 
-from ..speech import Cache, NotRendered, SpeechError
-from ..speech.speaker import FAILURE_FILE
+from ..speech import Cache, NotRendered, SpeechError, speaker
+from ..speech.narration import Narration, cache_folder
 from ..table import BadInput, NotFound
-from ..table.narrated import Narration, aplay, cache_folder
 from .common import PRIVATE, body, clock_press, is_gm, table
 
 bp = Blueprint("speech", __name__)
@@ -50,22 +51,14 @@ def init_app(app: Flask) -> None:
     folder; the Pi's speaker when `SPEAKER` is set), and its routes."""
     tbl = app.extensions["table"]
     folder = app.config.get("SPEECH_DIR") or cache_folder(tbl)
-    speaker = aplay(Path(folder) / FAILURE_FILE) if app.config.get("SPEAKER") else None
+    out = speaker.find(Path(folder) / speaker.FAILURE_FILE) if app.config.get("SPEAKER") else None
     engines = app.config.get("SPEECH_ENGINES")  # None: this machine's (a bench's own, counted)
-    app.extensions["narration"] = Narration(tbl, Cache(folder, engines), speaker)
+    app.extensions["narration"] = Narration(tbl, Cache(folder, engines), out)
     app.register_blueprint(bp)
 
 
 def narration() -> Narration:
     return current_app.extensions["narration"]  # type: ignore[no-any-return]
-
-
-@bp.after_app_request
-def follow_a_new_game(response: Response) -> Response:
-    """A game was dealt: the narration follows it if it is narrated."""
-    if request.endpoint == "api.create_game" and response.status_code < 400:
-        narration().sync()
-    return response
 
 
 @bp.get("/api/speech")

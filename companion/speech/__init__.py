@@ -7,10 +7,17 @@
   alone, said well: a tally's top candidates only), cut around the players'
   names (a Japanese name with its さん: `name_pieces`, rendered when a game is
   dealt);
+- `narration`: `Narration`, the table's voice: one way in (`became_public`,
+  each public view the table is about to publish), one way out (its
+  timeline of utterances: the TV's, the Pi's speaker's, `--timeline`'s);
+- `timeline`: `werewolf narrate --timeline`, a whole game on a fake clock;
+- `speaker`: the Pi's own speaker (`werewolf serve --speaker`);
 - `narrate`: `werewolf narrate` and `werewolf doctor`'s speech lines.
 
-It sits above the words and below the table: it reads the engine's ids and
-the words' lines, never a table, the hub or a secret.
+Narration lives here alone [issue 45]. It sits above the table and below
+the hub: it reads the engine's ids, the words' lines and the table's public
+view, never the hub or a secret; the table knows it only through
+companion/table/voicing.py's protocols (the import contracts' layers).
 """
 
 from .cache import Cache, NotRendered

@@ -13,6 +13,7 @@ plays a moment of silence through `aplay` itself.
 
 from __future__ import annotations
 
+import array
 import io
 import shutil
 import subprocess
@@ -22,7 +23,9 @@ import wave
 from collections.abc import Callable
 from pathlib import Path
 
-#: the hub's last aplay failure, in its speech folder (`narrated.cache_folder`)
+from .engines import wav_bytes
+
+#: the hub's last aplay failure, in its speech folder (`narration.cache_folder`)
 FAILURE_FILE = "speaker-failure.txt"
 TIMEOUT_S = 120.0
 
@@ -110,3 +113,28 @@ def doctor_lines(speech_folder: Path | None = None) -> list[str]:
         kept = record.read_text(encoding="utf-8", errors="replace").strip()
         lines.append(f"FAIL  speaker: the hub's last aplay failure: {kept}")
     return lines
+
+
+def clipped(data: bytes, start: float, end: float | None) -> bytes:
+    """A WAV from `start` to `end` seconds (None: its end; the whole: as it is)."""
+    with wave.open(io.BytesIO(data), "rb") as w:
+        rate, width, channels, total = (w.getframerate(), w.getsampwidth(), w.getnchannels(),
+                                        w.getnframes())
+        first = int(start * rate)
+        last = total if end is None else min(total, int(round(end * rate)))
+        if first <= 0 and last >= total:
+            return data
+        w.setpos(min(first, total))
+        frames = w.readframes(max(0, last - first))
+    return wav_bytes(frames, rate, channels, width)
+
+
+def scaled(data: bytes, volume: float) -> bytes:
+    """A 16-bit WAV at `volume` (0-1)."""
+    if volume >= 0.999:
+        return data
+    with wave.open(io.BytesIO(data), "rb") as w:
+        rate, frames = w.getframerate(), w.readframes(w.getnframes())
+    samples = array.array("h", frames)
+    samples = array.array("h", (int(s * volume) for s in samples))
+    return wav_bytes(samples.tobytes(), rate)

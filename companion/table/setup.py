@@ -4,7 +4,7 @@ the same things with the same words.
 
 A setup is the replay format's setup fields (docs/replay.md) plus the hub's
 own: `language` (the pages' language), `buttons` (how votes are cast),
-`narrated` (the hub narrates and nobody runs the game, companion/table/narrated.py),
+`narrated` (the hub narrates and nobody runs the game, companion/speech/narration.py),
 `wait_for_start` (the game waits for the game master's "start": every phone
 opens its card first, and nothing is accepted before [issue 28]) and
 `cards` (the whole box as role counts: the hub deals it from the seed,

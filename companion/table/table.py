@@ -115,6 +115,7 @@ class Table(Showing):
         with self.lock:
             pace = pacing.dealt(state, parsed.wait_for_start)
             game = self.store.create_game(parsed.record, state.log, tokens, pace.to_record(0))
+            self._voice_due = True  # a narrated game's voice hears its deal [issue 45]
             self._load(game, restarted=False)
             return self.seats_info()
 
@@ -360,8 +361,7 @@ class Table(Showing):
     def _hear(self, now: float, rollcall: int | None, stage: object) -> Heard | None:
         """A narrated game: the voice hears the public view this commit will
         publish; the stage it opens waits for its words (`voicing.heard`)."""
-        assert self.voice is not None
-        if not self.voice.listening():
+        if self.voice is None or not self.voice.listening():
             return None
         view = self.audiences.build(self._live(rollcall), "public")
         got, self.pace, self.story_voice = voicing.heard(self.voice, view, self.pace,

@@ -1,5 +1,5 @@
 """A narrated game's voice and the table's clock [issues 29, 42]: what the
-table needs of its voice (`Voice`, `Heard`: companion/table/narrated.py is
+table needs of its voice (`Voice`, `Heard`: companion/speech/narration.py is
 one), and how the pace waits for the words — a stage opened by a line opens
 its window once the line is said (`voiced`), and waits longer when the
 voice says it is done later than it first said (`revoiced`: a line rendered
@@ -24,14 +24,16 @@ class Heard(Protocol):
 
 
 class Voice(Protocol):
-    """Narrated games' voice (companion/table/narrated.py) [issue 29]."""
+    """Narrated games' voice (companion/speech/narration.py) [issue 29]."""
 
     def listening(self) -> bool:
         """Whether the table's game is narrated (under the table's lock)."""
         ...
 
-    def hear(self, view: dict, stage: int, now: float) -> Heard | None:
-        """What it would say now that the public view is `view` (None: nothing)."""
+    def became_public(self, view: dict, stage: int, now: float) -> Heard | None:
+        """The one way in [issue 45]: the public view `view` is about to be
+        committed (the deal's included); what the voice would say of it
+        (None: nothing). The voice learns nothing else of the game."""
         ...
 
     def retime(self, now: float) -> tuple[float, float] | None:
@@ -119,7 +121,7 @@ def heard(voice: Voice, view: dict, pace: Pace, story_voice: float, stage: objec
     say, the pace waiting for it (a stage that opened with these words,
     `pace.stage` other than `stage`, opens once they are said) and when the
     story's page may turn."""
-    got = voice.hear(view, pace.stage, now)
+    got = voice.became_public(view, pace.stage, now)
     if got is not None and got.ends is not None:
         return got, voiced(pace, got.ends, pace.stage != stage), got.ends
     return got, pace, story_voice

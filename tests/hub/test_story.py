@@ -229,7 +229,7 @@ class _Voice:
     def listening(self) -> bool:
         return True
 
-    def hear(self, view: dict, stage: int, now: float) -> _Said:
+    def became_public(self, view: dict, stage: int, now: float) -> _Said:
         page = view.get("story")
         if page and (not self.pages or self.pages[-1] != page["page"]):
             self.pages.append(page["page"])

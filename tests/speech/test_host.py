@@ -121,7 +121,7 @@ def test_the_narration_is_public_and_spoken(app, clock) -> None:  # type: ignore
 
 
 def test_cache_folder_defaults_to_the_data_folder(tmp_path: Path) -> None:
-    from companion.table.narrated import cache_folder
+    from companion.speech.narration import cache_folder
 
     table = Table(Store(tmp_path / "games.sqlite3"))
     assert cache_folder(table) == tmp_path / "speech"

@@ -13,9 +13,9 @@ import pytest
 
 from companion.engine import legal_actions
 from companion.speech import Cache
+from companion.speech.narration import Narration
 from companion.store import Store
 from companion.table import Table, TableError
-from companion.table.narrated import Narration
 
 from .conftest import FakeClock, need_engine
 

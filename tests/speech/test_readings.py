@@ -17,9 +17,9 @@ from companion.speech import Cache
 from companion.speech.ahead import GAME
 from companion.speech.engines import find, wav_bytes
 from companion.speech.lines import said_form
+from companion.speech.narration import Narration
 from companion.store import Store
 from companion.table import BadInput, Table
-from companion.table.narrated import Narration
 
 from .conftest import FakeClock
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from companion.speech import Cache
 from companion.speech.engines import wav_bytes
+from companion.speech.narration import Narration
 from companion.store import Store
 from companion.table import Table, TableError
-from companion.table.narrated import Narration
 
 from .conftest import FakeClock
 
@@ -166,7 +166,7 @@ def test_every_line_of_a_game_and_its_story_is_rendered_before_it_is_said(
     from random import Random
 
     from companion.engine import recommended_deal
-    from companion.narrate_timeline import _act
+    from companion.speech.timeline import _act
 
     class Japanese:
         lang, name = "ja", "tone-ja"

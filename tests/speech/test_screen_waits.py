@@ -20,9 +20,9 @@ import pytest
 
 from companion.speech import Cache
 from companion.speech.ahead import GAME
+from companion.speech.narration import SCREEN_HOLD_S, SCREEN_STEP_S, Narration
 from companion.store import Store
 from companion.table import Table
-from companion.table.narrated import SCREEN_HOLD_S, SCREEN_STEP_S, Narration
 
 from .conftest import AUTH, PLAYERS, ROLES, FakeClock, Tone
 

@@ -13,7 +13,7 @@ import pytest
 
 from companion.cli import main
 from companion.speech import speaker
-from companion.table.narrated import aplay
+from companion.speech.speaker import find as aplay
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_DEVICE = "aplay: main:831: audio open error: No such file or directory"

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from companion import narrate_timeline
 from companion.speech import Cache
+from companion.speech import timeline as narrate_timeline
 from companion.speech.ahead import GAME
+from companion.speech.narration import Narration
 from companion.store import Store
 from companion.table import NotNow, Table
-from companion.table.narrated import Narration
 from companion.table.pace import Pace
 from companion.table.pacing import NARRATOR_SPEAKING, Settings
 from companion.table.voicing import VERDICT_AFTER_S, voiced

@@ -5,8 +5,15 @@ nobody has to give up playing to run the game.
     narration.timeline(after=-1)    # what the table screen plays, and when
     narration.audio(u)              # an utterance as one WAV
 
-The narration follows the **public** view only: it is the table's `voice`,
-which hears each public view before it is committed, and what it says is
+Narration lives in this package alone [issue 45], with one way in and one
+way out. In: the table tells it each public view before it is committed,
+the deal's included (`became_public`, the `Voice` protocol of
+companion/table/voicing.py). Out: one timeline of utterances, kept here,
+which the TV (GET /api/speech, companion/hub/speech.py: thin routes), the
+Pi's speaker (`_speak`) and `werewolf narrate --timeline`
+(companion/speech/timeline.py, `said` and `steps`) all read.
+
+The narration follows the **public** view only, and what it says is
 `companion.speech.spoken(previous view, view)`. So it can say nothing the
 table screen does not show, and two games that differ only in hidden cards
 say the same words at the same moments (the public view is the
@@ -33,19 +40,19 @@ show it), there is no audio and the clock does not wait.
 
 from __future__ import annotations
 
-import array
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..speech import Cache, NotRendered, fixed_lines, spoken
-from ..speech.ahead import FIXED, GAME, NEXT, NOW, Ahead
-from ..speech.engines import join_wavs, wav_bytes
-from ..speech.lines import estimate_s, gap_after, news, said_form, units
-from ..speech.listed import game_lines, story_lines
-from .table import Table
+from ..table import Table
+from .ahead import FIXED, GAME, NEXT, NOW, Ahead
+from .cache import Cache, NotRendered
+from .engines import join_wavs
+from .lines import estimate_s, gap_after, news, said_form, spoken, units
+from .listed import fixed_lines, game_lines, story_lines
+from .speaker import clipped, scaled
 
 SENTENCE_GAP_S = 0.35  # silence between two lines
 #: [issue 42] the table screen's word on each line (POST /api/speech/heard): a
@@ -192,8 +199,9 @@ class Narration:
 
     def sync(self) -> None:
         """Say what the table is doing now, if it is narrated and nothing was
-        said yet (at start: a resumed game). The table hears every commit
-        itself (`Table.voice`); the hub calls this when a game is dealt too."""
+        said yet (at start: a resumed game). Once this voice is the table's,
+        the table tells it every public view itself, a new deal's included
+        (`became_public`)."""
         with self.table.lock:
             if self.table.state is not None and narrated(self.table):
                 with self._lock:
@@ -204,9 +212,9 @@ class Narration:
     def listening(self) -> bool:
         return narrated(self.table)
 
-    def hear(self, view: dict, stage: int, now: float) -> _Heard | None:
-        """What to say now that the public view is `view` (about to be
-        committed), and when: after what is being said (a stage that ended
+    def became_public(self, view: dict, stage: int, now: float) -> _Heard | None:
+        """The one way in [issue 45]: what to say now that the public view
+        is `view` (about to be committed), and when: after what is being said (a stage that ended
         stops its words: those not yet begun are dropped, the one being said
         is cut), back to back, from a moment after now (Settings.voice_lead_s,
         time for the table screen to fetch them). Each line's length is its
@@ -547,42 +555,3 @@ class Narration:
     def _unplayed(self) -> Utterance | None:
         return next((u for u in self._said if u.n >= self._played and not u.dropped), None)
 
-
-def clipped(data: bytes, start: float, end: float | None) -> bytes:
-    """A WAV from `start` to `end` seconds (None: its end; the whole: as it is)."""
-    import io
-    import wave
-
-    with wave.open(io.BytesIO(data), "rb") as w:
-        rate, width, channels, total = (w.getframerate(), w.getsampwidth(), w.getnchannels(),
-                                        w.getnframes())
-        first = int(start * rate)
-        last = total if end is None else min(total, int(round(end * rate)))
-        if first <= 0 and last >= total:
-            return data
-        w.setpos(min(first, total))
-        frames = w.readframes(max(0, last - first))
-    return wav_bytes(frames, rate, channels, width)
-
-
-def scaled(data: bytes, volume: float) -> bytes:
-    """A 16-bit WAV at `volume` (0-1)."""
-    import io
-    import wave
-
-    if volume >= 0.999:
-        return data
-    with wave.open(io.BytesIO(data), "rb") as w:
-        rate, frames = w.getframerate(), w.readframes(w.getnframes())
-    samples = array.array("h", frames)
-    samples = array.array("h", (int(s * volume) for s in samples))
-    return wav_bytes(samples.tobytes(), rate)
-
-
-def aplay(record: Path | None = None) -> Callable[[bytes], None] | None:
-    """The Pi's audio output through ALSA's `aplay` (alsa-utils), or None
-    when this machine has none. A failure is one line in the log and is kept
-    in `record` for `werewolf doctor` (companion/speech/speaker.py) [issue 31]."""
-    from ..speech import speaker
-
-    return speaker.find(record)

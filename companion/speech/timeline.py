@@ -27,13 +27,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from random import Random
 
-from .engine import legal_actions, recommended_deal
-from .speech import Cache, SpeechError, engine_for
-from .speech.engines import find
-from .speech.lines import SAMPLE_NAMES
-from .store import Store
-from .table import Table, TableError
-from .table.narrated import Narration, Utterance
+from ..engine import legal_actions, recommended_deal
+from ..store import Store
+from ..table import Table, TableError
+from .cache import Cache
+from .engines import SpeechError, engine_for, find
+from .lines import SAMPLE_NAMES
+from .narration import Narration, Utterance
 
 TICK_S = 0.05  # the fake clock's step
 NEVER = 0.2  # the share of asks a seat never answers
@@ -64,8 +64,7 @@ def run(ruleset: str, players: int, lang: str, seed: int, speech: Path,
         table = Table(Store(tmp / "games.sqlite3"), clock=clock, rng=Random(seed))
         # each line rendered when heard: as if all had been rendered ahead (a fake clock)
         narration = Narration(table, Cache(speech), keep=100_000, offline=True)
-        table.create(setup)
-        narration.sync()  # as the hub does once a game is dealt
+        table.create(setup)  # the narration hears the deal
         stages: dict[int, dict] = {}  # stage -> {"start", "end", "opens", "deadline", "mode"}
         start = clock.t + 5.0  # the host starts once every phone has its card
         clock.t = start
