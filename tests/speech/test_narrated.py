@@ -34,7 +34,6 @@ def _narrate(path: Path, setup: dict, seconds: float,
     table = Table(Store(path), clock=clock, rng=random.Random(5))
     narration = Narration(table, Cache(path.parent / "speech", engines={}))
     table.create(setup)
-    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
     start = clock.t
     roles = [setup["deal"][n] for n in setup["players"]]
     done: set[tuple[int, str]] = set()
@@ -151,7 +150,6 @@ def test_a_narrated_game_runs_from_deal_to_end_with_no_game_master(tmp_path: Pat
     table = Table(Store(tmp_path / "g.sqlite3"), clock=clock, rng=random.Random(2))
     narration = Narration(table, Cache(tmp_path / "speech", engines={}))
     table.create(_setup(BASE, discussion_s=10))
-    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
     rng = random.Random(3)
     for _ in range(40_000):
         clock.t += 0.5
@@ -200,7 +198,6 @@ def test_the_pis_speaker_plays_each_utterance_once_in_order_at_the_hosts_volume(
     narration = Narration(table, Cache(tmp_path / "speech", engines={"en": Tone()}), speaker)
     narration.set_volume(0.5)
     table.create(_setup(BASE))
-    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
     said = narration.timeline()["said"]
     assert len(said) >= 2
     for u in said:  # each at its moment on the table's clock [issue 29]
@@ -243,3 +240,16 @@ def test_only_a_narrated_game_makes_the_table_build_its_public_view(tmp_path: Pa
     table.create(_setup(BASE, narrated=False))
     table.timer("skip", stage=table.pace.stage)
     assert "public" not in built
+
+
+def test_the_table_tells_its_voice_the_deal(tmp_path: Path) -> None:
+    """[issue 45] One way in: the table tells the narration each public view,
+    the deal's included (no route of the hub has to tell it a game was
+    dealt): "look at your card" is said at once, before anything moves."""
+    clock = FakeClock()
+    table = Table(Store(tmp_path / "a.sqlite3"), clock=clock, rng=random.Random(5))
+    narration = Narration(table, Cache(tmp_path / "speech", engines={}))
+    table.create(_setup(BASE) | {"wait_for_start": True})
+    said = [u["text"] for u in narration.timeline()["said"]]
+    assert said == ["Everyone, look at your card in secret and keep it hidden: the night "
+                    "falls soon."]

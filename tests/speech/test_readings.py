@@ -50,7 +50,6 @@ def test_the_narrator_says_the_reading_and_the_screens_keep_the_name(tmp_path: P
     voice = Heard()
     narration = Narration(table, Cache(tmp_path / "speech", engines={"ja": voice}))
     table.create(_setup(readings={"陽菜": "はるな", "ゆうと": ""}))
-    narration.sync()
     assert narration.ahead.drain(timeout=60, upto=GAME)
     view = table.public()
     assert view["readings"] == {"陽菜": "はるな"}  # an empty reading is none

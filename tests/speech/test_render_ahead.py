@@ -85,7 +85,6 @@ def _dawn_after_a_heal(tmp_path: Path) -> tuple[Table, Narration, FakeClock, Sta
                   "seed": 4, "narrated": True, "wait_for_start": True,
                   "options": {"night_s": 10, "pack_s": 10, "sheriff": False,
                               "announce_potions": True, "first_night_attack": True}})
-    narration.sync()  # the hub calls it after POST /api/games
     _drain(narration, 60)  # what the deal renders ahead: on disk
     for text in (HEALED, f"Last night, there was no werewolf attack. {HEALED}"):
         _forget(cache, text)  # as in the issue: not in the cache when the dawn comes
@@ -181,7 +180,6 @@ def test_every_line_of_a_game_and_its_story_is_rendered_before_it_is_said(
     table.create({"ruleset": "jp-standard", "players": names, "language": "ja", "seed": 2,
                   "cards": recommended_deal("jp-standard", 9), "narrated": True,
                   "wait_for_start": True, "options": {"discussion_s": 10}})
-    narration.sync()
     _drain(narration, 60)
     table.timer("start")
     rng, asks = Random(2), {}  # type: ignore[var-annotated]

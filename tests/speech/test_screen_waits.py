@@ -35,7 +35,6 @@ def _started(tmp_path: Path) -> tuple[Table, Narration, FakeClock]:
     table.create({"ruleset": "millers-hollow", "players": PLAYERS,
                   "deal": dict(zip(PLAYERS, ROLES)), "seed": 4, "narrated": True,
                   "wait_for_start": True, "options": {"night_s": 20, "pack_s": 30}})
-    narration.sync()
     assert narration.ahead.drain(timeout=60, upto=GAME)
     table.timer("start")
     return table, narration, clock

@@ -37,7 +37,6 @@ def _table(path: Path, **options: object) -> tuple[Table, Narration, FakeClock]:
                   "deal": dict(zip(PLAYERS, ROLES)), "seed": 4, "narrated": True,
                   "wait_for_start": True, "options": {"night_s": 20, "pack_s": 30,
                                                       "first_night_attack": True, **options}})
-    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
     assert narration.ahead.drain(timeout=60, upto=GAME)  # the game's lines, from the deal on
     return table, narration, clock
 
@@ -150,7 +149,6 @@ def _timeline(path: Path, roles: list[str], act: bool, engines: dict,
                   "options": {"night_s": 6, "pack_s": 8, "discussion_s": 5,
                               "first_night_attack": True, "reveal_on_death": False,
                               "sheriff": False}})
-    narration.sync()  # a game was dealt (the hub calls it after POST /api/games)
     table.timer("start")
     start = clock.t
     wolves = [i for i, r in enumerate(roles) if r == "werewolf"]
