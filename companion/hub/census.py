@@ -50,6 +50,7 @@ from enum import StrEnum
 
 from flask import Response, current_app, g, make_response, render_template, request
 
+from ..speech.narration import narrated
 from ..table import NotFound
 from .common import Forbidden, Unauthorized, gm_token_of_request, is_gm, table
 
@@ -173,7 +174,8 @@ CHANNELS: dict[str, tuple[str, str, str]] = {
                 "tests/hub/test_census.py (the frame's lines)"),
     "leds": ("firmware.bridge.lights(public view)", "anyone at the table",
              "tests/hub/test_census.py"),
-    "speech": ("speech.spoken(public views): the timeline, its WAVs, the Pi's speaker",
+    "speech": ("speech.narration: the public views the table tells it (became_public), "
+               "said as one timeline: its WAVs, the Pi's speaker",
                "anyone at the table", "tests/hub/test_census.py (the timeline)"),
     "story page": ("the public view's `story`, once the end is public", "anyone",
                    "tests/hub/test_census.py"),
@@ -193,8 +195,18 @@ AUDIENCES = {A: ("anyone", "seat", "gm", "host"), S: ("seat",), G: ("gm", "host"
 
 def closed() -> bool:
     """A narrated game runs and its end is not public yet: nobody's page
-    sees its secrets, the token holder's (the host's) included."""
-    return bool(current_app.extensions["narration"].secrets_closed())
+    sees its secrets, the token holder's (the host's) included (the
+    census's word [issue 45], not the narration's)."""
+    tbl = table()
+    with tbl.lock:  # the end told to the table, not the log's [issue 40]
+        return narrated(tbl) and tbl.state is not None and not tbl.ended
+
+
+def narrating() -> bool:
+    """The table's game is narrated (over or not): its token holder is a player."""
+    tbl = table()
+    with tbl.lock:
+        return narrated(tbl)
 
 
 def guard() -> Response | None:
@@ -293,6 +305,6 @@ def story_reader(game: int) -> str | None:
     and for a narrated game's host."""
     if not is_gm():
         return "public"
-    if game == table().game and current_app.extensions["narration"].is_narrated():
+    if game == table().game and narrating():
         return "public"  # its token holder is a player
     return None

@@ -22,8 +22,8 @@ from flask import Blueprint, Flask, Response, jsonify
 
 from ..table import NotNow
 from ..table.lost_phone import LostPhones
+from .census import closed
 from .common import lost_phones, qr_svg
-from .speech import narration
 
 bp = Blueprint("lost", __name__)
 
@@ -35,7 +35,7 @@ def init_app(app: Flask) -> None:
 
 @bp.post("/api/seats/<int:seat>/lost")
 def ask(seat: int) -> Response:
-    if not narration().secrets_closed():
+    if not closed():
         raise NotNow("only a narrated game votes on a lost phone: a game master reissues "
                      "the seat himself (POST /api/seats/<n>/reissue)")
     return jsonify(lost_phones().ask(seat))

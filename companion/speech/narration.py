@@ -459,13 +459,6 @@ class Narration:
 
     # --- what the pages ask -----------------------------------------------------------
 
-    def secrets_closed(self) -> bool:
-        """A narrated game is under way: nobody's page may see its secrets
-        (the host's tablet included) until it is over."""
-        with self.table.lock:  # the end told to the table, not the log's [issue 40]
-            return narrated(self.table) and self.table.state is not None \
-                and not self.table.ended
-
     def is_narrated(self) -> bool:
         with self.table.lock:
             return narrated(self.table)
