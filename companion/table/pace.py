@@ -1,12 +1,16 @@
 """`Pace`: where the table is in time, as a plain record (pacing.py's
 functions take one and answer a new one). Its times are on the table's
 monotonic clock while the hub runs and are stored as *time left*
-(`to_record`, `from_record`) [issue 16]."""
+(`to_record`, `from_record`) [issue 16]. `StoryClock`: where the story told
+on the table screen at the end is (its page and since when) [issue 35]: the
+table asks it whether a page is due and turns it in its tick, nowhere else
+[issue 45]."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 #: Pace's times on the table's clock (stored as seconds from the commit)
 CLOCK_FIELDS = ("deadline", "started", "talk_until", "opens")
@@ -130,3 +134,62 @@ class Pace:
         if self.deadline is None:
             return None
         return max(0.0, self.deadline - now)
+
+
+#: the story told on the table screen at the end [issue 35]: it begins this
+#: long after the end (the winners are said first), and each page (a night,
+#: a day) stays for a base time and a time per line, or until the voice
+#: of a narrated game has said it, unless a tap turns it sooner
+STORY_START_S = 8.0
+STORY_PAGE_S = 6.0
+STORY_LINE_S = 3.0
+
+
+@dataclass(frozen=True)
+class StoryClock:
+    """The story's page on the table screen at the end [issue 35], on the
+    table's clock (never stored: a restart tells it from its start). Its
+    methods answer a new clock; `due` only asks [issue 45]."""
+
+    #: (the game, when its end was first seen); None: no end seen
+    over: tuple[int, float] | None = None
+    page: int = -1  # the page shown (-1: not begun)
+    at: float = 0.0  # since when
+    voice: float = 0.0  # until when a narrated game's voice says it
+
+    def seen(self, game: int | None, ended: bool, now: float) -> StoryClock:
+        """The clock once the table has looked at its game: the story begins
+        anew with each end first seen (an undo at the end, then the next end,
+        begins it again)."""
+        if not ended or game is None:
+            return self if self.over is None else replace(self, over=None)
+        if self.over is None or self.over[0] != game:
+            return StoryClock((game, now), -1, now, 0.0)
+        return self
+
+    def due(self, now: float, lines: Callable[[], Sequence[int]]) -> bool:
+        """Whether the clock turns the page at `now`: the story begins
+        STORY_START_S after the end was seen, then each page stays its time
+        (and its voice's); the last page stays. `lines`: each page's number
+        of lines (asked once the story has begun)."""
+        if self.over is None:
+            return False
+        if self.page < 0:
+            return now >= self.over[1] + STORY_START_S
+        pages = lines()
+        if self.page >= len(pages) - 1:
+            return False  # the end stays on the screen
+        return now >= max(self.at + STORY_PAGE_S + STORY_LINE_S * pages[self.page], self.voice)
+
+    def turned(self, pages: int, now: float) -> StoryClock:
+        """The next page of `pages` from `now` (after the last, the first)."""
+        return replace(self, page=(self.page + 1) % pages, at=now)
+
+    def tick(self, game: int | None, ended: bool, now: float,
+             lines: Callable[[], Sequence[int]]) -> tuple[StoryClock, bool]:
+        """The clock at `now` (`seen`, then `turned` if `due`), and whether
+        its page turned."""
+        clock = self.seen(game, ended, now)
+        if not clock.due(now, lines):
+            return clock, False
+        return clock.turned(len(lines()), now), True

@@ -16,17 +16,11 @@ from ..store import Store
 from . import pacing
 from .audiences import LOBBY, Audiences, Listener, Live, Sent, StreamCaps
 from .errors import NotFound, NotNow
-from .pace import Pace
+from .pace import STORY_LINE_S, STORY_PAGE_S, STORY_START_S, Pace, StoryClock
 from .pacing import Settings
 from .seats import Seats
 
-#: the story told on the table screen at the end [issue 35]: it begins this
-#: long after the end (the winners are said first), and each page (a night,
-#: a day) stays for a base time and a time per line, or until the voice
-#: of a narrated game has said it, unless a tap turns it sooner
-STORY_START_S = 8.0
-STORY_PAGE_S = 6.0
-STORY_LINE_S = 3.0
+__all__ = ["STORY_LINE_S", "STORY_PAGE_S", "STORY_START_S", "Showing"]
 
 class Showing:
     """Views and listeners of one live game (mixed into `Table`)."""
@@ -42,12 +36,8 @@ class Showing:
     audiences: Audiences
     store: Store
     _rollcall_shown: int | None
-    #: the story's page on the table screen (-1: not begun), since when, and
-    #: until when the voice says it (narrated games) [issue 35]
-    story_page: int = -1
-    story_at: float = 0.0
-    story_voice: float = 0.0
-    _story_over: tuple[int, float] | None = None  # (game, when its end was first seen)
+    #: the story's page on the table screen at the end (pace.py) [issue 35]
+    story_clock: StoryClock
     _story_told: tuple[tuple, list, dict] | None = None  # ((game, language, events), log, told)
     _voice_due: bool
     _advance_and_commit: Callable[..., None]  # Table's: the one path's commit
@@ -168,38 +158,22 @@ class Showing:
                                       told(state, self.language, self.game)["told"])
         return got[2]
 
+    def _page_lines(self) -> list[int]:
+        """The story's pages, each as its number of lines (StoryClock.due)."""
+        return [len(ch["lines"]) for ch in self._told()["chapters"]]
+
     def _story_page(self) -> dict | None:
         """The page the table screen tells now, for the public view: only
         once the game is over and the story has begun (else None)."""
-        state = self.state
-        if state is None or not self.ended or self.story_page < 0 \
-                or self._story_over is None:
+        clock = self.story_clock
+        if self.state is None or not self.ended or clock.page < 0 or clock.over is None:
             return None
         chapters = self._told()["chapters"]
-        k = min(self.story_page, len(chapters) - 1)
+        k = min(clock.page, len(chapters) - 1)
         ch = chapters[k]
         return {"page": k, "pages": len(chapters), "kind": ch["kind"], "title": ch["title"],
                 "lines": [{key: ln[key] for key in ("text", "seats", "said") if key in ln}
                           for ln in ch["lines"]]}
-
-    def story_due(self, now: float) -> bool:
-        """The clock turns the story's page: it begins STORY_START_S after
-        the end, then each page stays its time (and its voice's)."""
-        state = self.state
-        if state is None or not self.ended or self.game is None:
-            self._story_over = None  # (an undo at the end: the next end begins it again)
-            return False
-        if self._story_over is None or self._story_over[0] != self.game:
-            self._story_over = (self.game, now)
-            self.story_page, self.story_at, self.story_voice = -1, now, 0.0
-            return False
-        if self.story_page < 0:
-            return now >= self._story_over[1] + STORY_START_S
-        pages = len(self._told()["chapters"])
-        if self.story_page >= pages - 1:
-            return False  # the end stays on the screen
-        lines = len(self._told()["chapters"][self.story_page]["lines"])
-        return now >= max(self.story_at + STORY_PAGE_S + STORY_LINE_S * lines, self.story_voice)
 
     def story_step(self) -> dict:
         """A tap on the GM's tablet or the host page: the story's next page
@@ -209,17 +183,11 @@ class Showing:
             if not self.ended:  # the table's end, not the log's [issue 40]
                 raise NotNow("the story is told once the game is over")
             now = self.clock()
-            self.story_due(now)
-            self.story_turn(now)
+            clock = self.story_clock.seen(self.game, True, now)
+            self.story_clock = clock.turned(len(self._page_lines()), now)
             self._voice_due = True
             self._advance_and_commit(now, start=len(state.log))
             return self.public()
-
-    def story_turn(self, now: float) -> None:
-        """The next page (after the last, the story begins again)."""
-        pages = len(self._told()["chapters"])
-        self.story_page = (self.story_page + 1) % pages
-        self.story_at = now
 
     def result(self) -> dict:
         """The replay output object of the current game, with its id and timers."""

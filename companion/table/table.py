@@ -28,6 +28,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..engine import Action, IllegalAction, State, act, legal_actions, pending, rebuild, undo
 from ..replay import parse_action
@@ -36,6 +37,7 @@ from . import pacing, ready, turns, voicing
 from .audiences import Audiences, Sent, step_id
 from .batch import Queue, Ticket
 from .errors import BadInput, NotFound, NotNow, Stale, TableError
+from .pace import StoryClock
 from .pacing import Pace, Settings
 from .pins import Pins
 from .presses import lockin_pick, vote_presses
@@ -61,6 +63,7 @@ class Table(Showing):
         self.state: State | None = None
         self.seating = Seats(store)
         self.pace = Pace()
+        self.story_clock = StoryClock()  # the story's page at the end [issue 35]
         self.store_pace: dict = {}  # the pace as last committed
         self._saved_at = 0.0  # when the pace was last written (the clock's time)
         self.changed = threading.Condition(self.lock)
@@ -283,8 +286,9 @@ class Table(Showing):
             now = self.clock() if now is None else now
             self._retimed(now)
             self._advance_and_commit(now, start=len(self.state.log), quiet=True)
-            if self.story_due(now):  # the story's next page at the end [issue 35]
-                self.story_turn(now)
+            self.story_clock, turned = self.story_clock.tick(self.game, self.ended, now,
+                                                             self._page_lines)
+            if turned:  # the story's next page at the end [issue 35]
                 self._voice_due = True
                 self._advance_and_commit(now, start=len(self.state.log))
 
@@ -352,9 +356,10 @@ class Table(Showing):
 
     def _retimed(self, now: float) -> bool:
         """Apply the voice's moved lines to the pace (`voicing.retimed`)."""
-        got = voicing.retimed(self.voice, self.pace, self.story_voice, now)
+        story = self.story_clock
+        got = voicing.retimed(self.voice, self.pace, story.voice, now)
         if got is not None:
-            self.pace, self.story_voice = got
+            self.pace, self.story_clock = got[0], replace(story, voice=got[1])
         return got is not None
 
     def _hear(self, now: float, rollcall: int | None, stage: object) -> Heard | None:
@@ -364,8 +369,9 @@ class Table(Showing):
         if not self.voice.listening():
             return None
         view = self.audiences.build(self._live(rollcall), "public")
-        got, self.pace, self.story_voice = voicing.heard(self.voice, view, self.pace,
-                                                         self.story_voice, stage, now)
+        got, self.pace, voice = voicing.heard(self.voice, view, self.pace,
+                                              self.story_clock.voice, stage, now)
+        self.story_clock = replace(self.story_clock, voice=voice)
         return got
 
     def _publish(self) -> None:
