@@ -18,6 +18,30 @@ CLOCK_FIELDS = ("deadline", "started", "talk_until", "opens")
 LEGACY_MAX_S = 900.0
 
 
+@dataclass(frozen=True)
+class Moment:
+    """What the table is doing now (`Pace.moment`) [issue 45], placed on the
+    engine's view of a seat or the public (`place`): the step the table is at
+    (None: the engine's own), the night it is calling (None: the engine's
+    phase and day), and whether the engine's open vote is shown (only while
+    the ballots are taken: not in the deal, the calls, last words, the
+    discussion or the verdict)."""
+
+    step: str | None = None
+    night: int | None = None
+    vote: bool = True
+
+    def place(self, view: dict) -> dict:
+        """`view` (an engine view) as the table shows it now."""
+        if not self.vote:
+            view.pop("vote", None)
+        if self.night is not None:
+            view["phase"], view["n"] = "night", self.night
+        if self.step is not None:
+            view["step"] = self.step
+        return view
+
+
 @dataclass
 class Pace:
     """Where the table is in time. Modes:
@@ -127,6 +151,24 @@ class Pace:
 
     def copy(self) -> Pace:
         return Pace(**self.to_dict())
+
+    def moment(self, day: int) -> Moment:
+        """What the table is doing now, as every seat and the public are
+        shown it [issue 45]: the one place that says so. `day`: the day of
+        the game as that view shows it (the engine's `n`)."""
+        mode = self.mode
+        if mode == "deal":  # every phone opens its card; nothing is called yet
+            return Moment("deal", vote=False)
+        if mode == "calls":
+            return Moment(f"night {self.night}", night=self.night, vote=False)
+        if mode == "last-words":
+            return Moment("last words", vote=False)
+        if mode == "discussion":  # the candidates' defence in turns [issue 34]
+            talk = "defence" if self.turns_of == "defence" else "discussion"
+            return Moment(f"day {day} {talk}", vote=False)
+        if mode == "verdict":
+            return Moment(f"day {day} verdict", vote=False)
+        return Moment()
 
     def remaining(self, now: float) -> float | None:
         if self.paused is not None:
