@@ -270,25 +270,14 @@ class Audiences:
         return got[1], got[2]
 
     def _overlay(self, live: Live, view: dict) -> dict:
-        """Pacing's word on a public or seat view: what the table is doing now."""
-        pc = live.pace
+        """Pacing's word on a public or seat view: its record, the roll-call,
+        and what the table is doing now (`Pace.moment`: the one place that
+        says which step, phase and vote a seat or the public is shown)."""
         view["pace"], rollcall = self._pacing(live)
         view["buttons"] = live.buttons
         if rollcall is not None:
             view["rollcall"] = rollcall
-        if pc.mode in ("deal", "calls", "last-words", "discussion", "verdict"):
-            view.pop("vote", None)
-        if pc.mode == "deal":  # every phone opens its card; nothing is called yet
-            view["step"] = "deal"
-        elif pc.mode == "calls":
-            view["phase"], view["n"], view["step"] = "night", pc.night, f"night {pc.night}"
-        elif pc.mode == "last-words":
-            view["step"] = "last words"
-        elif pc.mode == "discussion":  # the candidates' defence in turns [issue 34]
-            talk = "defence" if pc.turns_of == "defence" else "discussion"
-            view["step"] = f"day {view['n']} {talk}"
-        elif pc.mode == "verdict":
-            view["step"] = f"day {view['n']} verdict"
+        live.pace.moment(view["n"]).place(view)
         _event_moment(view)
         return view
 

@@ -15,6 +15,7 @@ soon as its action is committed (`Table.act_seat`).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -49,3 +50,25 @@ class Queue:
         with self._lock:
             batch, self._tickets = self._tickets, []
         return batch
+
+
+def run(batch: list[Ticket], act: Callable[[Ticket], None], commit: Callable[[], None]) -> None:
+    """Apply every ticket's action in order, each seeing the ones before it
+    as if they came one by one (`act` raises a refusal: that ticket's own
+    answer), then commit those that landed together (`commit`); a commit
+    that fails (not durable) fails every ticket of the batch."""
+    moved = False
+    for ticket in batch:
+        try:
+            act(ticket)
+            moved = True
+        except Exception as err:  # this phone's refusal (or a bug): its own answer
+            ticket.error = err
+        ticket.done = True
+    if not moved:
+        return
+    try:
+        commit()
+    except Exception as err:  # not durable: every action of the batch failed
+        for ticket in batch:
+            ticket.error = ticket.error or err

@@ -1,35 +1,32 @@
 """The table's read side: what it shows and to whom — each audience's view,
-the seats' list, the game's language and button mode — and the streams
-that follow them. `Table` (table.py: the lock, the commands, the commit) is
-one; every read takes the same lock as a write, so nothing is shown that is
-not committed."""
+the seats' list, the game's language and button mode, the story — and the
+streams that follow them. `Table` (table.py: the lock, the commands, the
+commit) holds one (`Table.showing`) and answers its reads through it
+(held.py); every read takes the table's lock, as a write does,
+so nothing is shown that is not committed."""
 
 from __future__ import annotations
 
 import json
 import threading
 from collections.abc import Callable
+from typing import Protocol
 
 from ..engine import State
 from ..replay import result_of
 from ..store import Store
 from . import pacing
 from .audiences import LOBBY, Audiences, Listener, Live, Sent, StreamCaps
-from .errors import NotFound, NotNow
-from .pace import Pace
+from .errors import NotFound
+from .pace import STORY_LINE_S, STORY_PAGE_S, STORY_START_S, Pace, StoryClock
 from .pacing import Settings
 from .seats import Seats
 
-#: the story told on the table screen at the end [issue 35]: it begins this
-#: long after the end (the winners are said first), and each page (a night,
-#: a day) stays for a base time and a time per line, or until the voice
-#: of a narrated game has said it, unless a tap turns it sooner
-STORY_START_S = 8.0
-STORY_PAGE_S = 6.0
-STORY_LINE_S = 3.0
+__all__ = ["STORY_LINE_S", "STORY_PAGE_S", "STORY_START_S", "Showing"]
 
-class Showing:
-    """Views and listeners of one live game (mixed into `Table`)."""
+
+class Game(Protocol):
+    """What the read side reads of its table (`table.Table`), under its lock."""
 
     lock: threading.RLock
     clock: Callable[[], float]
@@ -41,21 +38,22 @@ class Showing:
     seating: Seats
     audiences: Audiences
     store: Store
-    _rollcall_shown: int | None
-    #: the story's page on the table screen (-1: not begun), since when, and
-    #: until when the voice says it (narrated games) [issue 35]
-    story_page: int = -1
-    story_at: float = 0.0
-    story_voice: float = 0.0
-    _story_over: tuple[int, float] | None = None  # (game, when its end was first seen)
-    _story_told: tuple[tuple, list, dict] | None = None  # ((game, language, events), log, told)
-    _voice_due: bool
-    _advance_and_commit: Callable[..., None]  # Table's: the one path's commit
+    story_clock: StoryClock  # the story's page at the end (pace.py) [issue 35]
+
+
+class Showing:
+    """Views and listeners of one live game (held by its `Table`)."""
+
+    def __init__(self, table: Game) -> None:
+        self.table = table
+        self.rollcall_shown: int | None = None  # the roll-call index last published
+        #: the story's words as last told: ((game, language, events), log, told)
+        self._story_told: tuple[tuple, list, dict] | None = None
 
     @property
     def language(self) -> str:
         """The game's language (the pages default to it)."""
-        return str(self.setup.get("language", "en"))
+        return str(self.table.setup.get("language", "en"))
 
     @property
     def ended(self) -> bool:
@@ -64,169 +62,142 @@ class Showing:
         attack ends the game at once, but the night's calls go on to their
         ends and the dawn tells it — and nothing of the end (the story, the
         cards, the host's keys) is told before this [issue 40]."""
-        return self.state is not None and self.state.phase == "over" \
-            and self.pace.mode == "over"
+        state = self.table.state
+        return state is not None and state.phase == "over" and self.table.pace.mode == "over"
 
     @property
     def buttons(self) -> str:
         """How this game's votes are cast: phones | roll-call | lock-in [issue 7]."""
-        return str(self.setup.get("buttons", "phones"))
+        return str(self.table.setup.get("buttons", "phones"))
 
     def seats_info(self) -> dict:
         """The game's id and its `seats` (404 before a game)."""
-        with self.lock:
-            self._need_game()
-            return {"id": self.game, "seats": self.seats()}
+        with self.table.lock:
+            self.need_game()
+            return {"id": self.table.game, "seats": self.seats()}
 
     def seats(self) -> list[dict]:
         """Every seat's name, link and whether a phone holds it ([] before a game)."""
-        with self.lock:
-            return self.seating.info(self.state.names if self.state is not None else [])
+        with self.table.lock:
+            state = self.table.state
+            return self.table.seating.info(state.names if state is not None else [])
 
-    def _need_game(self) -> State:
-        if self.state is None:
+    def seat_of(self, token: str) -> int:
+        """The seat a private link opens (404 for a stale or unknown link)."""
+        return self.holder(token)[0]
+
+    def holder(self, token: str) -> tuple[int, str | None]:
+        """The seat a private link opens and the device that holds it (None:
+        no phone yet); 404 for a stale or unknown link. Under the seats' own
+        lock, not the table's (see table/seats.py): a commit under way does
+        not hold up a phone's link check."""
+        return self.table.seating.holder(token)
+
+    def need_game(self) -> State:
+        """The live game's state (404 before a game)."""
+        if self.table.state is None:
             raise NotFound("no game yet: create one with POST /api/games")
-        return self.state
+        return self.table.state
 
     # --- views ----------------------------------------------------------------
 
-    def _live(self, rollcall: int | None | bool = False) -> Live:
+    def live(self, rollcall: int | None | bool = False) -> Live:
         """The live game; `rollcall`: the roll-call index to show (False: the
         one last published)."""
-        state = self._need_game()
-        assert self.game is not None
-        shown = self._rollcall_shown if rollcall is False else rollcall
-        pins = tuple(p is not None for p in self.seating.pins) \
-            if self.setup.get("narrated") else None
-        return Live(self.game, state, self.pace, self.language, self.buttons,
-                    shown, self.settings.rollcall_s, self.seats(), self.store.notice,
-                    self._story_page(), pins, self.setup.get("readings") or None)
+        t = self.table
+        state = self.need_game()
+        assert t.game is not None
+        shown = self.rollcall_shown if rollcall is False else rollcall
+        pins = tuple(p is not None for p in t.seating.pins) if t.setup.get("narrated") else None
+        return Live(t.game, state, t.pace, self.language, self.buttons,
+                    shown, t.settings.rollcall_s, self.seats(), t.store.notice,
+                    self._story_page(), pins, t.setup.get("readings") or None)
 
     def public(self) -> dict:
         """The table's view (the display, the table screen, the LEDs)."""
-        with self.lock:
-            if self.state is None:
+        with self.table.lock:
+            if self.table.state is None:
                 return dict(LOBBY)
-            return self.audiences.view(self._live(), "public", self.clock())
+            return self.table.audiences.view(self.live(), "public", self.table.clock())
 
     def seat_view(self, seat: int) -> Sent:
-        with self.lock:
-            return self.audiences.view(self._live(), f"seat:{seat}", self.clock())
+        with self.table.lock:
+            return self.table.audiences.view(self.live(), f"seat:{seat}", self.table.clock())
 
     def gm_view(self) -> Sent:
-        with self.lock:
-            return self.audiences.view(self._live(), "gm", self.clock())
+        with self.table.lock:
+            return self.table.audiences.view(self.live(), "gm", self.table.clock())
+
+    def publish(self) -> None:
+        """Every followed audience is sent its view if it changed (a commit's)."""
+        self.table.audiences.publish(self.live(), self.table.clock())
 
     def story(self, seat: int, lang: str | None = None) -> dict:
         """A seat's reading of the live game's story [issue 35]: once the
         game is over, or while the seat is dead with `ghosts` on (the one
         rule, engine.story.readable); 403 otherwise."""
-        from ..engine.story import readable
-        from ..words import LANGUAGES
-        from ..words.story import told
-        from .errors import BadInput, Denied
-
-        with self.lock:
-            state = self._need_game()
-            if not readable(state, seat, self.ended):
-                raise Denied("the story is for the dead with ghosts on, or after the game")
-            lang = lang or self.language
-            if lang not in LANGUAGES:
-                raise BadInput(f"'lang' is one of {', '.join(LANGUAGES)}")
-            return told(state, lang, self.game)
+        return self._read_story(seat, lang, "the story is for the dead with ghosts on, "
+                                "or after the game")
 
     def told_story(self, reader: str | None, lang: str | None = None) -> dict:
         """The live game's story for `reader` (None: its game master; "public":
         anyone, a narrated game's host included), once the table has told its
         end (`ended`) [issue 40]; 403 before."""
+        return self._read_story(reader, lang, "the story is told once the game is over")
+
+    def _read_story(self, reader: int | str | None, lang: str | None, refused: str) -> dict:
         from ..engine.story import readable
         from ..words import LANGUAGES
         from ..words.story import told
         from .errors import BadInput, Denied
 
-        with self.lock:
-            state = self._need_game()
+        with self.table.lock:
+            state = self.need_game()
             if not readable(state, reader, self.ended):
-                raise Denied("the story is told once the game is over")
+                raise Denied(refused)
             lang = lang or self.language
             if lang not in LANGUAGES:
                 raise BadInput(f"'lang' is one of {', '.join(LANGUAGES)}")
-            return told(state, lang, self.game)
+            return told(state, lang, self.table.game)
 
     # --- the story told on the table screen at the end [issue 35] ---------------
 
     def _told(self) -> dict:
-        state = self._need_game()
-        assert self.game is not None
+        state = self.need_game()
+        game = self.table.game
+        assert game is not None
         got = self._story_told
-        key = (self.game, self.language, len(state.log))
+        key = (game, self.language, len(state.log))
         # the same log, as long: an undo rebuilds the state (a new log), so it tells anew
         if got is None or got[0] != key or got[1] is not state.log:
             from ..words.story import told
 
-            got = self._story_told = (key, state.log,
-                                      told(state, self.language, self.game)["told"])
+            got = self._story_told = (key, state.log, told(state, self.language, game)["told"])
         return got[2]
+
+    def page_lines(self) -> list[int]:
+        """The story's pages, each as its number of lines (StoryClock.due)."""
+        return [len(ch["lines"]) for ch in self._told()["chapters"]]
 
     def _story_page(self) -> dict | None:
         """The page the table screen tells now, for the public view: only
         once the game is over and the story has begun (else None)."""
-        state = self.state
-        if state is None or not self.ended or self.story_page < 0 \
-                or self._story_over is None:
+        clock = self.table.story_clock
+        if self.table.state is None or not self.ended or clock.page < 0 or clock.over is None:
             return None
         chapters = self._told()["chapters"]
-        k = min(self.story_page, len(chapters) - 1)
+        k = min(clock.page, len(chapters) - 1)
         ch = chapters[k]
         return {"page": k, "pages": len(chapters), "kind": ch["kind"], "title": ch["title"],
                 "lines": [{key: ln[key] for key in ("text", "seats", "said") if key in ln}
                           for ln in ch["lines"]]}
 
-    def story_due(self, now: float) -> bool:
-        """The clock turns the story's page: it begins STORY_START_S after
-        the end, then each page stays its time (and its voice's)."""
-        state = self.state
-        if state is None or not self.ended or self.game is None:
-            self._story_over = None  # (an undo at the end: the next end begins it again)
-            return False
-        if self._story_over is None or self._story_over[0] != self.game:
-            self._story_over = (self.game, now)
-            self.story_page, self.story_at, self.story_voice = -1, now, 0.0
-            return False
-        if self.story_page < 0:
-            return now >= self._story_over[1] + STORY_START_S
-        pages = len(self._told()["chapters"])
-        if self.story_page >= pages - 1:
-            return False  # the end stays on the screen
-        lines = len(self._told()["chapters"][self.story_page]["lines"])
-        return now >= max(self.story_at + STORY_PAGE_S + STORY_LINE_S * lines, self.story_voice)
-
-    def story_step(self) -> dict:
-        """A tap on the GM's tablet or the host page: the story's next page
-        on the table screen [issue 35]; NotNow before the end."""
-        with self.lock:
-            state = self._need_game()
-            if not self.ended:  # the table's end, not the log's [issue 40]
-                raise NotNow("the story is told once the game is over")
-            now = self.clock()
-            self.story_due(now)
-            self.story_turn(now)
-            self._voice_due = True
-            self._advance_and_commit(now, start=len(state.log))
-            return self.public()
-
-    def story_turn(self, now: float) -> None:
-        """The next page (after the last, the story begins again)."""
-        pages = len(self._told()["chapters"])
-        self.story_page = (self.story_page + 1) % pages
-        self.story_at = now
-
     def result(self) -> dict:
         """The replay output object of the current game, with its id and timers."""
-        with self.lock:
-            state = self._need_game()
+        with self.table.lock:
+            state, pace = self.need_game(), self.table.pace
             out = result_of(state)
-            out["id"], out["pace"] = self.game, {**self.pace.to_dict(), **pacing.public(self.pace)}
+            out["id"], out["pace"] = self.table.game, {**pace.to_dict(), **pacing.public(pace)}
             return out
 
     # --- listeners --------------------------------------------------------------
@@ -234,26 +205,27 @@ class Showing:
     def listen(self, audience: str, token: str | None = None, address: str = "",
                caps: StreamCaps | None = None) -> tuple[Listener, str]:
         """Subscribe (within `caps`): the listener and the full view to send first."""
-        with self.lock:
-            if self.state is None:
+        with self.table.lock:
+            audiences = self.table.audiences
+            if self.table.state is None:
                 first = json.dumps(self.public())
             else:  # built before it listens: a stale view's new version is not sent it twice
-                first = self.audiences.message(self._live(), audience, self.clock())
-            return self.audiences.listen(audience, token, address, caps), first
+                first = audiences.message(self.live(), audience, self.table.clock())
+            return audiences.listen(audience, token, address, caps), first
 
     def unlisten(self, listener: Listener) -> None:
-        with self.lock:
-            self.audiences.unlisten(listener)
+        with self.table.lock:
+            self.table.audiences.unlisten(listener)
 
     def close_listeners(self, audience: str | None = None) -> None:
         """End every stream (the hub is stopping), or every stream of one
         `audience` (each page reads its view anew, if it still may)."""
-        with self.lock:
+        with self.table.lock:
             if audience is None:
-                self.audiences.close_all()
+                self.table.audiences.close_all()
             else:
-                self.audiences.close_audience(audience)
+                self.table.audiences.close_audience(audience)
 
     def listeners(self) -> int:
-        with self.lock:
-            return len(self.audiences.all())
+        with self.table.lock:
+            return len(self.table.audiences.all())

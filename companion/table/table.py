@@ -28,25 +28,33 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
-from ..engine import Action, IllegalAction, State, act, legal_actions, pending, rebuild, undo
+from ..engine import Action, IllegalAction, State, act, legal_actions, rebuild
 from ..replay import parse_action
 from ..store import Store
-from . import pacing, ready, turns, voicing
-from .audiences import Audiences, Sent, step_id
-from .batch import Queue, Ticket
-from .errors import BadInput, NotFound, NotNow, Stale, TableError
+from . import pacing, voicing
+from .audiences import Audiences, Sent
+from .batch import Queue, Ticket, run
+from .checks import check_gm_seq, check_seat_seq, split_seq, undone
+from .errors import BadInput, NotFound, NotNow, TableError
+from .held import held, held_value
+from .pace import StoryClock
 from .pacing import Pace, Settings
 from .pins import Pins
 from .presses import lockin_pick, vote_presses
 from .seats import Seats
 from .setup import parse_setup
 from .showing import Showing
+from .taps import Taps
 from .timing import commit, settle
 from .voicing import Heard, Voice
 
 
-class Table(Showing):
+class Table:
+    """The one live game: its commands and commit (here), its reads
+    (`showing`: showing.py)."""
+
     def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic,
                  rng: random.Random | None = None, settings: Settings | None = None,
                  wall: Callable[[], float] = time.time) -> None:
@@ -61,6 +69,7 @@ class Table(Showing):
         self.state: State | None = None
         self.seating = Seats(store)
         self.pace = Pace()
+        self.story_clock = StoryClock()  # the story's page at the end [issue 35]
         self.store_pace: dict = {}  # the pace as last committed
         self._saved_at = 0.0  # when the pace was last written (the clock's time)
         self.changed = threading.Condition(self.lock)
@@ -71,17 +80,46 @@ class Table(Showing):
         #: lock, before the other views are built (the seat boxes' LEDs)
         self.public_hooks: list[Callable[[dict], None]] = []
         self.audiences = Audiences(self.public_hooks)
+        self.showing = Showing(self)  # every view, stream and read of the game
+        self.taps = Taps(self)  # the GM's clock, a speaker's pass, a phone's Ready
         #: narrated games [issue 29]: hears each public view before it is
         #: committed and says when it will be done saying it; pacing opens the
         #: stage's window only then (`voicing.voiced`), so the voice never
         #: trails the clock. None: nobody speaks
         self.voice: Voice | None = None
         self._voice_due = False  # the voice hears the next commit even if nothing moved
-        self._rollcall_shown: int | None = None  # the roll-call index last published
         #: the seats' PINs in a narrated game (pins.py) [issue 40]
         self.pins = Pins(self)
         self._queue = Queue()  # phones' actions waiting for the lock (group commit)
         self._unpublished = False  # a commit's publish waits for the ballots queued behind it
+
+    # --- the read side: the table's Showing (showing.py) ------------------------
+
+    language = held_value("showing", Showing.language)
+    ended = held_value("showing", Showing.ended)
+    buttons = held_value("showing", Showing.buttons)
+    seats_info = held("showing", Showing.seats_info)
+    seats = held("showing", Showing.seats)
+    _need_game = held("showing", Showing.need_game)
+    public = held("showing", Showing.public)
+    seat_view = held("showing", Showing.seat_view)
+    gm_view = held("showing", Showing.gm_view)
+    story = held("showing", Showing.story)
+    told_story = held("showing", Showing.told_story)
+    result = held("showing", Showing.result)
+    listen = held("showing", Showing.listen)
+    unlisten = held("showing", Showing.unlisten)
+    close_listeners = held("showing", Showing.close_listeners)
+    listeners = held("showing", Showing.listeners)
+    seat_of = held("showing", Showing.seat_of)
+    holder = held("showing", Showing.holder)
+
+    # --- taps on the table's time: the table's Taps (taps.py) --------------------
+
+    suspect = held("taps", Taps.suspect)
+    pass_turn = held("taps", Taps.pass_turn)
+    ready = held("taps", Taps.ready)
+    timer = held("taps", Taps.timer)
 
     # --- games ----------------------------------------------------------------
 
@@ -128,14 +166,14 @@ class Table(Showing):
         """An action of the replay format from the game master, for any seat."""
         with self.lock:
             state = self._need_game()
-            seq, body = _split_seq(raw)
+            seq, body = split_seq(raw)
             try:
                 action = parse_action(state, body)
             except IllegalAction as err:
                 raise BadInput(str(err)) from None
             if self.pace.mode == "deal":  # not even the GM's, before "start" [issue 28]
                 raise NotNow(pacing.NOT_STARTED)
-            _check_gm_seq(state, seq)
+            check_gm_seq(state, seq)
             now = self.clock()
             saved = self.pace
             self.pace = pacing.clear_way(state, saved, now, self._rules())  # a GM is never held...
@@ -176,25 +214,14 @@ class Table(Showing):
             for ticket in batch:
                 ticket.done, ticket.error = True, err
             return
-        start, now, moved = len(state.log), self.clock(), False
-        for ticket in batch:
-            try:
-                self._seat_action(ticket.seat, ticket.raw, now)
-                moved = True
-            except Exception as err:  # this phone's refusal (or a bug): its own answer
-                ticket.error = err
-            ticket.done = True
-        if not moved:
-            return
-        try:  # ballots queued behind these by the time they are stored: one publish for all
-            self._advance_and_commit(now, start, phones=True)
-        except Exception as err:  # not durable: every action of the batch failed
-            for ticket in batch:
-                ticket.error = ticket.error or err
+        start, now = len(state.log), self.clock()
+        # ballots queued behind these by the time they are stored: one publish for all
+        run(batch, lambda ticket: self._seat_action(ticket.seat, ticket.raw, now),
+            lambda: self._advance_and_commit(now, start, phones=True))
 
     def _seat_action(self, seat: int, raw: object, now: float) -> None:
         state = self._need_game()
-        seq, body = _split_seq(raw)
+        seq, body = split_seq(raw)
         if "actor" in body:
             raise BadInput("a phone's action has no 'actor': it acts for its own seat")
         body["actor"] = state.names[seat]
@@ -202,7 +229,7 @@ class Table(Showing):
             action = parse_action(state, body)
         except IllegalAction as err:
             raise BadInput(str(err)) from None
-        _check_seat_seq(self.audiences, state, seat, seq)
+        check_seat_seq(self.audiences, state, seat, seq)
         refusal = pacing.seat_refusal(self.pace, seat, action.do, self.buttons,
                                       lambda: bool(legal_actions(state, seat)), now)
         if refusal is not None:
@@ -212,44 +239,6 @@ class Table(Showing):
         else:
             self._apply(action)
         self._settle(now)
-
-    def suspect(self, seat: int, raw: object) -> Sent:
-        """The night's decoy tap [issue 28], checked as a phone's action's form
-        is (`_check_decoy`), then dropped. Answers the seat's view."""
-        with self.lock:
-            _check_decoy(self.audiences, self._need_game(), seat, raw)
-            if pacing.speaking(self.pace, self.clock()):  # as an action would be [issue 29]
-                raise NotNow(pacing.NARRATOR_SPEAKING)
-            if ready.said_ready(self.pace, seat):  # as an action would be [issue 40]
-                raise NotNow(pacing.SAID_READY)
-            return self.seat_view(seat)
-
-    def pass_turn(self, seat: int) -> Sent:
-        """The speaker's phone ends his own turn [issue 34] (RULES.md §6
-        `discussion_turns`: a player may pass); NotNow when it is not his
-        turn. Answers the seat's view."""
-        return self._pace_tap(seat, lambda now: turns.pass_turn(self.pace, seat, now))
-
-    def ready(self, seat: int) -> Sent:
-        """A phone's "ready" in night 1's window [issue 34] (`ready_ends_night`,
-        RULES.md §4 [004]): kept in the pace; the window ends once every
-        living phone is ready and no night action is awaited. Answers the
-        seat's view."""
-        return self._pace_tap(seat, lambda now: ready.tap_ready(self._need_game(), self.pace,
-                                                                 seat))
-
-    def _pace_tap(self, seat: int, tap: Callable[[float], Pace]) -> Sent:
-        with self.lock:
-            state = self._need_game()
-            now = self.clock()
-            if pacing.speaking(self.pace, now):
-                raise NotNow(pacing.NARRATOR_SPEAKING)
-            try:
-                self.pace = tap(now)
-            except ValueError as err:
-                raise NotNow(str(err)) from None
-            self._advance_and_commit(now, start=len(state.log))
-            return self.seat_view(seat)
 
     def act_presses(self, presses: list[tuple[int, float]]) -> list[str]:
         """Seat-box presses [issue 7]: (seat, when) pairs, `when` on the
@@ -284,10 +273,25 @@ class Table(Showing):
             now = self.clock() if now is None else now
             self._retimed(now)
             self._advance_and_commit(now, start=len(self.state.log), quiet=True)
-            if self.story_due(now):  # the story's next page at the end [issue 35]
-                self.story_turn(now)
+            self.story_clock, turned = self.story_clock.tick(self.game, self.ended, now,
+                                                             self.showing.page_lines)
+            if turned:  # the story's next page at the end [issue 35]
                 self._voice_due = True
                 self._advance_and_commit(now, start=len(self.state.log))
+
+    def story_step(self) -> dict:
+        """A tap on the GM's tablet or the host page: the story's next page
+        on the table screen [issue 35]; NotNow before the end."""
+        with self.lock:
+            state = self._need_game()
+            if not self.ended:  # the table's end, not the log's [issue 40]
+                raise NotNow("the story is told once the game is over")
+            now = self.clock()
+            clock = self.story_clock.seen(self.game, True, now)
+            self.story_clock = clock.turned(len(self.showing.page_lines()), now)
+            self._voice_due = True
+            self._advance_and_commit(now, start=len(state.log))
+            return self.public()
 
     def _settle(self, now: float) -> None:
         self.pace = settle(self._need_game(), self.pace, now, self._rules())
@@ -309,9 +313,9 @@ class Table(Showing):
         pace = self.pace.to_dict()
         new = state.log[start:]
         rollcall = self.pace.rollcall(now, self.settings.rollcall_s)
+        moved = rollcall != self.showing.rollcall_shown  # the roll-call's candidate
         heard = None
-        if self.voice is not None and (new or pace != before or rollcall != self._rollcall_shown
-                                       or self._voice_due):
+        if self.voice is not None and (new or pace != before or moved or self._voice_due):
             self._voice_due = False
             heard = self._hear(now, rollcall, before.get("stage"))
             pace = self.pace.to_dict()
@@ -326,9 +330,9 @@ class Table(Showing):
         self.store_pace = pace
         if heard is not None:
             heard.keep()
-        if quiet and not new and pace == before and rollcall == self._rollcall_shown:
+        if quiet and not new and pace == before and not moved:
             return
-        self._rollcall_shown = rollcall
+        self.showing.rollcall_shown = rollcall
         if phones and self._queue.waiting():
             self._unpublished = True
             self.audiences.outdated()
@@ -353,9 +357,10 @@ class Table(Showing):
 
     def _retimed(self, now: float) -> bool:
         """Apply the voice's moved lines to the pace (`voicing.retimed`)."""
-        got = voicing.retimed(self.voice, self.pace, self.story_voice, now)
+        story = self.story_clock
+        got = voicing.retimed(self.voice, self.pace, story.voice, now)
         if got is not None:
-            self.pace, self.story_voice = got
+            self.pace, self.story_clock = got[0], replace(story, voice=got[1])
         return got is not None
 
     def _hear(self, now: float, rollcall: int | None, stage: object) -> Heard | None:
@@ -363,42 +368,25 @@ class Table(Showing):
         publish; the stage it opens waits for its words (`voicing.heard`)."""
         if self.voice is None or not self.voice.listening():
             return None
-        view = self.audiences.build(self._live(rollcall), "public")
-        got, self.pace, self.story_voice = voicing.heard(self.voice, view, self.pace,
-                                                         self.story_voice, stage, now)
+        view = self.audiences.build(self.showing.live(rollcall), "public")
+        got, self.pace, voice = voicing.heard(self.voice, view, self.pace,
+                                              self.story_clock.voice, stage, now)
+        self.story_clock = replace(self.story_clock, voice=voice)
         return got
 
     def _publish(self) -> None:
         self._unpublished = False
-        self.audiences.publish(self._live(), self.clock())
+        self.showing.publish()
         self.changed.notify_all()
 
     # --- the game master's controls -------------------------------------------
 
-    def timer(self, do: str, seconds: float = 0, stage: int | None = None) -> Sent:
-        """start (ends the deal) | pause | resume | extend (by `seconds`) |
-        skip; `stage`: the Pace.stage it was pressed on (Stale if another)."""
-        with self.lock:
-            state = self._need_game()
-            if do == "start" and self.pace.mode != "deal":
-                raise NotNow("the game has already started")
-            if stage is not None and stage != self.pace.stage:
-                raise Stale("the clock has moved on since that press (it ended or began "
-                            "something else): look at the table, then press again")
-            now = self.clock()
-            try:
-                self.pace = pacing.timer(self.pace, do, seconds, now)
-            except ValueError as err:
-                raise BadInput(str(err)) from None
-            self._advance_and_commit(now, start=len(state.log))
-            return self.gm_view()
-
     def undo(self, expect: object, to: int | None = None) -> Sent:
         """Take back the last action, or (to=K) every action from the K-th on,
-        if `expect` is still the action count (`_undone`) [issue 17]. The
+        if `expect` is still the action count (`undone`) [issue 17]. The
         store is truncated first: a failed truncate leaves memory as the file."""
         with self.lock:
-            new = _undone(self._need_game(), expect, to)
+            new = undone(self._need_game(), expect, to)
             assert self.game is not None
             now = self.clock()
             pace = pacing.clear_way(new, self.pace, now, self._rules())
@@ -426,17 +414,6 @@ class Table(Showing):
 
     # --- seats and devices ----------------------------------------------------
 
-    def seat_of(self, token: str) -> int:
-        """The seat a private link opens (404 for a stale or unknown link)."""
-        return self.holder(token)[0]
-
-    def holder(self, token: str) -> tuple[int, str | None]:
-        """The seat a private link opens and the device that holds it (None:
-        no phone yet); 404 for a stale or unknown link. Under the seats' own
-        lock, not the table's (see table/seats.py): a commit under way does
-        not hold up a phone's link check."""
-        return self.seating.holder(token)
-
     def claim(self, seat: int, device: str) -> bool:
         """The first device to open a seat keeps it; others are refused, and
         so is any device while the seat is locked (`locked`)."""
@@ -446,66 +423,3 @@ class Table(Showing):
             if self.seating.claim(seat, device):
                 self._publish()
             return self.seating.claims[seat] == device
-
-
-def _check_gm_seq(state: State, seq: int | None) -> None:
-    """The GM's action names the action count it was made at (`seq`): Stale
-    if the game has moved on past the step it was made for."""
-    if seq is not None:
-        p = pending(state)
-        opened = state.log[p["id"]]["a"] if p["id"] >= 0 else 0
-        if seq < opened or seq > state.acts:
-            raise Stale(f"the game has moved on since action {seq} "
-                        f"(now {state.acts}, this step opened at {opened})")
-
-
-def _check_seat_seq(audiences: Audiences, state: State, seat: int, seq: int | None) -> None:
-    """A phone's action names the view it was chosen on (`seq`): Stale once
-    the engine's step moved on since that view was built."""
-    if seq is None:
-        return
-    step = audiences.step_of(f"seat:{seat}", seq)
-    if step is None or step != step_id(state):
-        raise Stale("the game has moved on since that view: here is the new one")
-
-
-def _check_decoy(audiences: Audiences, state: State, seat: int, raw: object) -> None:
-    """A decoy tap is `{"target": name or null, "seq": N}`: a name of this
-    game, and a `seq` still of the open step (else Stale, as an action's)."""
-    if not isinstance(raw, dict) or not set(raw) <= {"target", "seq"} or "target" not in raw:
-        raise BadInput('send {"target": name or null, "seq": N}')
-    seq, body = _split_seq(raw)
-    target = body["target"]
-    if target is not None and (not isinstance(target, str) or target not in state.names):
-        raise BadInput(f"unknown player {target!r}")
-    _check_seat_seq(audiences, state, seat, seq)
-
-
-def _undone(state: State, expect: object, to: int | None) -> State:
-    """The game with its last action (or every one from the K-th, `to`) taken
-    back. `expect` is the action count the GM confirmed against (his view's
-    `seq`): if anything landed since (a phone's vote, a timeout) it is Stale,
-    so an undo never takes back what he was not shown [issue 17]."""
-    if type(expect) is not int:
-        raise BadInput('an undo names the action count it expects: send {"expect": N}, '
-                       "N the GM view's seq")
-    if expect != state.acts:
-        raise Stale(f"the game has moved on: {state.acts} actions now, not {expect}; "
-                    "look at the log and confirm again")
-    if to is None:
-        if state.acts == 0:
-            raise NotNow("nothing to undo")
-        return undo(state)
-    if type(to) is not int or not 1 <= to <= state.acts:
-        raise BadInput(f"'to' is an action number 1–{state.acts}")
-    return rebuild([e for e in state.log if e["a"] < to])
-
-
-def _split_seq(raw: object) -> tuple[int | None, dict]:
-    if not isinstance(raw, dict):
-        raise BadInput("an action is a JSON object")
-    body = dict(raw)
-    seq = body.pop("seq", None)
-    if seq is not None and type(seq) is not int:
-        raise BadInput("'seq' must be an integer (the view's seq)")
-    return seq, body

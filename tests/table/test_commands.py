@@ -192,7 +192,7 @@ def test_every_audiences_last_message_is_its_current_view(table):
         if state.phase == "over":
             break
         table.act_gm(_random_action(state, rng))
-        live = table._live()
+        live = table.showing.live()
         for audience, listener in listeners.items():
             while not listener.queue.empty():
                 message = json.loads(listener.queue.get_nowait())
@@ -228,7 +228,7 @@ def test_published_views_equal_views_of_a_fresh_state(tmp_path, ruleset):
             break
         table.act_gm(_random_action(state, rng))
         # the same moment, from the log alone: a rebuilt state, new audiences
-        live = dataclasses.replace(table._live(), state=rebuild(table.state.log))
+        live = dataclasses.replace(table.showing.live(), state=rebuild(table.state.log))
         other = Audiences([])
         for audience, listener in listeners.items():
             while not listener.queue.empty():
