@@ -14,14 +14,15 @@ What the file must hold is the newest *certain* state, built so:
    (a damaged page moved aside); then the snapshot's, at its change S.
    The file's copy is checked against the snapshot and the journal replayed
    to F wherever they reach F without a gap: a copy that differs (damage no
-   checksum of SQLite's sees) is replaced by the checked one.
+   checksum of SQLite's sees) is replaced by the checked one (`_bases`,
+   `_file_games`).
 2. Then every journal change after the base, in order. A change no copy
    holds whole (a damaged line the file does not cover, a line the header
    counts that is gone) stops the games it may have touched: one such gap
    is crossed when the next change of a game shows its events untouched
    (an append at its length, an undo within it); otherwise the game stops
    before the gap and the journal's later changes of it are named, not
-   played (an event log is only a log as a whole).
+   played (an event log is only a log as a whole) (`_play`, `_one`).
 
 The cases, one row each in tests/store/test_reconcile.py (on real files)
 and docs/how/storage.md:
@@ -40,7 +41,9 @@ and docs/how/storage.md:
 
 Every finding is one line (stderr, the GM view's `storage`, `werewolf
 doctor`): what was restored, what is lost — with its game, the events and
-what the damaged line still reads — and each damaged copy.
+what the damaged line still reads — and each damaged copy (`_restored`,
+`_named`, `_damage`). `decide` is these steps in turn; `rewrite.apply`
+writes its plan.
 """
 
 from __future__ import annotations
