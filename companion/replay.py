@@ -7,6 +7,7 @@ it does no I/O, so the CLI, the hub and the tests share it.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 from .engine import (
     Action,
@@ -125,37 +126,54 @@ def parse_action(state: State, raw: object) -> Action:
     if not isinstance(do, str) or do not in ACTION_IDS:
         raise IllegalAction(f"unknown action {do!r}")
     seats = {name: i for i, name in enumerate(state.names)}
-
-    def seat(name: object, what: str) -> int:
-        if not isinstance(name, str) or name not in seats:
-            raise IllegalAction(f"{what}: unknown player {name!r}")
-        return seats[name]
-
     no_actor = do == "timeout" and raw.get("actor") is None
-    actor = None if no_actor else seat(raw.get("actor"), "actor")
-    fields: dict = {}
-    if "target" in raw:
-        fields["target"] = seat(raw["target"], "target")
-    if "targets" in raw:
-        if not isinstance(raw["targets"], list):
-            raise IllegalAction("'targets' must be a list of players")
-        fields["targets"] = tuple(seat(t, "targets") for t in raw["targets"])
-    if "heal" in raw:
-        if not isinstance(raw["heal"], bool):
-            raise IllegalAction("'heal' must be true or false")
-        fields["heal"] = raw["heal"]
-    if raw.get("poison") is not None:
-        fields["poison"] = seat(raw["poison"], "poison")
-    if "card" in raw:
-        if type(raw["card"]) is not int or raw["card"] not in (0, 1):
-            raise IllegalAction("'card' must be 0 or 1")
-        fields["card"] = raw["card"]
-    for key in ("mode", "outcome", "power", "building"):
-        if key in raw:
-            if not isinstance(raw[key], str):
-                raise IllegalAction(f"'{key}' must be a string")
-            fields[key] = raw[key]
+    actor = None if no_actor else _seat(seats, raw.get("actor"), "actor")
+    fields: dict = {key: read(seats, raw[key]) for key, read in _READERS if key in raw}
     return Action(actor, do, **fields)
+
+
+def _seat(seats: dict[str, int], name: object, what: str) -> int:
+    if not isinstance(name, str) or name not in seats:
+        raise IllegalAction(f"{what}: unknown player {name!r}")
+    return seats[name]
+
+
+def _targets(seats: dict[str, int], value: object) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise IllegalAction("'targets' must be a list of players")
+    return tuple(_seat(seats, t, "targets") for t in value)
+
+
+def _heal(seats: dict[str, int], value: object) -> bool:
+    if not isinstance(value, bool):
+        raise IllegalAction("'heal' must be true or false")
+    return value
+
+
+def _card(seats: dict[str, int], value: object) -> int:
+    if type(value) is not int or value not in (0, 1):
+        raise IllegalAction("'card' must be 0 or 1")
+    return value
+
+
+def _text(key: str) -> Callable[[dict[str, int], object], str]:
+    def read(seats: dict[str, int], value: object) -> str:
+        if not isinstance(value, str):
+            raise IllegalAction(f"'{key}' must be a string")
+        return value
+    return read
+
+
+#: each field of a scripted action (but `actor` and `do`), read in this order
+#: (the first wrong one is the one named): its value as the Action holds it
+_READERS: tuple[tuple[str, Callable[[dict[str, int], object], object]], ...] = (
+    ("target", lambda seats, value: _seat(seats, value, "target")),
+    ("targets", _targets),
+    ("heal", _heal),
+    ("poison", lambda seats, value: None if value is None else _seat(seats, value, "poison")),
+    ("card", _card),
+    *((key, _text(key)) for key in ("mode", "outcome", "power", "building")),
+)
 
 
 def result_of(state: State) -> dict:

@@ -80,35 +80,14 @@ def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games
     `events` option, RULES.md §10). `options`: any other game options
     (`--option`), e.g. vote_mode=candidates [issue 34]."""
     counts = recommended_deal(ruleset, players, list(add))
-    overrides = dict(options or {})
-    if professions:
-        overrides["professions"] = True
-    if events:
-        overrides["events"] = list(events)
-    if overrides:
-        resolve_options(ruleset, overrides)  # SetupError before the first game
-    game_options: dict | None = overrides or None
+    overrides = _overrides(ruleset, options, professions, events)
     cards = [r for r, c in sorted(counts.items()) for _ in range(c)]
     names = [f"P{i + 1}" for i in range(players)]
-    won: Counter[str] = Counter()
-    days = unfinished = 0
     # tqdm's bar on `progress` (stderr), redrawn at most ten times a second [issue 32]
     bar = tqdm(total=games, file=progress, disable=progress is None, unit=" games",
                mininterval=0.1, ascii=progress is not None and not progress.isatty())
     start = time.perf_counter()
-    for i in range(games):
-        game_seed = seed * 1_000_003 + i
-        deal, center, rng = deal_game(ruleset, cards, game_seed)
-        state = new_game(ruleset, names, deal, game_options, center=center, seed=game_seed)
-        try:
-            play_random(state, rng, max_actions=MAX_ACTIONS)
-        except RuntimeError:
-            unfinished += 1
-        else:
-            assert state.winner is not None  # play_random returns finished games only
-            won[state.winner] += 1
-            days += sum(1 for e in state.log if e["e"] == "day")
-        bar.update(1)
+    won, days, unfinished = _play(ruleset, cards, names, overrides or None, games, seed, bar)
     elapsed = time.perf_counter() - start
     bar.close()
     finished = games - unfinished
@@ -124,3 +103,39 @@ def run(ruleset: str, players: int, add: list[str] | tuple[str, ...] = (), games
         "ruleset": ruleset, "players": players, "deal": counts, "seed": seed,
         "events": list(events), "options": dict(options or {}),
     }
+
+
+def _overrides(ruleset: str, options: dict | None, professions: bool,
+               events: list[str] | tuple[str, ...]) -> dict:
+    """The games' options: `options`, with the professions and the event
+    cards asked for; SetupError before the first game if the ruleset refuses them."""
+    overrides = dict(options or {})
+    if professions:
+        overrides["professions"] = True
+    if events:
+        overrides["events"] = list(events)
+    if overrides:
+        resolve_options(ruleset, overrides)
+    return overrides
+
+
+def _play(ruleset: str, cards: list[str], names: list[str], options: dict | None, games: int,
+          seed: int, bar: tqdm) -> tuple[Counter[str], int, int]:
+    """Each game played to its end: the wins per side, the days of the
+    finished games, and how many did not finish."""
+    won: Counter[str] = Counter()
+    days = unfinished = 0
+    for i in range(games):
+        game_seed = seed * 1_000_003 + i
+        deal, center, rng = deal_game(ruleset, cards, game_seed)
+        state = new_game(ruleset, names, deal, options, center=center, seed=game_seed)
+        try:
+            play_random(state, rng, max_actions=MAX_ACTIONS)
+        except RuntimeError:
+            unfinished += 1
+        else:
+            assert state.winner is not None  # play_random returns finished games only
+            won[state.winner] += 1
+            days += sum(1 for e in state.log if e["e"] == "day")
+        bar.update(1)
+    return won, days, unfinished

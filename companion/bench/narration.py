@@ -51,14 +51,13 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from ..engine import legal_actions, pending
 from ..speech import Cache
 from ..speech.ahead import GAME
 from ..speech.engines import Engine, engine_for, find
 from ..speech.lines import SAMPLE_NAMES
-from ..table.ready import ready_window, up_tonight
 from ..words import LANGUAGES
 from .clients import HOST, TOKEN, machine, percentile
+from .phones import Phones
 
 TICK_S = 0.25  # the table's clock, as `werewolf serve` ticks it
 POLL_S = 0.25  # the screen's timeline poll (narration.js)
@@ -251,124 +250,6 @@ class Screen(threading.Thread):
                 self.stop.wait(0.2)
 
 
-class Phones:
-    """Every seat's phone, in-process, with the bench's strategy."""
-
-    def __init__(self, table: object, rng: Random) -> None:
-        self.table = table
-        self.rng = rng
-        self.due: dict[tuple[int, int, str], float | None] = {}
-
-    def step(self, now: float) -> None:
-        from ..table import TableError
-
-        table = self.table
-        with table.lock:  # type: ignore[attr-defined]
-            state, pace = table.state, table.pace  # type: ignore[attr-defined]
-            if state is None or state.phase == "over" or pace.mode == "deal":
-                return
-            opens = pace.opens if pace.opens is not None else pace.started
-            stage, mode = pace.stage, pace.mode
-            turn = pace.turns[pace.turn] if pace.turns and pace.turn < len(pace.turns) else None
-            tasks: list[tuple[int, str, dict | None]] = []
-            window = ready_window(state, pace)
-            for seat in range(state.size):
-                choices = legal_actions(state, seat) if state.alive[seat] or mode == "prompt" \
-                    else []
-                action = self._pick(state, seat, choices) if choices else None
-                if action is not None:
-                    tasks.append((seat, "act", action))
-                if window and up_tonight(state, pace.night, seat):  # jp-standard's Ready
-                    tasks.append((seat, "ready", None))
-            if turn is not None and mode == "discussion":
-                tasks.append((turn, "pass", None))
-        for seat, kind, action in tasks:
-            key = (stage, seat, kind)
-            if key not in self.due:
-                self.due[key] = max(now, opens) + self.rng.uniform(1.0, 3.0) if kind != "pass" \
-                    else max(now, opens) + 2.0
-            when = self.due[key]
-            if when is None or now < when:
-                continue
-            self.due[key] = None
-            try:
-                if kind == "act" and action is not None:
-                    table.act_seat(seat, action)  # type: ignore[attr-defined]
-                elif kind == "ready":
-                    table.ready(seat)  # type: ignore[attr-defined]
-                else:
-                    table.pass_turn(seat)  # type: ignore[attr-defined]
-            except TableError:
-                pass  # pacing holds it, or the game moved on: as a phone would be told
-
-    def _pick(self, state: object, seat: int, choices: list) -> dict | None:
-        s = state  # the engine's State
-        names = s.names  # type: ignore[attr-defined]
-        roles, alive = s.roles, s.alive  # type: ignore[attr-defined]
-        wolves = [i for i, r in enumerate(roles) if r in ("werewolf", "white-werewolf")]
-        prey = [i for i in range(len(names)) if alive[i] and i not in wolves]
-        night, day = s.n, s.n  # type: ignore[attr-defined]
-        by = {c.to_dict()["do"]: c.to_dict() for c in choices}
-        if "attack" in by and prey:
-            target = prey[(night * 3) % len(prey)]
-            return {"do": "attack", "target": names[target]}
-        if "guard" in by and prey:  # the knight guards the pack's next victim
-            target = prey[(night * 3) % len(prey)]
-            if target in by["guard"].get("targets", []):
-                return {"do": "guard", "target": names[target]}
-        if "potion" in by:
-            if night == 1 and by["potion"].get("heal"):
-                return {"do": "potion", "heal": True, "poison": None}
-            if night == 2:
-                victim = next((i for i in prey if i != seat), None)
-                if victim is not None and victim in by["potion"].get("targets", []):
-                    return {"do": "potion", "heal": False, "poison": names[victim]}
-        if "inspect" in by and by["inspect"].get("targets"):
-            return {"do": "inspect", "target": names[by["inspect"]["targets"][0]]}
-        if "vote" in by:
-            targets = by["vote"].get("targets") or []
-            living_wolves = [w for w in wolves if alive[w] and w in targets]
-            kind = pending(s)["kind"]  # type: ignore[arg-type]
-            if day == 1 and kind == "vote":  # day 1's vote tied: a runoff
-                side = _tied_side(s, seat, [t for t in targets if t not in wolves])
-                if side is not None:
-                    return {"do": "vote", "target": names[side]}
-            if kind == "election":
-                return {"do": "vote", "target": names[targets[0]]}
-            pick = living_wolves[0] if living_wolves and seat not in wolves else targets[0]
-            return {"do": "vote", "target": names[pick]}
-        for do in ("shoot", "appoint"):
-            if do in by and by[do].get("targets"):
-                targets = by[do]["targets"]
-                pick = next((t for t in targets if t in wolves), targets[0])
-                return {"do": do, "target": names[pick]}
-        if "pass" in by:
-            return {"do": "pass"}
-        return None
-
-
-def _tied_side(state: object, seat: int, candidates: list[int]) -> int | None:
-    """The candidate `seat` votes for so that the first two tie (the
-    sheriff's vote weighs two; an odd weight left over goes to a third)."""
-    if len(candidates) < 3:
-        return None
-    s = state
-    voters = [v for v in range(len(s.names)) if s.alive[v]  # type: ignore[attr-defined]
-              and (s.silenced is None or v not in s.silenced)]  # type: ignore[attr-defined]
-    weight = {v: 2 if v == s.sheriff else 1 for v in voters}  # type: ignore[attr-defined]
-    total = sum(weight.values())
-    sides = [0, 0]
-    for v in voters:
-        if total % 2 and weight[v] == 1 and v == voters[-1]:
-            side = 2  # the odd vote: a third candidate
-        else:
-            side = 0 if sides[0] <= sides[1] else 1
-            sides[side] += weight[v]
-        if v == seat:
-            return candidates[side]
-    return None
-
-
 def _seen(screen: object, live: list) -> dict:
     """A screen's own figures (the check in Chromium: its audio requests, the
     lines it began, its captions against the lines said)."""
@@ -410,19 +291,68 @@ def run(lang: str = "ja", quick: bool = False, seed: int = 1, start_after_s: flo
     stop)`: the table screen (a thread; default `Screen`, over HTTP; the
     check in Chromium gives its own); `dealt_hook()`: called once the game is
     dealt (the check moves the hub under a CPU quota then)."""
-    from ..hub import create_app
-    from ..hub.server import HubServer
-    from ..store import Store
-    from ..table import Table
-
     if engine_for(lang) is None:
         raise RuntimeError(f"no voice for {lang}: {find(lang)[1]}")
+    setup = _setup(lang, quick, seed)
+    with tempfile.TemporaryDirectory(prefix="werewolf-bench-narration-") as tmp:
+        hub = _Hub.start(Path(data) if data else Path(tmp), seed, screen)
+        if dealt_hook is not None:
+            dealt_hook()
+        rendered_at = hub.deal(setup)
+        time.sleep(start_after_s)
+        hub.lock.holds.clear()  # from Start on: the game's play
+        hub.lock.where = ""
+        hub.table.timer("start")
+        began = time.monotonic()
+        hub.play(Phones(hub.table, Random(seed)), began)
+        hub.stop()
+        figures = {"lang": lang, "ruleset": setup["ruleset"], "players": len(setup["players"]),
+                   "seed": seed, "quick": quick, "start_after_s": start_after_s,
+                   **hub.figures(began, rendered_at)}
+        figures["happened"] = _happened(hub.table.state)
+        hub.table.store.close()
+        return figures
+
+
+def _setup(lang: str, quick: bool, seed: int) -> dict:
+    """The bench's game in `lang` as the lobby sends it (`quick`: shorter talk)."""
     game = GAMES[lang]
     options = {**game["options"], **({k: v for k, v in QUICK.items() if k in game["options"]}
                                      if quick else {})}
     names = (SAMPLE_NAMES[lang] * 2)[:int(game["players"])]
-    with tempfile.TemporaryDirectory(prefix="werewolf-bench-narration-") as tmp:
-        folder = Path(data) if data else Path(tmp)
+    setup = {"ruleset": game["ruleset"], "players": names, "language": lang,
+             "narrated": True, "wait_for_start": True, "seed": seed, "options": options}
+    if "cards" in game:
+        setup["cards"] = game["cards"]
+    else:
+        from ..engine import recommended_deal
+
+        setup["cards"] = recommended_deal(str(game["ruleset"]), len(names))
+    return setup
+
+
+@dataclass
+class _Hub:
+    """The hub in this process (its app on a free port, the table's clock),
+    its lock timed and its voices counted, and the table screen."""
+
+    table: Any
+    lock: TimedLock
+    engines: dict[str, Engine | None]
+    narration: Any
+    server: Any
+    screen: Any
+    stopping: threading.Event
+    threads: list[threading.Thread]
+    dealt: float = 0.0
+
+    @classmethod
+    def start(cls, folder: Path, seed: int, screen: Any) -> _Hub:
+        from ..hub import create_app
+        from ..hub.server import HubServer
+        from ..store import Store
+        from ..table import Table
+
         table = Table(Store(folder / "games.sqlite3"), rng=Random(seed))
         lock = TimedLock()
         table.lock = lock  # type: ignore[assignment]
@@ -430,95 +360,96 @@ def run(lang: str = "ja", quick: bool = False, seed: int = 1, start_after_s: flo
         engines = _engines(lock)
         app = create_app(table, TOKEN, {"SPEECH_DIR": folder / "speech",
                                          "SPEECH_ENGINES": engines})
-        narration = app.extensions["narration"]
         server = HubServer(app, HOST, 0)
-        stop = threading.Event()
-        threads = [threading.Thread(target=server.run, name="bench-hub", daemon=True)]
+        stopping = threading.Event()
 
         def tick() -> None:
-            while not stop.wait(TICK_S):
+            while not stopping.wait(TICK_S):
                 table.tick()
 
-        threads.append(threading.Thread(target=tick, name="table-clock", daemon=True))
-        screen = (screen or Screen)(server.port, stop)
+        threads = [threading.Thread(target=server.run, name="bench-hub", daemon=True),
+                   threading.Thread(target=tick, name="table-clock", daemon=True)]
+        hub = cls(table, lock, engines, app.extensions["narration"], server,
+                  (screen or Screen)(server.port, stopping), stopping, threads)
         for t in threads:
             t.start()
-        screen.start()
-        setup = {"ruleset": game["ruleset"], "players": names, "language": lang,
-                 "narrated": True, "wait_for_start": True, "seed": seed, "options": options}
-        if "cards" in game:
-            setup["cards"] = game["cards"]
-        else:
-            from ..engine import recommended_deal
+        hub.screen.start()
+        return hub
 
-            setup["cards"] = recommended_deal(str(game["ruleset"]), len(names))
-        if dealt_hook is not None:
-            dealt_hook()
-        dealt = time.monotonic()
-        table.create(setup)
+    def deal(self, setup: dict) -> list[float]:
+        """The game dealt, and its lines rendered ahead on a thread of their
+        own: when they were all on disk (seconds from the deal), once done."""
+        self.dealt = time.monotonic()
+        self.table.create(setup)
         rendered_at: list[float] = []
 
         def plan_done() -> None:
-            narration.ahead.drain(upto=GAME)
-            rendered_at.append(time.monotonic() - dealt)
+            self.narration.ahead.drain(upto=GAME)
+            rendered_at.append(time.monotonic() - self.dealt)
 
         threading.Thread(target=plan_done, name="bench-plan", daemon=True).start()
-        time.sleep(start_after_s)
-        lock.holds.clear()  # from Start on: the game's play
-        lock.where = ""
-        table.timer("start")
-        phones = Phones(table, Random(seed))
-        began = time.monotonic()
+        return rendered_at
+
+    def play(self, phones: Phones, began: float) -> None:
+        """The game played on the real clock, to its end and the story's first page."""
         story_end = None
         while time.monotonic() - began < MAX_GAME_S:
             time.sleep(0.1)
-            phones.step(table.clock())
-            if table.ended and story_end is None:
+            phones.step(self.table.clock())
+            if self.table.ended and story_end is None:
                 story_end = time.monotonic() + 40.0  # the winners, the story's first page
             if story_end is not None and time.monotonic() > story_end:
                 break
-        stop.set()
-        server.stop()
-        narration.close()
-        for t in threads:
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.server.stop()
+        self.narration.close()
+        for t in self.threads:
             t.join(timeout=5)
-        screen.join(timeout=5)
-        said = narration.said()
-        holds = sorted(lock.holds)
-        renders = [r for e in engines.values() if isinstance(e, Counted) for r in e.renders]
-        in_play = [r for r in renders if r[0] != "narration-render" or r[1]]
-        live = [u for u in said if not u.dropped]
-        words = narration.screen_words()  # what the screen told the hub, line by line
-        begun = {n for n, what in words if what == "begun"}
-        passed = {n for n, what in words if what == "ended"} - begun  # skipped (replaced)
-        missed = [u.n for u in live if u.n not in begun and u.n not in passed]
-        figures = {
-            "lang": lang, "ruleset": game["ruleset"], "players": len(names), "seed": seed,
-            "quick": quick, "start_after_s": start_after_s,
-            "game_s": round(time.monotonic() - began, 1), "over": bool(table.ended),
+        self.screen.join(timeout=5)
+
+    def figures(self, began: float, rendered_at: list[float]) -> dict:
+        """What the game's voice cost: the lock, the renders, the screen."""
+        said = self.narration.said()
+        holds = sorted(self.lock.holds)  # its holds until now (the screen's words are read after)
+        renders = [r for e in self.engines.values() if isinstance(e, Counted) for r in e.renders]
+        words = self.narration.screen_words()  # what the screen told the hub, line by line
+        return {
+            "game_s": round(time.monotonic() - began, 1), "over": bool(self.table.ended),
             "lines": len(said), "dropped": sum(u.dropped for u in said),
-            "lock_max_ms": round(1000 * holds[-1], 1) if holds else 0.0,
-            "lock_p99_ms": round(1000 * percentile(holds, 99), 2) if holds else 0.0,
-            "lock_holds": len(holds), "lock_max_where": lock.where,
-            "lock_over_50ms": sum(h > 0.05 for h in holds),
-            "rendered_in_play": len(in_play),
+            **_lock_figures(self.lock, holds),
+            "rendered_in_play": sum(r[0] != "narration-render" or r[1] for r in renders),
             "late_lines": sum(u.rendered_late for u in said),
             "late_max_s": round(max([u.late for u in said if u.rendered_late] or [0.0]), 2),
             "late_texts": [u.text[:40] for u in said if u.rendered_late][:8],
             "render_s": round(rendered_at[0], 1) if rendered_at else None,
-            "rendered": narration.ahead.rendered,
-            "render_busy_s": round(narration.ahead.render_s, 1),
-            "tv_played": len(begun), "tv_caught_up": getattr(screen, "caught_up", None),
-            "tv_skipped": len(passed), "tv_missed": len(missed),
-            "tv_missed_texts": [u.text[:40] for u in live if u.n in missed][:8],
-            "tv_wav": {str(k): v for k, v in sorted(screen.wav.items())},
-            "tv_errors": screen.errors[:3], **_seen(screen, live),
+            "rendered": self.narration.ahead.rendered,
+            "render_busy_s": round(self.narration.ahead.render_s, 1),
+            **_screen_figures(self.screen, [u for u in said if not u.dropped], words),
             "held_s": round(sum(u.held for u in said), 2),
             "machine": machine(), "load": os.getloadavg()[0],
         }
-        figures["happened"] = _happened(table.state)
-        table.store.close()
-        return figures
+
+
+def _screen_figures(screen: Any, live: list, words: list) -> dict:
+    """The screen's: the lines it played, skipped (replaced) and missed, from
+    what it told the hub line by line (`words`), and its own figures."""
+    begun = {n for n, what in words if what == "begun"}
+    passed = {n for n, what in words if what == "ended"} - begun  # skipped (replaced)
+    missed = [u.n for u in live if u.n not in begun and u.n not in passed]
+    return {"tv_played": len(begun), "tv_caught_up": getattr(screen, "caught_up", None),
+            "tv_skipped": len(passed), "tv_missed": len(missed),
+            "tv_missed_texts": [u.text[:40] for u in live if u.n in missed][:8],
+            "tv_wav": {str(k): v for k, v in sorted(screen.wav.items())},
+            "tv_errors": screen.errors[:3], **_seen(screen, live)}
+
+
+def _lock_figures(lock: TimedLock, holds: list[float]) -> dict:
+    return {"lock_max_ms": round(1000 * holds[-1], 1) if holds else 0.0,
+            "lock_p99_ms": round(1000 * percentile(holds, 99), 2) if holds else 0.0,
+            "lock_holds": len(holds), "lock_max_where": lock.where,
+            "lock_over_50ms": sum(h > 0.05 for h in holds)}
 
 
 def main(quick: bool, lang: str | None = None) -> dict:

@@ -8,7 +8,7 @@ maps its button to the `vote` Choice, and a random player samples from it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import comb
 from random import Random
@@ -234,26 +234,37 @@ class Choice:
         return choice
 
     def allows(self, a: Action) -> bool:
-        do = self.do
-        if a.do != do:
+        if a.do != self.do:
             return False
         if self.one:  # one seat among targets: most
             return a.target in self.targets and not a.targets
-        if do == "assign":
-            return a.target in self.targets and a.building in self.buildings and not a.targets
-        if do == "restore":
-            return a.power in self.powers and a.target is None and not a.targets
-        if do == "potion":
-            if a.heal and not self.heal:
-                return False
-            if a.heal and a.poison is not None and self.one_potion:
-                return False  # `witch_single_potion`: heal or poison, not both [003]
-            return a.poison is None or a.poison in self.targets
-        if do == "swap":
-            return a.card in self.cards
-        if do == "spy":
-            return a.mode in self.modes and (a.outcome is None or a.outcome in SPY_OUTCOMES)
-        if do not in MULTI:
+        return _ALLOWS.get(self.do, Choice._allows_seats)(self, a)
+
+    # `allows` per kind (`_ALLOWS`), once the kind matches and it is not `one`
+
+    def _allows_assign(self, a: Action) -> bool:
+        return a.target in self.targets and a.building in self.buildings and not a.targets
+
+    def _allows_restore(self, a: Action) -> bool:
+        return a.power in self.powers and a.target is None and not a.targets
+
+    def _allows_potion(self, a: Action) -> bool:
+        if a.heal and not self.heal:
+            return False
+        if a.heal and a.poison is not None and self.one_potion:
+            return False  # `witch_single_potion`: heal or poison, not both [003]
+        return a.poison is None or a.poison in self.targets
+
+    def _allows_swap(self, a: Action) -> bool:
+        return a.card in self.cards
+
+    def _allows_spy(self, a: Action) -> bool:
+        return a.mode in self.modes and (a.outcome is None or a.outcome in SPY_OUTCOMES)
+
+    def _allows_seats(self, a: Action) -> bool:
+        """Every other kind: no seat (`count` (0, 0)) or one of `targets`, or
+        for the MULTI ones `count` distinct seats among them."""
+        if self.do not in MULTI:
             if self.count == (0, 0):
                 return a.target is None and not a.targets
             return a.target in self.targets and not a.targets
@@ -384,20 +395,59 @@ def check_shape(a: Action) -> None:
         return
     if a.actor is None:
         raise IllegalAction(f"{a.do!r} needs an actor")
+    for check in _SHAPES:
+        wrong = check(a)
+        if wrong is not None:
+            raise IllegalAction(wrong)
+
+
+# check_shape's checks of the fields, in order (what is wrong, or None)
+
+def _seats_are_ints(a: Action) -> str | None:
     # a bool or a float would pass for a seat in `in` tests: only ints are seats
-    if type(a.actor) is not int or (a.target is not None and type(a.target) is not int) or (
-            a.poison is not None and type(a.poison) is not int) or (
-            a.card is not None and type(a.card) is not int):
-        raise IllegalAction(f"seats and cards are ints: {a!r}")
+    if type(a.actor) is not int or any(v is not None and type(v) is not int
+                                       for v in (a.target, a.poison, a.card)):
+        return f"seats and cards are ints: {a!r}"
+    return None
+
+
+def _targets_are_seats(a: Action) -> str | None:
     if type(a.targets) is not tuple or (a.targets and any(type(t) is not int for t in a.targets)):
-        raise IllegalAction(f"targets must be a tuple of seat numbers, not {a.targets!r}")
+        return f"targets must be a tuple of seat numbers, not {a.targets!r}"
+    return None
+
+
+def _spy_mode(a: Action) -> str | None:
     if a.do == "spy" and a.mode not in SPY_MODES:
-        raise IllegalAction(f"spy mode must be one of {list(SPY_MODES)}, not {a.mode!r}")
+        return f"spy mode must be one of {list(SPY_MODES)}, not {a.mode!r}"
+    return None
+
+
+def _power_with_restore(a: Action) -> str | None:
     if (a.power is not None) != (a.do == "restore") or (
             a.power is not None and type(a.power) is not str):
-        raise IllegalAction("'power' (a profession id) goes with 'restore', and only there")
+        return "'power' (a profession id) goes with 'restore', and only there"
+    return None
+
+
+def _building_with_assign(a: Action) -> str | None:
     if (a.building is not None) != (a.do == "assign") or (
             a.building is not None and type(a.building) is not str):
-        raise IllegalAction("'building' (a profession id) goes with 'assign', and only there")
+        return "'building' (a profession id) goes with 'assign', and only there"
+    return None
+
+
+def _spy_outcome(a: Action) -> str | None:
     if a.outcome is not None and a.outcome not in SPY_OUTCOMES:
-        raise IllegalAction(f"spy outcome must be one of {list(SPY_OUTCOMES)}, not {a.outcome!r}")
+        return f"spy outcome must be one of {list(SPY_OUTCOMES)}, not {a.outcome!r}"
+    return None
+
+
+_SHAPES: tuple[Callable[[Action], str | None], ...] = (
+    _seats_are_ints, _targets_are_seats, _spy_mode, _power_with_restore, _building_with_assign,
+    _spy_outcome)
+
+#: `Choice.allows` for the kinds with fields of their own
+_ALLOWS: dict[str, Callable[[Choice, Action], bool]] = {
+    "assign": Choice._allows_assign, "restore": Choice._allows_restore,
+    "potion": Choice._allows_potion, "swap": Choice._allows_swap, "spy": Choice._allows_spy}

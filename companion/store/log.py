@@ -55,9 +55,10 @@ from .faults import (
     named_os,
 )
 from .journal import Journal, lenient, read_journal, read_rows, read_snapshot
-from .reconcile import Copies, Finding, apply, decide, legacy, legacy_snapshot
+from .reconcile import Copies, Finding, decide
 from .recovery import DAMAGE, aside_name, check_or_move_aside, move_aside, recover
 from .report import _keep_notice, notices, storage_report
+from .rewrite import apply, legacy, legacy_snapshot
 from .schema import _MIGRATIONS, _SCHEMA, NUMBERED, SCHEMA_VERSION
 
 __all__ = ["SCHEMA_VERSION", "GameRecord", "Store", "notices", "storage_report",

@@ -14,14 +14,15 @@ What the file must hold is the newest *certain* state, built so:
    (a damaged page moved aside); then the snapshot's, at its change S.
    The file's copy is checked against the snapshot and the journal replayed
    to F wherever they reach F without a gap: a copy that differs (damage no
-   checksum of SQLite's sees) is replaced by the checked one.
+   checksum of SQLite's sees) is replaced by the checked one (`_bases`,
+   `_file_games`).
 2. Then every journal change after the base, in order. A change no copy
    holds whole (a damaged line the file does not cover, a line the header
    counts that is gone) stops the games it may have touched: one such gap
    is crossed when the next change of a game shows its events untouched
    (an append at its length, an undo within it); otherwise the game stops
    before the gap and the journal's later changes of it are named, not
-   played (an event log is only a log as a whole).
+   played (an event log is only a log as a whole) (`_play`, `_one`).
 
 The cases, one row each in tests/store/test_reconcile.py (on real files)
 and docs/how/storage.md:
@@ -40,15 +41,14 @@ and docs/how/storage.md:
 
 Every finding is one line (stderr, the GM view's `storage`, `werewolf
 doctor`): what was restored, what is lost — with its game, the events and
-what the damaged line still reads — and each damaged copy.
+what the damaged line still reads — and each damaged copy (`_restored`,
+`_named`, `_damage`). `decide` is these steps in turn; `rewrite.apply`
+writes its plan.
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .journal import GameCopy, JournalCopy, StoreCopy, damaged, dumps
@@ -145,15 +145,7 @@ def _one(tracks: dict[int, _Track], n: int, r: dict, unknown: list[int],
          orphans: dict[int, list[int]] | None) -> None:
     op = r["op"]
     if op == "game":
-        gid = int(r["id"])
-        t = tracks.get(gid)
-        if t is not None and t.base >= n:
-            return
-        tokens = [str(x) for x in r["tokens"]]
-        game = GameCopy(gid, float(r["created"]), dumps(r["setup"]),
-                        [dumps(e) for e in r["events"]], tokens, [None] * len(tokens),
-                        dumps(r["pace"]))
-        tracks[gid] = _Track(game, n, n, "journal", applied=[n])
+        _started(tracks, n, r)
         return
     if op not in ("append", "truncate", "token", "claim", "pin"):
         return  # a saved setup: `_setups`
@@ -165,40 +157,65 @@ def _one(tracks: dict[int, _Track], n: int, r: dict, unknown: list[int],
         return
     if t.base >= n:
         return
-    g = t.game
-    doubt = unknown[bisect_right(unknown, t.confirmed):bisect_left(unknown, n)]  # (sorted)
     if op in ("append", "truncate"):
-        if t.cut is not None:
-            t.held.append(n)
+        if not _events(t, n, r, unknown):
             return
-        at = int(r["start"] if op == "append" else r["keep"])
-        fits = at == len(g.events) if op == "append" else at <= len(g.events)
-        if not fits or len(doubt) > 1:
-            t.cut = doubt[0] if doubt else n
-            t.held.append(n)
-            return
-        del g.events[at:]
-        if op == "append":
-            g.events += [dumps(e) for e in r["events"]]
-            winner = r.get("winner")
-            g.winner = str(winner) if winner is not None else None
-        else:
-            g.winner = None
-        g.pace = dumps(r["pace"])
-        t.confirmed = n
-    elif op == "pin":  # a seat's PIN [issue 40]: as its link and claim, alone
-        g.pins[int(r["seat"])] = str(r["digest"])
-    else:  # a seat's link or claim stands alone: played even past a gap in the events
-        seat = int(r["seat"])
-        while len(g.tokens) <= seat:
-            g.tokens.append("")
-            g.claims.append(None)
-        if op == "token":
-            g.tokens[seat], g.claims[seat] = str(r["token"]), None
-        else:
-            claim = r["claim"]
-            g.claims[seat] = str(claim) if claim is not None else None
+    else:  # a seat's link, claim or PIN stands alone: played even past a gap in the events
+        _seat(t.game, op, r)
     t.applied.append(n)
+
+
+def _started(tracks: dict[int, _Track], n: int, r: dict) -> None:
+    gid = int(r["id"])
+    t = tracks.get(gid)
+    if t is not None and t.base >= n:
+        return
+    tokens = [str(x) for x in r["tokens"]]
+    game = GameCopy(gid, float(r["created"]), dumps(r["setup"]),
+                    [dumps(e) for e in r["events"]], tokens, [None] * len(tokens),
+                    dumps(r["pace"]))
+    tracks[gid] = _Track(game, n, n, "journal", applied=[n])
+
+
+def _events(t: _Track, n: int, r: dict, unknown: list[int]) -> bool:
+    """An append or an undo played onto its game; False: held back, as the
+    game stopped at a gap (it does not follow, or two gaps lie before it)."""
+    g, op = t.game, r["op"]
+    doubt = unknown[bisect_right(unknown, t.confirmed):bisect_left(unknown, n)]  # (sorted)
+    if t.cut is not None:
+        t.held.append(n)
+        return False
+    at = int(r["start"] if op == "append" else r["keep"])
+    fits = at == len(g.events) if op == "append" else at <= len(g.events)
+    if not fits or len(doubt) > 1:
+        t.cut = doubt[0] if doubt else n
+        t.held.append(n)
+        return False
+    del g.events[at:]
+    if op == "append":
+        g.events += [dumps(e) for e in r["events"]]
+        winner = r.get("winner")
+        g.winner = str(winner) if winner is not None else None
+    else:
+        g.winner = None
+    g.pace = dumps(r["pace"])
+    t.confirmed = n
+    return True
+
+
+def _seat(g: GameCopy, op: str, r: dict) -> None:
+    if op == "pin":  # a seat's PIN [issue 40]: as its link and claim, alone
+        g.pins[int(r["seat"])] = str(r["digest"])
+        return
+    seat = int(r["seat"])
+    while len(g.tokens) <= seat:
+        g.tokens.append("")
+        g.claims.append(None)
+    if op == "token":
+        g.tokens[seat], g.claims[seat] = str(r["token"]), None
+    else:
+        claim = r["claim"]
+        g.claims[seat] = str(claim) if claim is not None else None
 
 
 def _tracks_from(copy: StoreCopy | None, source: str) -> dict[int, _Track]:
@@ -228,102 +245,33 @@ def _setups(base: dict[str, tuple[str, float]], records: dict[int, dict], lo: in
 # --- the decision --------------------------------------------------------------------
 
 
+@dataclass
+class _Numbers:
+    """Where the copies stand, by change number."""
+
+    F: int  # the file's last change
+    S: int  # the snapshot's (-1: no snapshot)
+    last: int  # the newest any copy holds
+    lo: int  # the oldest base the chain may start from
+    unknown: list[int]  # the changes after `lo` no copy holds whole (sorted)
+
+
 def decide(c: Copies, new_store: str) -> Plan:
     """What the file must hold, and what to say, from the three copies as they
     are (pure: tests/store/test_reconcile.py's table)."""
-    file, journal, snap = c.file, c.journal, c.snapshot
-    findings: list[Finding] = []
-    store = file.store or (snap.store if snap else None) or (
-        journal.header.store if journal.header else None) or new_store
-    foreign: list[str] = []
-    if snap is not None and snap.store != store:
-        snap, foreign = None, ["snapshot"]
-    if journal.header is not None and journal.header.store != store:
-        journal, foreign = JournalCopy(), [*foreign, "journal"]
-    for what in foreign:
-        findings.append(Finding(f"the {what} belongs to another game file (copied from "
-                                f"another folder?): set aside, not used"))
-    c = Copies(file, journal, snap, None if "snapshot" in foreign else c.snapshot_problem)
-    F = file.change
-    S = snap.change if snap is not None else -1
-    records = journal.records
-    last = max([F, S, journal.last])
-    lo = min(F, S) if S >= 0 else F
-    if snap is None and journal.start is not None:
-        lo = min(lo, journal.start)
-    unknown = [n for n in range(max(lo, 0) + 1, last + 1) if n not in records]
-
-    # 1. the file's copy, checked against the snapshot and the journal at F
-    checked = _tracks_from(snap, "snapshot")
-    if snap is not None and F >= S:
-        _play(checked, records, unknown, S, F)
-    gap_to_f = any(S < u <= F for u in unknown) if snap is not None else True
-    file_games = {gid: _copy(g) for gid, g in file.games.items()}
-    fixed: set[int] = set()
-    for gid, g in file_games.items():
-        t = checked.get(gid)
-        if snap is None or F < S or gap_to_f or t is None or t.cut is not None:
-            continue
-        if not g.same(t.game):
-            first = next((i for i, (a, b) in enumerate(zip(g.events, t.game.events))
-                          if a != b), min(len(g.events), len(t.game.events)))
-            findings.append(Finding(
-                f"game {gid}: the game file's copy differed from the snapshot and the "
-                f"journal (from event {first}, or its seats): the checked copy restored; "
-                f"{FAILING}", gid))
-            pace, boots = g.pace, g.boots
-            fixed.add(gid)
-            file_games[gid] = _copy(t.game)
-            file_games[gid].pace, file_games[gid].boots = pace, boots
-
-    # what no check vouched for is read as the engine will read it: a row
-    # that is no sound JSON any more ends the game's log before it
-    for gid, g in list(file_games.items()):
-        t = checked.get(gid)
-        if gid in fixed or (snap is not None and F >= S and not gap_to_f and t is not None
-                            and t.cut is None):
-            continue  # the same as its checked copy
-        if damaged(g.setup):
-            del file_games[gid]
-            findings.append(Finding(f"game {gid}: its setup is damaged in the game file and "
-                                    f"no other copy holds it whole: the game is lost; {FAILING}",
-                                    gid, True))
-            continue
-        if damaged(g.pace):
-            g.pace = "{}"
-        bad = next((i for i, e in enumerate(g.events) if damaged(e)), None)
-        if bad == 0:
-            del file_games[gid]
-            findings.append(Finding(f"game {gid}: its first event is damaged in the game file "
-                                    "and no other copy holds it whole: the game is lost; "
-                                    f"{FAILING}", gid, True))
-            continue
-        if bad is not None:
-            findings.append(Finding(
-                f"game {gid}: {_span(bad, len(g.events) - 1)} lost: event {bad} is damaged in "
-                f"the game file and no other copy holds it whole; game {gid} resumes after "
-                f"event {bad - 1}; {FAILING}", gid, True))
-            del g.events[bad:]
-            fixed.add(gid)
-
-    # 2. the newest certain base per game, then the journal after it
-    if snap is None or F >= S:
-        tracks = {gid: _Track(g, F, F, "file") for gid, g in file_games.items()}
-        for gid, t in _tracks_from(snap, "snapshot").items():
-            tracks.setdefault(gid, t)  # a game the file lost (a damaged page moved aside)
-        sound = {k: v for k, v in file.setups.items() if not damaged(v[0])}
-        for name in sorted(set(file.setups) - set(sound)):
-            findings.append(Finding(f"the saved setup {name!r} is damaged in the game file "
-                                    f"and no other copy holds it whole: it is lost; {FAILING}",
-                                    None, True))
-        setups = _setups(sound, records, F, last)
-    else:
-        tracks = _tracks_from(snap, "snapshot")
-        setups = _setups(snap.setups, records, S, last)
+    c, store, foreign = _own(c, new_store)
+    file, snap, records = c.file, c.snapshot, c.journal.records
+    findings = [Finding(f"the {what} belongs to another game file (copied from "
+                        f"another folder?): set aside, not used") for what in foreign]
+    n = _numbers(c)
+    file_games, fixed, found = _file_games(file, snap, records, n)  # the module's 1.
+    findings += found
+    tracks, setups, found = _bases(file, snap, file_games, records, n)  # its 2.
+    findings += found
     orphans: dict[int, list[int]] = {}
-    _play(tracks, records, unknown, lo, last, orphans)
+    _play(tracks, records, n.unknown, n.lo, n.last, orphans)
 
-    plan = Plan(store, last, foreign=foreign, gone=set(file.games) - set(tracks))
+    plan = Plan(store, n.last, foreign=foreign, gone=set(file.games) - set(tracks))
     plan.setups = setups if setups != file.setups else None
     for gid, t in sorted(tracks.items()):
         before = file.games.get(gid)
@@ -332,9 +280,127 @@ def decide(c: Copies, new_store: str) -> Plan:
         line = None if gid in fixed and not t.applied else _restored(gid, before, t)
         if line:
             findings.append(Finding(line, gid))
-    findings += _named(c, tracks, orphans, unknown, F, S, [f for f in findings if f.lost])
+    findings += _named(c, tracks, orphans, n, [f for f in findings if f.lost])
     plan.findings = findings
     return plan
+
+
+def _own(c: Copies, new_store: str) -> tuple[Copies, str, list[str]]:
+    """The copies of this game file (its store id: the file's, else the
+    snapshot's, else the journal's, else a new one), and which of the others
+    belong to another file and are set aside."""
+    file, journal, snap = c.file, c.journal, c.snapshot
+    store = file.store or (snap.store if snap else None) or (
+        journal.header.store if journal.header else None) or new_store
+    foreign: list[str] = []
+    if snap is not None and snap.store != store:
+        snap, foreign = None, ["snapshot"]
+    if journal.header is not None and journal.header.store != store:
+        journal, foreign = JournalCopy(), [*foreign, "journal"]
+    problem = None if "snapshot" in foreign else c.snapshot_problem
+    return Copies(file, journal, snap, problem), store, foreign
+
+
+def _numbers(c: Copies) -> _Numbers:
+    F = c.file.change
+    S = c.snapshot.change if c.snapshot is not None else -1
+    last = max([F, S, c.journal.last])
+    lo = min(F, S) if S >= 0 else F
+    if c.snapshot is None and c.journal.start is not None:
+        lo = min(lo, c.journal.start)
+    records = c.journal.records
+    return _Numbers(F, S, last, lo, [u for u in range(max(lo, 0) + 1, last + 1)
+                                      if u not in records])
+
+
+def _file_games(file: StoreCopy, snap: StoreCopy | None, records: dict[int, dict],
+                n: _Numbers) -> tuple[dict[int, GameCopy], set[int], list[Finding]]:
+    """The file's games, each checked against the snapshot and the journal
+    replayed to F where they reach F without a gap, else read as the engine
+    will read it; the games fixed on the way; what was found."""
+    checked = _tracks_from(snap, "snapshot")
+    if snap is not None and n.F >= n.S:
+        _play(checked, records, n.unknown, n.S, n.F)
+    vouched = snap is not None and n.F >= n.S and not any(n.S < u <= n.F for u in n.unknown)
+    games: dict[int, GameCopy] = {}
+    fixed: set[int] = set()
+    differed: list[Finding] = []
+    unread: list[Finding] = []
+    for gid, g in file.games.items():
+        t = checked.get(gid)
+        game: GameCopy | None
+        if vouched and t is not None and t.cut is None:
+            game, found = _against(gid, g, t.game)
+            said = differed
+        else:
+            game, found = _as_read(gid, _copy(g))
+            said = unread
+        if found is not None:
+            said.append(found)
+            if game is not None:
+                fixed.add(gid)
+        if game is not None:
+            games[gid] = game
+    return games, fixed, differed + unread
+
+
+def _against(gid: int, g: GameCopy, checked: GameCopy) -> tuple[GameCopy, Finding | None]:
+    """The file's copy of a game, or the checked one where they differ
+    (damage no checksum of SQLite's sees); the file's pace and boots kept."""
+    if g.same(checked):
+        return _copy(g), None
+    first = next((i for i, (a, b) in enumerate(zip(g.events, checked.events)) if a != b),
+                 min(len(g.events), len(checked.events)))
+    game = _copy(checked)
+    game.pace, game.boots = g.pace, g.boots
+    return game, Finding(
+        f"game {gid}: the game file's copy differed from the snapshot and the "
+        f"journal (from event {first}, or its seats): the checked copy restored; "
+        f"{FAILING}", gid)
+
+
+def _as_read(gid: int, g: GameCopy) -> tuple[GameCopy | None, Finding | None]:
+    """What no check vouched for, read as the engine will read it: a row that
+    is no sound JSON any more ends the game's log before it (None: the game
+    is lost)."""
+    if damaged(g.setup):
+        return None, Finding(f"game {gid}: its setup is damaged in the game file and "
+                             f"no other copy holds it whole: the game is lost; {FAILING}",
+                             gid, True)
+    if damaged(g.pace):
+        g.pace = "{}"
+    bad = next((i for i, e in enumerate(g.events) if damaged(e)), None)
+    if bad == 0:
+        return None, Finding(f"game {gid}: its first event is damaged in the game file "
+                             "and no other copy holds it whole: the game is lost; "
+                             f"{FAILING}", gid, True)
+    if bad is None:
+        return g, None
+    found = Finding(
+        f"game {gid}: {_span(bad, len(g.events) - 1)} lost: event {bad} is damaged in "
+        f"the game file and no other copy holds it whole; game {gid} resumes after "
+        f"event {bad - 1}; {FAILING}", gid, True)
+    del g.events[bad:]
+    return g, found
+
+
+def _bases(file: StoreCopy, snap: StoreCopy | None, games: dict[int, GameCopy],
+           records: dict[int, dict], n: _Numbers
+           ) -> tuple[dict[int, _Track], dict[str, tuple[str, float]], list[Finding]]:
+    """The newest certain base per game (the file's, unless the snapshot is
+    newer or holds a game the file lost) and the saved setups at the newest
+    change; a damaged saved setup named."""
+    if snap is not None and n.F < n.S:
+        return (_tracks_from(snap, "snapshot"), _setups(snap.setups, records, n.S, n.last),
+                [])
+    tracks = {gid: _Track(g, n.F, n.F, "file") for gid, g in games.items()}
+    for gid, t in _tracks_from(snap, "snapshot").items():
+        tracks.setdefault(gid, t)  # a game the file lost (a damaged page moved aside)
+    sound = {k: v for k, v in file.setups.items() if not damaged(v[0])}
+    found = [Finding(f"the saved setup {name!r} is damaged in the game file "
+                     f"and no other copy holds it whole: it is lost; {FAILING}", None, True)
+             for name in sorted(set(file.setups) - set(sound))]
+    return tracks, _setups(sound, records, n.F, n.last), found
 
 
 def _restored(gid: int, before: GameCopy | None, t: _Track) -> str | None:
@@ -370,229 +436,151 @@ def _ranges(ns: list[int]) -> str:
 
 
 def _named(c: Copies, tracks: dict[int, _Track], orphans: dict[int, list[int]],
-           unknown: list[int], F: int, S: int, c_lost: list[Finding]) -> list[Finding]:
-    records = c.journal.records
+           n: _Numbers, c_lost: list[Finding]) -> list[Finding]:
     """What no copy holds, and every damaged copy, one line each."""
     out: list[Finding] = []
-    damaged = c.journal.damaged
-
-    def resumes(gid: int) -> str:
-        return f"game {gid} resumes after event {len(tracks[gid].game.events) - 1}"
-
-    cuts = {t.cut for t in tracks.values() if t.cut is not None}
     for gid, t in sorted(tracks.items()):
-        if t.cut is None:
-            continue
-        first = len(t.game.events)
-        appends = [r for r in (records.get(n, {}) for n in t.held) if r.get("op") == "append"]
-        last = max((int(r["start"]) + len(r["events"]) - 1 for r in appends), default=first)
-        from_ = min((int(r["start"]) for r in appends), default=first)
-        held = (f"; the journal holds {_span(first + 1, last)} but they cannot be played "
-                "without it") if last > first else (
-                f"; the journal's {len(t.held)} later change(s) of it cannot be played "
-                "without it" if t.held else "")
-        if t.cut not in c.journal.records:
-            out.append(Finding(
-                f"game {gid}: {_span(first, last)} lost: change {t.cut}, before them, is in "
-                f"no copy whole ({_reading(damaged.get(t.cut, {}))}){held}; {resumes(gid)}; "
-                f"{FAILING}", gid, True))
-        elif appends:  # its later changes do not follow what could be kept
-            out.append(Finding(
-                f"game {gid}: the journal holds {_span(from_, last)}, which cannot be played "
-                f"after what was lost before them; {resumes(gid)}", gid, True))
-    nobody: list[int] = []  # changes no copy holds that no game's later changes explain
-    for u in unknown:
-        if u in cuts:
-            continue
-        risk = [gid for gid, t in sorted(tracks.items()) if t.cut is None and t.confirmed < u]
-        owner = _game_of(damaged.get(u))
-        if owner in risk:
-            risk = [owner]  # (what its damaged line reads: it names its game)
-        elif owner in tracks and not risk and u > max(F, S):
-            risk = [owner]  # a seat's link or claim of it, perhaps
-        if not risk:
-            if u > max(F, S):
-                nobody.append(u)
-            continue
-        whose = ", ".join(map(str, risk))
-        what = f"change {u}"
-        reading = damaged.get(u) or {}
-        if reading.get("op") == "append" and isinstance(reading.get("start"), int) and \
-                isinstance(reading.get("events"), list) and reading["events"]:
-            what = (f"{_span(reading['start'], reading['start'] + len(reading['events']) - 1)}"
-                    f" (change {u})")
-        out.append(Finding(
-            f"{'game' if len(risk) == 1 else 'games'} {whose}: {what} may be lost: no "
-            f"copy holds it whole ({_reading(damaged.get(u, {}))}); lost if it was "
-            f"acknowledged; {'; '.join(resumes(g) for g in risk)}; {FAILING}", risk[-1], True))
-    if nobody:
-        newest = max(tracks) if tracks else None
-        out.append(Finding(
-            f"change(s) {_ranges(nobody)} may be lost: no copy holds them whole "
-            f"({'; '.join(_reading(damaged.get(u, {})) for u in nobody[:3])}"
-            f"{'; …' if len(nobody) > 3 else ''}); lost if acknowledged"
-            + (f"; {resumes(newest)}" if newest is not None else "") + f"; {FAILING}",
-            newest, True))
+        found = _cut(c.journal, gid, t, t.cut) if t.cut is not None else None
+        if found is not None:
+            out.append(found)
+    cuts = {t.cut for t in tracks.values() if t.cut is not None}
+    out += _unknown(c.journal.damaged, tracks, cuts, n)
     named = {f.game for f in c_lost}
     for gid, ns in sorted(orphans.items()):
         if gid in tracks or gid in named:
             continue
         out.append(Finding(f"game {gid} lost: no copy holds its start (the journal holds "
                            f"{len(ns)} later change(s) of it); {FAILING}", gid, True))
-    out += _damage(c, F, S)
+    return out + _damage(c, n.F, n.S)
+
+
+def _resumes(gid: int, t: _Track) -> str:
+    return f"game {gid} resumes after event {len(t.game.events) - 1}"
+
+
+def _cut(journal: JournalCopy, gid: int, t: _Track, cut: int) -> Finding | None:
+    """A game stopped at a change no copy holds: what is lost, and what the
+    journal holds after it that cannot be played."""
+    first = len(t.game.events)
+    appends = [r for r in (journal.records.get(n, {}) for n in t.held)
+               if r.get("op") == "append"]
+    last = max((int(r["start"]) + len(r["events"]) - 1 for r in appends), default=first)
+    from_ = min((int(r["start"]) for r in appends), default=first)
+    held = (f"; the journal holds {_span(first + 1, last)} but they cannot be played "
+            "without it") if last > first else (
+            f"; the journal's {len(t.held)} later change(s) of it cannot be played "
+            "without it" if t.held else "")
+    if cut not in journal.records:
+        return Finding(
+            f"game {gid}: {_span(first, last)} lost: change {cut}, before them, is in "
+            f"no copy whole ({_reading(journal.damaged.get(cut, {}))}){held}; "
+            f"{_resumes(gid, t)}; {FAILING}", gid, True)
+    if appends:  # its later changes do not follow what could be kept
+        return Finding(
+            f"game {gid}: the journal holds {_span(from_, last)}, which cannot be played "
+            f"after what was lost before them; {_resumes(gid, t)}", gid, True)
+    return None
+
+
+def _unknown(damaged: dict[int, dict | None], tracks: dict[int, _Track], cuts: set[int],
+             n: _Numbers) -> list[Finding]:
+    """Each change no copy holds (that stopped no game): the games it may
+    have touched, or, for those no game's later changes explain, one line."""
+    out: list[Finding] = []
+    nobody: list[int] = []
+    for u in n.unknown:
+        if u in cuts:
+            continue
+        risk = _at_risk(u, tracks, _game_of(damaged.get(u)), n)
+        if risk:
+            out.append(_may_be_lost(u, risk, damaged, tracks))
+        elif u > max(n.F, n.S):
+            nobody.append(u)
+    if nobody:
+        newest = max(tracks) if tracks else None
+        out.append(Finding(
+            f"change(s) {_ranges(nobody)} may be lost: no copy holds them whole "
+            f"({'; '.join(_reading(damaged.get(u, {})) for u in nobody[:3])}"
+            f"{'; …' if len(nobody) > 3 else ''}); lost if acknowledged"
+            + (f"; {_resumes(newest, tracks[newest])}" if newest is not None else "")
+            + f"; {FAILING}", newest, True))
     return out
+
+
+def _at_risk(u: int, tracks: dict[int, _Track], owner: int | None, n: _Numbers) -> list[int]:
+    """The games change `u` may have touched: those not certain past it,
+    narrowed to the game its damaged line names."""
+    risk = [gid for gid, t in sorted(tracks.items()) if t.cut is None and t.confirmed < u]
+    if owner is not None and owner in risk:
+        return [owner]  # (what its damaged line reads: it names its game)
+    if owner is not None and owner in tracks and not risk and u > max(n.F, n.S):
+        return [owner]  # a seat's link or claim of it, perhaps
+    return risk
+
+
+def _may_be_lost(u: int, risk: list[int], damaged: dict[int, dict | None],
+                 tracks: dict[int, _Track]) -> Finding:
+    whose = ", ".join(map(str, risk))
+    what = f"change {u}"
+    reading = damaged.get(u) or {}
+    if reading.get("op") == "append" and isinstance(reading.get("start"), int) and \
+            isinstance(reading.get("events"), list) and reading["events"]:
+        what = (f"{_span(reading['start'], reading['start'] + len(reading['events']) - 1)}"
+                f" (change {u})")
+    return Finding(
+        f"{'game' if len(risk) == 1 else 'games'} {whose}: {what} may be lost: no "
+        f"copy holds it whole ({_reading(damaged.get(u, {}))}); lost if it was "
+        f"acknowledged; {'; '.join(_resumes(g, tracks[g]) for g in risk)}; {FAILING}",
+        risk[-1], True)
 
 
 def _damage(c: Copies, F: int, S: int) -> list[Finding]:
-    """Each copy found damaged, short or missing, named even when nothing was lost."""
-    out: list[Finding] = []
-    journal = c.journal
+    """Each copy found damaged, short or missing, named even when nothing was
+    lost: one check per copy's state, in this order."""
+    checks = (_journal_damaged(c.journal, F), _journal_missing(c, F, S),
+              _snapshot_unused(c.snapshot_problem, F), _snapshot_older(c, S))
+    return [found for found in checks if found is not None]
+
+
+def _journal_damaged(journal: JournalCopy, F: int) -> Finding | None:
     covered = sorted(n for n in journal.damaged if n <= F)
-    if journal.present and (journal.damaged_lines or journal.header is None or covered):
-        parts = []
-        if journal.header is None:
-            parts.append("its header is damaged")
-        if journal.damaged_lines:
-            parts.append(f"{journal.damaged_lines} damaged line(s)"
-                         + (" (the last cut short)" if journal.torn else ""))
-        missing = [n for n in journal.damaged
-                   if journal.damaged[n] == {} and n <= F]
-        if missing:
-            parts.append(f"{len(missing)} line(s) missing")
-        held = f"; the game file holds change(s) {', '.join(map(str, covered[:5]))}" \
-               f"{'…' if len(covered) > 5 else ''}: nothing of them lost" if covered else ""
-        out.append(Finding(f"the journal had {', '.join(parts)}{held}; {FAILING}"))
-    if not journal.present and (F > 0 or c.snapshot is not None):
-        out.append(Finding(
-            f"the journal was missing (deleted?): what was acknowledged after change "
-            f"{max(F, S)} (the newest any copy holds) cannot be known; if anything was, it is "
-            f"lost", None, True))
-    if c.snapshot_problem == "missing" and F > 0:
-        out.append(Finding("the snapshot was missing (deleted?): a new one is taken"))
-    elif c.snapshot_problem and c.snapshot_problem != "missing":
-        out.append(Finding(f"the snapshot was damaged ({c.snapshot_problem}): not used; a new "
-                           f"one is taken; {FAILING}"))
-    if c.snapshot is not None and journal.start is not None and S < journal.start:
-        out.append(Finding(f"the snapshot holds changes up to {S} but the journal starts "
-                           f"after change {journal.start} (a snapshot of another day?)"))
-    return out
+    if not journal.present or not (journal.damaged_lines or journal.header is None or covered):
+        return None
+    parts = []
+    if journal.header is None:
+        parts.append("its header is damaged")
+    if journal.damaged_lines:
+        parts.append(f"{journal.damaged_lines} damaged line(s)"
+                     + (" (the last cut short)" if journal.torn else ""))
+    missing = [n for n in journal.damaged if journal.damaged[n] == {} and n <= F]
+    if missing:
+        parts.append(f"{len(missing)} line(s) missing")
+    held = f"; the game file holds change(s) {', '.join(map(str, covered[:5]))}" \
+           f"{'…' if len(covered) > 5 else ''}: nothing of them lost" if covered else ""
+    return Finding(f"the journal had {', '.join(parts)}{held}; {FAILING}")
 
 
-# --- making the file hold it -----------------------------------------------------------
+def _journal_missing(c: Copies, F: int, S: int) -> Finding | None:
+    if c.journal.present or (F <= 0 and c.snapshot is None):
+        return None
+    return Finding(
+        f"the journal was missing (deleted?): what was acknowledged after change "
+        f"{max(F, S)} (the newest any copy holds) cannot be known; if anything was, it is "
+        f"lost", None, True)
 
 
-def apply(db: sqlite3.Connection, plan: Plan) -> None:
-    """Write `plan` into the file: one transaction (a kill in the middle
-    leaves the file as it was, and the next start decides again)."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        for gid in [*plan.gone, *plan.games]:
-            for table, key in (("events", "game"), ("seats", "game"), ("pins", "game"),
-                               ("games", "id")):
-                db.execute(f"DELETE FROM {table} WHERE {key} = ?", (gid,))
-        for gid, g in plan.games.items():
-            db.execute("INSERT INTO games (id, created, setup, pace, winner, boots, length) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (gid, g.created, g.setup, g.pace, g.winner, g.boots, len(g.events)))
-            db.executemany("INSERT INTO events VALUES (?, ?, ?)",
-                           [(gid, i, e) for i, e in enumerate(g.events)])
-            db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?)",
-                           [(gid, s, t, cl) for s, (t, cl) in enumerate(zip(g.tokens, g.claims))
-                            if t])
-            db.executemany("INSERT INTO pins VALUES (?, ?, ?)",
-                           [(gid, seat, digest) for seat, digest in sorted(g.pins.items())])
-        if plan.setups is not None:
-            db.execute("DELETE FROM setups")
-            db.executemany("INSERT INTO setups VALUES (?, ?, ?)",
-                           [(name, s, saved) for name, (s, saved) in plan.setups.items()])
-        db.execute("UPDATE meta SET store = ?, change = ?", (plan.store, plan.change))
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
+def _snapshot_unused(problem: str | None, F: int) -> Finding | None:
+    if problem == "missing":
+        return Finding("the snapshot was missing (deleted?): a new one is taken") if F > 0 \
+            else None
+    if problem:
+        return Finding(f"the snapshot was damaged ({problem}): not used; a new "
+                       f"one is taken; {FAILING}")
+    return None
 
 
-# --- issue 30's journal (no numbers), met once after an upgrade --------------------------
-
-
-def legacy(db: sqlite3.Connection, records: Iterable[dict],
-           snapshot: dict[int, list[str]]) -> list[Finding]:
-    """Issue 30's journal, read once when the file is upgraded: a game the
-    file lacks, or events past its own, are put back; nothing is taken back
-    (its lines carry no numbers, so a short journal cannot be told from an
-    undo)."""
-    games: dict[int, dict] = {gid: {"events": list(ev)} for gid, ev in snapshot.items()}
-    pins: dict[tuple[int, int], str] = {}
-    for r in records:
-        try:
-            op = r.get("op")
-            if op == "pin":
-                pins[int(r["game"]), int(r["seat"])] = str(r["digest"])
-            elif op == "game":
-                games[int(r["id"])] = {**r, "events": [dumps(e) for e in r["events"]]}
-            elif op == "append":
-                g = games.setdefault(int(r["game"]), {"events": []})
-                if int(r["start"]) <= len(g["events"]):
-                    g["events"][int(r["start"]):] = [dumps(e) for e in r["events"]]
-                    g.update(pace=r["pace"], winner=r.get("winner"))
-            elif op == "truncate":
-                g = games.setdefault(int(r["game"]), {"events": []})
-                del g["events"][int(r["keep"]):]
-        except (KeyError, TypeError, ValueError, AttributeError):
-            continue
-    out: list[Finding] = []
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        for gid, g in sorted(games.items()):
-            have = [e for (e,) in db.execute(
-                "SELECT event FROM events WHERE game = ? ORDER BY idx", (gid,))]
-            row = db.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone()
-            if row is None and "setup" in g:
-                db.execute("INSERT INTO games (id, created, setup, pace, length) "
-                           "VALUES (?, ?, ?, ?, ?)", (gid, g["created"], dumps(g["setup"]),
-                                                      dumps(g["pace"]), len(g["events"])))
-                db.executemany("INSERT INTO seats VALUES (?, ?, ?, NULL)",
-                               [(gid, s, t) for s, t in enumerate(g["tokens"])])
-                have = []
-                out.append(Finding(f"game {gid}: restored from the journal "
-                                   f"({len(g['events'])} events)", gid))
-            elif row is None or g["events"][:len(have)] != have or len(g["events"]) <= len(have):
-                continue
-            else:
-                out.append(Finding(f"game {gid}: {_span(len(have), len(g['events']) - 1)} "
-                                   "restored from the journal (the game file had lost them)",
-                                   gid))
-            db.executemany("INSERT INTO events VALUES (?, ?, ?)",
-                           [(gid, i, e) for i, e in enumerate(g["events"]) if i >= len(have)])
-            db.execute("UPDATE games SET length = ? WHERE id = ?", (len(g["events"]), gid))
-            if "pace" in g:
-                db.execute("UPDATE games SET pace = ?, winner = ? WHERE id = ?",
-                           (dumps(g["pace"]), g.get("winner"), gid))
-        for (gid, seat), digest in pins.items():  # a PIN the file lacks (issue 40's)
-            if db.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone():
-                db.execute("INSERT OR IGNORE INTO pins VALUES (?, ?, ?)", (gid, seat, digest))
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
-    return out
-
-
-def legacy_snapshot(path: object) -> dict[int, list[str]]:
-    """Issue 30's snapshot's events per game, as far as it reads."""
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.Error:
-        return {}
-    out: dict[int, list[str]] = {}
-    try:
-        for gid, event in db.execute("SELECT game, event FROM events ORDER BY game, idx"):
-            json.loads(event)
-            out.setdefault(gid, []).append(event)
-    except (sqlite3.Error, ValueError):
-        return {}
-    finally:
-        db.close()
-    return out
+def _snapshot_older(c: Copies, S: int) -> Finding | None:
+    if c.snapshot is None or c.journal.start is None or S >= c.journal.start:
+        return None
+    return Finding(f"the snapshot holds changes up to {S} but the journal starts "
+                   f"after change {c.journal.start} (a snapshot of another day?)")

@@ -55,6 +55,29 @@ def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None,
     raises ValueError when the seat boxes cannot seat a button-voting game."""
     if not isinstance(doc, dict):
         raise BadInput("a game is a JSON object of the replay format's setup fields")
+    language, buttons, wait = _hub_fields(doc)
+    doc = _with_readings(_named(doc), language)
+    record = {k: doc[k] for k in SETUP_FIELDS if k in doc}
+    engine_doc = {k: v for k, v in doc.items() if k in ENGINE_FIELDS}
+    if "cards" in doc:
+        _deal(doc, record, engine_doc, draw_seed)
+    try:
+        state = setup_game(engine_doc)
+    except EngineError as err:
+        raise BadInput(str(err)) from None
+    if buttons != "phones" and seat_check is not None:
+        try:
+            seat_check(state.size)
+        except ValueError as err:
+            raise BadInput(f"{err}; or vote on the phones") from None
+    return GameSetup(record=record, state=state, language=language, buttons=buttons,
+                     wait_for_start=wait)
+
+
+def _hub_fields(doc: dict) -> tuple[str, str, bool]:
+    """The hub's own fields checked (no unknown field, the language, the
+    buttons, `narrated`, `wait_for_start`): the language, the buttons and
+    whether night 1 waits for the start."""
     unknown = sorted(set(doc) - set(SETUP_FIELDS))
     if unknown:
         hint = " (a new game takes no actions: send them to /api/actions)" \
@@ -72,42 +95,41 @@ def parse_setup(doc: object, draw_seed: Callable[[], int] | None = None,
     if type(wait) is not bool:
         raise BadInput("'wait_for_start' is true (night 1 waits for the game master's start) "
                        "or false")
-    doc = _named(doc)
-    if "readings" in doc:  # [issue 42]: kept only when it says something
-        given = doc.get("players")
-        named = [p for p in given if isinstance(p, str)] if isinstance(given, list) else []
-        readings = clean_readings(doc["readings"], named, str(language))
-        doc = {k: v for k, v in doc.items() if k != "readings"}
-        if readings:
-            doc["readings"] = readings
-    record = {k: doc[k] for k in SETUP_FIELDS if k in doc}
-    engine_doc = {k: v for k, v in doc.items() if k in ENGINE_FIELDS}
-    if "cards" in doc:
-        if "deal" in doc or "center" in doc:
-            raise BadInput("send either 'cards' (the hub deals) or 'deal' and 'center', not both")
-        if "seed" not in doc and draw_seed is not None:
-            record["seed"] = engine_doc["seed"] = draw_seed()
-        players = doc.get("players")
-        if isinstance(players, list) and all(isinstance(p, str) for p in players) \
-                and len(set(players)) == len(players):  # else the engine's own message
-            try:
-                deal, center = deal_cards(doc["cards"], len(players), engine_doc.get("seed", 0))
-            except EngineError as err:
-                raise BadInput(str(err)) from None
-            engine_doc["deal"] = dict(zip(players, deal, strict=True))
-            if center:
-                engine_doc["center"] = center
+    return str(language), str(buttons), wait
+
+
+def _with_readings(doc: dict, language: str) -> dict:
+    """[issue 42]: `readings` cleaned, and kept only when it says something."""
+    if "readings" not in doc:
+        return doc
+    given = doc.get("players")
+    named = [p for p in given if isinstance(p, str)] if isinstance(given, list) else []
+    readings = clean_readings(doc["readings"], named, language)
+    doc = {k: v for k, v in doc.items() if k != "readings"}
+    if readings:
+        doc["readings"] = readings
+    return doc
+
+
+def _deal(doc: dict, record: dict, engine_doc: dict,
+          draw_seed: Callable[[], int] | None) -> None:
+    """A `cards` setup: the seed drawn (a new game without one), and the box
+    dealt from it into the engine's `deal` and `center`."""
+    if "deal" in doc or "center" in doc:
+        raise BadInput("send either 'cards' (the hub deals) or 'deal' and 'center', not both")
+    if "seed" not in doc and draw_seed is not None:
+        record["seed"] = engine_doc["seed"] = draw_seed()
+    players = doc.get("players")
+    if not (isinstance(players, list) and all(isinstance(p, str) for p in players)
+            and len(set(players)) == len(players)):
+        return  # the engine's own message
     try:
-        state = setup_game(engine_doc)
+        deal, center = deal_cards(doc["cards"], len(players), engine_doc.get("seed", 0))
     except EngineError as err:
         raise BadInput(str(err)) from None
-    if buttons != "phones" and seat_check is not None:
-        try:
-            seat_check(state.size)
-        except ValueError as err:
-            raise BadInput(f"{err}; or vote on the phones") from None
-    return GameSetup(record=record, state=state, language=str(language), buttons=str(buttons),
-                     wait_for_start=wait)
+    engine_doc["deal"] = dict(zip(players, deal, strict=True))
+    if center:
+        engine_doc["center"] = center
 
 
 def _named(doc: dict) -> dict:
