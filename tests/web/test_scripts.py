@@ -91,15 +91,20 @@ def test_no_script_shuffles_or_draws_a_seed() -> None:
 
 def test_every_page_loads_the_shared_helper_before_its_scripts() -> None:
     """A template loads dom.js and words.js before any script that uses them,
-    and every script it names exists."""
+    and every script it names exists (its list in `scripts([...])`,
+    _scripts.html [issue 45])."""
+    pages = []
     for template in sorted(TEMPLATES.glob("*.html")):
         html = template.read_text(encoding="utf-8")
-        srcs = re.findall(r'<script src="/static/([\w.-]+\.js)"', html)
+        listed = re.search(r"\{\{ scripts\(\[(.*?)\]\) \}\}", html, re.S)
+        srcs = re.findall(r'"([\w.-]+\.js)"', listed.group(1)) if listed else []
         if not srcs:
             continue
+        pages.append(template.name)
         for src in srcs:
             assert (STATIC / src).is_file(), (template.name, src)
         assert srcs[:2] == ["dom.js", "words.js"], (template.name, srcs)
+    assert {"gm.html", "player.html", "table.html", "host.html"} <= set(pages), pages
 
 
 def _page_names(folder: Path) -> dict[str, dict[str, str]]:

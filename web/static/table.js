@@ -393,7 +393,7 @@
       if (this.ctx && this.ctx.state === "suspended") this.ctx.resume();
       const b = $("sound");
       b.setAttribute("aria-pressed", String(this.on));
-      b.textContent = "♪ " + t(this.on ? "Night sound: on" : "Night sound: off");
+      b.textContent = "♪ " + (this.on ? t("Night sound: on") : t("Night sound: off"));
       this.apply();
     },
     night(isNight) { this.isNight = isNight; this.apply(); },
