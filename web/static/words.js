@@ -14,7 +14,9 @@
 // The extraction reads a call's first argument only when it is one string
 // (a condition's strings would be taken for it, and no call inside another
 // t()'s arguments is read): a msgid chosen by a condition is marked with N_
-// before the call, a message inside another's is translated before it.
+// before the call, a message inside another's is translated before it
+// (tests/hub/test_i18n_js.py).
+
 // the prompts a death at night opens, answered at dawn
 const DAWN_STEPS = ["hunter", "appoint", "allow", "last words"];
 
