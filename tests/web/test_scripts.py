@@ -149,3 +149,15 @@ def test_no_page_works_out_when_the_event_card_shows() -> None:
         assert not re.search(r"\.today\b", code), path.name
         reads = len(re.findall(r"\.moment\b(?!\s*\()", code))  # not night.moment(v)
         assert reads == (1 if path.name == "shared.js" else 0), (path.name, reads)
+
+
+def test_no_page_finds_the_cards_sentence_by_its_text() -> None:
+    """[issue 45] which sentence of the line tells the event card is the
+    view's `line_event` (the GM's `script.line_event`, words.announce
+    `event_said`): no page searches its line for the card's text."""
+    for path in SCRIPTS:
+        code = _code(path)
+        assert not re.search(r"\.includes\([^()]*\.text\)", code), path.name
+    assert re.search(r"\.includes\([^()]*\.text\)", 'said = line.includes(w.text);')
+    reads = {p.name for p in SCRIPTS if re.search(r"\.line_event\b", _code(p))}
+    assert reads == {"table.js", "gm_game.js"}, reads

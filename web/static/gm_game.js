@@ -68,12 +68,11 @@
   }
   // New Moon's card of the day (RULES.md §10) [issue 33], all day (the
   // view's event.moment; shared.js), under the moderator's line, in one line:
-  // its text once (the line at dawn says it already); a text-only card
-  // changes no rule, so the GM applies it by hand
+  // its text once (the line at dawn says it already: the view's
+  // `script.line_event` names its sentence [issue 45]; a roll-call's line
+  // takes its place); a text-only card changes no rule, so the GM applies it by hand
   function renderCard(v) {
-    const ev = v.event;
-    const w = ev ? eventCardWords(ev, N) : null;  // words.js
-    const said = !!w && ($("line").textContent || "").includes(w.text);
+    const said = !v.rollcall && typeof (v.script || {}).line_event === "number";
     renderEvent($("event-card"), v, GM.words, { line: true, said, byHand: t("Apply it by hand.") });
   }
 
