@@ -12,10 +12,10 @@ holds; web/templates/_names.html renders it), `role_names`, `side_names`,
 `step_names`, `option_labels`, `option_helps`, `option_value_labels`,
 `option_words` (each option's [label, help], in the declaration's order),
 `power_lines`, `cause_names` (dicts id → text in the page's language, from
-companion.words) and `page_language`; and (a Jinja global, for the macro of
-web/templates/_scripts.html) `script_messages`:
+companion.words) and `page_language`; and (a Jinja global, for the
+`scripts` macro of web/templates/_head.html) `script_messages`:
 
-    {% from "_scripts.html" import scripts %}
+    {% from "_head.html" import page_head, scripts with context %}
     {{ scripts(["dom.js", "words.js", "player.js"]) }}
 
 renders the page's `<script type="application/json" id="i18n">` block, then

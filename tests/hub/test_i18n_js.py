@@ -3,7 +3,7 @@ translated `#i18n` block (docs/pages.md), never from a string table in JS.
 [issue 45] The scripts are the msgids' one home: Babel's JavaScript
 extraction reads their `t("…")`, `tn("…")` and `N_("…")` (babel.cfg), the
 hub renders each page the translations of exactly its scripts' msgids
-(web/templates/_scripts.html), and no template lists them again.
+(web/templates/_head.html `scripts`), and no template lists them again.
 
 A `t("...")` in a page's script whose message the page's block lacks, or
 that has no Japanese or Chinese translation, would stay English on a
@@ -164,11 +164,11 @@ def test_the_argument_check_sees_a_condition() -> None:
 
 def test_no_template_lists_a_scripts_messages() -> None:
     """[issue 45] one home per msgid: the `#i18n` block is rendered by
-    _scripts.html alone, from the page's scripts; no template writes a
+    _head.html's `scripts` alone, from the page's scripts; no template writes a
     `messages` dict or a list of msgids for its JavaScript."""
     for template in sorted(TEMPLATES.glob("*.html")):
         html = template.read_text(encoding="utf-8")
-        if template.name == "_scripts.html":
+        if template.name == "_head.html":
             assert 'id="i18n"' in html
             continue
         assert 'id="i18n"' not in html, template.name

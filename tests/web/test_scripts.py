@@ -92,7 +92,7 @@ def test_no_script_shuffles_or_draws_a_seed() -> None:
 def test_every_page_loads_the_shared_helper_before_its_scripts() -> None:
     """A template loads dom.js and words.js before any script that uses them,
     and every script it names exists (its list in `scripts([...])`,
-    _scripts.html [issue 45])."""
+    _head.html [issue 45])."""
     pages = []
     for template in sorted(TEMPLATES.glob("*.html")):
         html = template.read_text(encoding="utf-8")

@@ -3,7 +3,7 @@
 // (docs/pages.md) — never a string table in JavaScript. The msgids are the
 // scripts' own: Babel's JavaScript extraction finds every `t("…")`, `tn("…")`
 // and `N_("…")` (babel.cfg), and the hub renders each page the translations
-// of exactly the msgids its scripts use (_scripts.html) [issue 45].
+// of exactly the msgids its scripts use (_head.html `scripts`) [issue 45].
 //
 //   const {T, N, t, pick, stepText} = pageWords("names");
 //   t("{name} is dead", {name: "Ann"})      // → "Ann is dead", in the page's language
