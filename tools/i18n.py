@@ -7,7 +7,9 @@
     .venv/bin/python tools/i18n.py fill F.json  # set translations {lang: {msgid: text}}, compile
 
 1. extract: every `_()`, `gettext()`, `pgettext()`, `ngettext()`, `N_()`,
-   `P_()` in companion/**.py and web/templates/**.html (babel.cfg) into
+   `P_()` in companion/**.py and web/templates/**.html, and every `t()`,
+   `tn()`, `N_()` of the pages' scripts web/static/**.js (babel.cfg; the
+   hub gives each page the translations of its scripts' msgids) into
    companion/words/translations/messages.pot (no source locations, sorted, fixed header
    date: a rerun with the same messages changes no file, and concurrent
    edits of the pages do not conflict in the catalogs);
@@ -16,7 +18,7 @@
    left the code are dropped);
 3. compile: each .po into its .mo (commit both).
 
-After adding text to a page or to companion/words/: run this, fill the
+After adding text to a page, a script or companion/words/: run this, fill the
 empty `msgstr ""` of the new entries in ja and zh_Hant (`missing` lists
 them; English may stay empty: it falls back to the msgid; keep every
 `{placeholder}` of the msgid), run `compile` (or the whole thing) again, and

@@ -12,22 +12,19 @@ holds; web/templates/_names.html renders it), `role_names`, `side_names`,
 `step_names`, `option_labels`, `option_helps`, `option_value_labels`,
 `option_words` (each option's [label, help], in the declaration's order),
 `power_lines`, `cause_names` (dicts id → text in the page's language, from
-companion.words), `page_language` and `js_messages`:
+companion.words) and `page_language`; and (a Jinja global, for the
+`scripts` macro of web/templates/_head.html) `script_messages`:
 
-    <script type="application/json" id="i18n">{{ js_messages([
-        _("Confirm"), _("Cancel")]) | tojson }}</script>
+    {% from "_head.html" import page_head, scripts with context %}
+    {{ scripts(["dom.js", "words.js", "player.js"]) }}
 
-`js_messages(texts)` pairs each msgid with its translation. Best, pass the
-msgids marked with `N_` (a template global that returns its argument, and a
-keyword extraction knows), so each is found by tools/i18n.py and kept as
-it is:
-
-    {{ js_messages([N_("abstains"), N_("Confirm")]) | tojson }}
-
-`_("...")` results work too (js_messages looks the translation up again to
-know its msgid), but where two msgids share a translation ("abstains" and
-"abstained" are both 棄権) the key may be the other msgid: use N_ there.
-A text it does not know stays as it is, its own msgid.
+renders the page's `<script type="application/json" id="i18n">` block, then
+its scripts in order. `script_messages(files)` is {msgid: translation in
+the page's language} of exactly the msgids those scripts use: the scripts
+are the msgids' one home (their `t("...")`, `tn("...")` and `N_("...")`,
+read by Babel's JavaScript extraction, companion.words.catalogs
+`script_msgids`, as tools/i18n.py reads them into the catalogs), so no
+template lists a page's messages again [issue 45].
 
 The catalogs' workflow (extract → update → compile) is tools/i18n.py, with
 companion.words.catalogs.
@@ -35,6 +32,8 @@ companion.words.catalogs.
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -43,7 +42,7 @@ from flask_babel import Babel, get_locale
 
 from .. import words
 from ..words import LANGUAGES, translations
-from ..words.catalogs import CATALOGS
+from ..words.catalogs import CATALOGS, script_msgids
 
 LANG_COOKIE = "lang"  # a device's own choice of language, for every page
 
@@ -81,30 +80,24 @@ def page_language() -> str:
     return text if text in LANGUAGES else "zh_Hant" if text.startswith("zh") else "en"
 
 
-def js_messages(texts: list[str] | tuple[str, ...]) -> dict[str, str]:
-    """{msgid: translation} for the page's language, for the JSON block a
-    page's JavaScript reads. `texts` are msgids, or `_("msgid")` results in
-    the page's language (the usual way, so extraction finds them)."""
-    lang = page_language()
-    reverse = _reverse(lang)
-    catalog = translations(lang)
-    out = {}
-    for text in texts:
-        msgid = reverse.get(text, text)
-        out[msgid] = str(catalog.gettext(msgid))
-    return out
+def script_messages(files: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """{msgid: translation} in the page's language of every msgid the page's
+    scripts (`files`, names in the static folder) use, for the `#i18n` JSON
+    block words.js reads (English: the msgids themselves)."""
+    catalog = translations(page_language())
+    static = Path(str(current_app.static_folder))
+    return {msgid: str(catalog.gettext(msgid))
+            for name in files for msgid in _msgids_of(static / name)}
 
 
-_REVERSE: dict[str, dict[str, str]] = {}
+def _msgids_of(path: Path) -> tuple[str, ...]:
+    """A script's msgids, read again only when the file changed."""
+    return _msgids_cached(path, path.stat().st_mtime_ns)
 
 
-def _reverse(lang: str) -> dict[str, str]:
-    """translation → msgid for a language (context-free messages)."""
-    if lang not in _REVERSE:
-        catalog = getattr(translations(lang), "_catalog", {}) or {}
-        _REVERSE[lang] = {str(v): str(k) for k, v in catalog.items()
-                          if isinstance(k, str) and k and "\x04" not in k}
-    return _REVERSE[lang]
+@cache
+def _msgids_cached(path: Path, _mtime: int) -> tuple[str, ...]:
+    return tuple(script_msgids(path))
 
 
 def _names_for_templates() -> dict[str, Any]:
@@ -117,16 +110,11 @@ def _names_for_templates() -> dict[str, Any]:
         "option_value_labels": words.option_value_labels(lang),
         "option_words": words.option_words(lang),
         "power_lines": words.power_lines(lang), "cause_names": words.cause_names(lang),
-        "js_messages": js_messages, "language_names": words.LANGUAGE_NAMES,
+        "language_names": words.LANGUAGE_NAMES,
     }
 
 
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale, default_translation_directories=str(CATALOGS))
     app.context_processor(_names_for_templates)
-    app.jinja_env.globals["N_"] = _mark
-
-
-def _mark(msgid: str) -> str:
-    """`N_("...")` in a template: a msgid for extraction, left untranslated."""
-    return msgid
+    app.jinja_env.globals["script_messages"] = script_messages

@@ -32,7 +32,7 @@ from ..engine import (
 )
 from ..engine.story import readable
 from ..options import VOTE_TIMEOUT
-from ..words import gm_line, public_line
+from ..words import event_said, gm_line, public_line
 from . import pacing, ready
 from .errors import TooManyStreams
 from .pacing import Pace
@@ -287,6 +287,7 @@ class Audiences:
         view["announcements"] = shared_announcements(src)
         view["game"], view["language"] = live.game, live.language
         view["line"] = public_line(view, live.language)  # from the public view alone
+        view["line_event"] = event_said(view["line"], view.get("event"), live.language)
         view["opened"] = self._opened_seats(live)
         if live.readings:
             view["readings"] = live.readings
@@ -385,7 +386,8 @@ class Audiences:
         if rollcall is not None:
             view["rollcall"] = rollcall
         view["announcements"] = shared_announcements(state)
-        view["script"] = {"line": gm_line(view, live.language, view["announcements"])}
+        script = view["script"] = {"line": gm_line(view, live.language, view["announcements"])}
+        script["line_event"] = event_said(script["line"], view.get("event"), live.language)
         _event_moment(view)
         view["seats"] = live.seats
         view["storage"] = live.storage

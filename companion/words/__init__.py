@@ -8,7 +8,8 @@ one table of names, the announcements and the moderator's lines.
 - `names`: the one table of names (roles, teams, sides, causes, professions,
   buildings, wins, steps, powers, the display's words), `names_for(lang)`;
 - `options`: the game options' labels, helps and values (the GM's lobby);
-- `announce`: what the table is told, `announcement_text`;
+- `announce`: what the table is told, `announcement_text`; `event_said` (which
+  sentence of a line tells the event card);
 - `lines`: what the GM reads aloud and the table screen shows, `gm_line`,
   `public_line`.
 
@@ -17,7 +18,7 @@ nothing above it: no hub, no table, no firmware, no Flask. The engine never
 imports the words.
 """
 
-from .announce import announcement_text
+from .announce import announcement_text, event_said
 from .catalogs import LANGUAGE_NAMES, LANGUAGES, translations
 from .lines import gm_line, public_line
 from .names import (
@@ -47,7 +48,7 @@ from .options import (
 
 __all__ = [
     "LANGUAGES", "LANGUAGE_NAMES", "announcement_text", "building_names", "cause_name",
-    "cause_names",
+    "cause_names", "event_said",
     "gm_line", "names_for", "option_help", "option_helps", "option_label", "option_labels",
     "option_value", "option_value_labels", "option_words", "power_line", "power_lines",
     "public_line",

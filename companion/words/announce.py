@@ -179,6 +179,19 @@ def event_text(a: dict, lang: str) -> str:
                              str(T.gettext("The game master applies this card by hand."))])
 
 
+def event_said(line: str, event: dict | None, lang: str) -> int | None:
+    """Which sentence of a line (its newline-separated parts, as gm_line and
+    public_line make it) tells the event card `event` (a view's: "card",
+    "source", a text-only card's "title" and "text") — the one event_text
+    words — or None: a page that shows the card leaves that sentence out
+    (the view's `event.said`, never a search of the page's text) [issue 45]."""
+    if not event:
+        return None
+    sentences = line.split("\n")
+    told = event_text(event, lang)
+    return sentences.index(told) if told and told in sentences else None
+
+
 def tally_said(a: dict, names: list[str], lang: str) -> str:
     """A tally as the narration says it [issue 29, "say less"]: the top
     candidates only, with their counts ("Hana 4 votes, Bob 2."), where the

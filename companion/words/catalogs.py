@@ -33,6 +33,11 @@ CATALOG_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 #: extraction keywords: babel's defaults, plus `P_(context, msgid)`, the
 #: marker of a name with a context in companion/words/names.py
 KEYWORDS_EXTRA = {"P_": ((1, "c"), 2)}
+#: the pages' scripts' (web/static/*.js, babel.cfg's javascript section)
+#: keywords: `t("msgid", {args})` and `tn(...)` (words.js `pageWords`), and
+#: `N_("msgid")` for a msgid a script keeps in a variable (words.js's no-op)
+#: [issue 45]. Only for the scripts: `t` names other things in Python.
+JS_KEYWORDS = {"t": None, "tn": None, "N_": None}
 
 
 @cache
@@ -64,8 +69,10 @@ def translations_dir() -> Path:
 
 
 def extract_messages(root: Path | None = None) -> Any:
-    """Every message of the code and the templates (babel.cfg), as a
-    babel Catalog (the template, messages.pot)."""
+    """Every message of the code, the templates and the pages' scripts
+    (babel.cfg), as a babel Catalog (the template, messages.pot). The
+    scripts' section is read with JS_KEYWORDS, the others with babel's
+    defaults and KEYWORDS_EXTRA."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
     from babel.messages.frontend import parse_mapping_cfg
@@ -76,10 +83,23 @@ def extract_messages(root: Path | None = None) -> Any:
     catalog = Catalog(project=PROJECT, creation_date=CATALOG_DATE, fuzzy=False,
                       charset="utf-8")
     keywords = {**DEFAULT_KEYWORDS, **KEYWORDS_EXTRA}
-    for _file, _line, message, comments, context in extract_from_dir(
-            str(root), method_map, options_map, keywords=keywords):
-        catalog.add(message, None, [], auto_comments=comments, context=context)
+    for scripts in (False, True):
+        methods = [(pattern, method) for pattern, method in method_map
+                   if (method == "javascript") == scripts]
+        for _file, _line, message, comments, context in extract_from_dir(
+                str(root), methods, options_map, keywords=JS_KEYWORDS if scripts else keywords):
+            catalog.add(message, None, [], auto_comments=comments, context=context)
     return catalog
+
+
+def script_msgids(path: Path) -> list[str]:
+    """The msgids one page script uses (its `t`, `tn` and `N_` calls, babel's
+    JavaScript extraction as in extract_messages), in order, each once: what
+    its page's `#i18n` block must translate [issue 45]."""
+    from babel.messages.extract import extract_from_file
+
+    found = extract_from_file("javascript", str(path), keywords=JS_KEYWORDS)
+    return list(dict.fromkeys(str(message) for _line, message, _comments, _context in found))
 
 
 def read_catalog(lang: str, directory: Path | None = None) -> Any:

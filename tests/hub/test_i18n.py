@@ -13,21 +13,21 @@ import re
 import pytest
 from flask import render_template_string
 
-from companion import words
-from companion.hub.i18n import js_messages
+from companion.hub.i18n import script_messages
 from companion.words import names_for
 
 from .conftest import GM, GM_TOKEN, jp9
 
 
-def test_templates_get_names_and_js_messages(app, client) -> None:  # type: ignore[no-untyped-def]
+def test_templates_get_names_and_script_messages(app, client) -> None:  # type: ignore[no-untyped-def]
     """docs/pages.md: the templates have the names in the page's language
-    (`role_names`, `side_names`, `step_names`, `option_labels`, ...) and
-    `js_messages` for the `<script type="application/json" id="i18n">` block,
-    keyed by msgid."""
+    (`role_names`, `side_names`, `step_names`, `option_labels`, ...), and
+    `script_messages(files)` [issue 45] for the `<script type="application/json"
+    id="i18n">` block: keyed by msgid, the msgids the scripts use (two msgids
+    with one translation, "abstains" and "abstained" both 棄権, stay apart)."""
     page = ('{{ role_names["seer"] }}|{{ side_names["fox"] }}|{{ step_names["wolves"] }}|'
             '{{ option_labels["sheriff"] }}|{{ power_lines["seer"] }}|{{ page_language }}|'
-            '{{ js_messages([N_("abstains"), N_("abstained")]) | tojson }}')
+            '{{ script_messages(["gm_game.js", "table.js"]) | tojson }}')
     for lang, expect in (("ja", "占い師|妖狐陣営|人狼|保安官|"),
                          ("zh_Hant", "先知|妖狐陣營|狼人|村長|"),
                          ("en", "Seer|Fox|Werewolves|Sheriff|")):
@@ -36,14 +36,13 @@ def test_templates_get_names_and_js_messages(app, client) -> None:  # type: igno
         assert out.startswith(expect), out
         assert f"|{lang}|" in out
         marked = {"ja": "棄権", "zh_Hant": "棄權"}
-        assert json.loads(out.rsplit("|", 1)[1]) == {
-            "abstains": marked.get(lang, "abstains"), "abstained": marked.get(lang, "abstained")}
+        messages = json.loads(out.rsplit("|", 1)[1])
+        assert messages["abstains"] == marked.get(lang, "abstains")  # gm_game.js
+        assert messages["abstained"] == marked.get(lang, "abstained")  # table.js
         with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
-            messages = js_messages([words.translations(lang).gettext("Confirm"), "Cancel",
-                                    "not a msgid"])
-        assert set(messages) == {"Confirm", "Cancel", "not a msgid"}
+            messages = script_messages(["gm_act.js"])
         assert messages["Confirm"] == {"ja": "決定", "zh_Hant": "確認", "en": "Confirm"}[lang]
-        assert messages["not a msgid"] == "not a msgid"
+        assert "abstains" not in messages  # only the given scripts' msgids
 
 
 #: the tables each page's names JSON takes from web/templates/_names.html

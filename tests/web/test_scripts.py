@@ -91,15 +91,20 @@ def test_no_script_shuffles_or_draws_a_seed() -> None:
 
 def test_every_page_loads_the_shared_helper_before_its_scripts() -> None:
     """A template loads dom.js and words.js before any script that uses them,
-    and every script it names exists."""
+    and every script it names exists (its list in `scripts([...])`,
+    _head.html [issue 45])."""
+    pages = []
     for template in sorted(TEMPLATES.glob("*.html")):
         html = template.read_text(encoding="utf-8")
-        srcs = re.findall(r'<script src="/static/([\w.-]+\.js)"', html)
+        listed = re.search(r"\{\{ scripts\(\[(.*?)\]\) \}\}", html, re.S)
+        srcs = re.findall(r'"([\w.-]+\.js)"', listed.group(1)) if listed else []
         if not srcs:
             continue
+        pages.append(template.name)
         for src in srcs:
             assert (STATIC / src).is_file(), (template.name, src)
         assert srcs[:2] == ["dom.js", "words.js"], (template.name, srcs)
+    assert {"gm.html", "player.html", "table.html", "host.html"} <= set(pages), pages
 
 
 def _page_names(folder: Path) -> dict[str, dict[str, str]]:
@@ -144,3 +149,15 @@ def test_no_page_works_out_when_the_event_card_shows() -> None:
         assert not re.search(r"\.today\b", code), path.name
         reads = len(re.findall(r"\.moment\b(?!\s*\()", code))  # not night.moment(v)
         assert reads == (1 if path.name == "shared.js" else 0), (path.name, reads)
+
+
+def test_no_page_finds_the_cards_sentence_by_its_text() -> None:
+    """[issue 45] which sentence of the line tells the event card is the
+    view's `line_event` (the GM's `script.line_event`, words.announce
+    `event_said`): no page searches its line for the card's text."""
+    for path in SCRIPTS:
+        code = _code(path)
+        assert not re.search(r"\.includes\([^()]*\.text\)", code), path.name
+    assert re.search(r"\.includes\([^()]*\.text\)", 'said = line.includes(w.text);')
+    reads = {p.name for p in SCRIPTS if re.search(r"\.line_event\b", _code(p))}
+    assert reads == {"table.js", "gm_game.js"}, reads

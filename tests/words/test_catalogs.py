@@ -4,10 +4,11 @@ sources' own words, Traditional characters in Chinese; every name of the
 words' tables reaches them, and the completeness check fails when one has
 no translation.
 
-The messages are extracted from the code and the templates *at test time*
-(babel.cfg, as tools/i18n.py does), so a page or a name that adds a msgid
-without a Japanese and a Chinese translation fails here: run
-`tools/i18n.py`, fill the new entries, run it again.
+The messages are extracted from the code, the templates and the pages'
+scripts *at test time* (babel.cfg, as tools/i18n.py does), so a page, a
+script's t("…") or a name that adds a msgid without a Japanese and a
+Chinese translation fails here: run `tools/i18n.py`, fill the new entries,
+run it again.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from companion.words.catalogs import (
     extract_messages,
     mo_bytes,
     read_catalog,
+    repo_root,
+    script_msgids,
     translations_dir,
     untranslated,
 )
@@ -112,11 +115,13 @@ def test_role_names_follow_the_sources(lang: str) -> None:
 
 
 def test_sides_and_the_sheriff_follow_the_sources() -> None:
-    """[004]: 村人陣営, 人狼陣営, 妖狐陣営; [002]: 保安官; [003]: 村長."""
+    """[004]: 村人陣営, 人狼陣営, 妖狐陣営; [002]: 保安官; [003]: 村長 (the
+    sheriff as the screens and the lobby's option name him)."""
     assert [words.side_name(s, "ja") for s in ("village", "werewolves", "fox")] == [
         "村人陣営", "人狼陣営", "妖狐陣営"]
-    assert words.translations("ja").gettext("Sheriff") == "保安官"
-    assert words.translations("zh_Hant").gettext("Sheriff") == "村長"
+    for context in ("screen", "option"):
+        assert words.translations("ja").pgettext(context, "Sheriff") == "保安官"
+        assert words.translations("zh_Hant").pgettext(context, "Sheriff") == "村長"
 
 
 
@@ -135,6 +140,18 @@ def test_every_name_is_extracted(template) -> None:  # type: ignore[no-untyped-d
     extracted = {(m.context, m.id) for m in template if m.id}
     missing = _name_msgids() - extracted
     assert not missing, f"names extraction does not find: {sorted(missing, key=str)}"
+
+
+def test_every_scripts_msgid_is_extracted(template) -> None:  # type: ignore[no-untyped-def]
+    """[issue 45] the pages' scripts are their msgids' one home: the
+    extraction reads web/static/*.js (t, tn, N_), so the completeness check
+    above covers what JavaScript shows ("Waiting for: {names}" is written in
+    gm_game.js alone)."""
+    extracted = {m.id for m in template if m.id and not m.context}
+    scripts = sorted((repo_root() / "web" / "static").glob("*.js"))
+    used = {msgid for path in scripts for msgid in script_msgids(path)}
+    assert "Waiting for: {names}" in used
+    assert not used - extracted, sorted(used - extracted)
 
 
 @pytest.mark.parametrize("lang", ["ja", "zh_Hant"])

@@ -4,7 +4,7 @@
 // running game's screen (gm_game.js).
 (function () {
   "use strict";
-  const { N, t, pick, api, guard, S, nameOf, isNight, roleName, describe } = GM;  // gm_state.js
+  const { N, t, pick, api, guard, S, nameOf, isNight, roleName, modeName, describe } = GM;  // gm_state.js
 
   function selectSeat(seat) {
     S.actSeat = seat;
@@ -94,7 +94,7 @@
     } else if (c.do === "spy") {
       box.append(el("div", { class: "targets" }, (c.modes || []).map((m) => el("button", {
         type: "button", class: "target" + (form.mode === m ? " on" : ""), test: "mode-" + m,
-        text: t(m), onclick: () => choose(c, { mode: m }) }))));
+        text: modeName(m), onclick: () => choose(c, { mode: m }) }))));
     } else if (c.do === "restore") {  // the bonesetter (RULES.md §8)
       box.append(el("div", { class: "targets" }, (c.powers || []).map((pw) => el("button", {
         type: "button", class: "target" + (form.power === pw ? " on" : ""), test: "power-" + pw,

@@ -48,9 +48,14 @@
     const held = v.pace && (v.pace.mode === "discussion" || v.pace.mode === "verdict");
     const waiting = held ? [] : (v.pending && v.pending.waiting) || [];
     if (v.phase === "over") $("waiting").textContent = "";
-    else if (isNight(v) && !S.secrets) $("waiting").textContent = t("Waiting for: {names}", { names: t("hidden") });
-    else $("waiting").replaceChildren(...GM.words.tn("Waiting for: {names}",
-      { names: waiting.length ? tags(waiting.map(nameOf)) : t("Nobody") }));
+    else if (isNight(v) && !S.secrets) {
+      const hidden = t("hidden");
+      $("waiting").textContent = t("Waiting for: {names}", { names: hidden });
+    } else {
+      const nobody = t("Nobody");
+      $("waiting").replaceChildren(...GM.words.tn("Waiting for: {names}",
+        { names: waiting.length ? tags(waiting.map(nameOf)) : nobody }));
+    }
     renderPlayers(v);
     renderSecretBox(v);
     renderTally(v);
@@ -63,12 +68,11 @@
   }
   // New Moon's card of the day (RULES.md §10) [issue 33], all day (the
   // view's event.moment; shared.js), under the moderator's line, in one line:
-  // its text once (the line at dawn says it already); a text-only card
-  // changes no rule, so the GM applies it by hand
+  // its text once (the line at dawn says it already: the view's
+  // `script.line_event` names its sentence [issue 45]; a roll-call's line
+  // takes its place); a text-only card changes no rule, so the GM applies it by hand
   function renderCard(v) {
-    const ev = v.event;
-    const w = ev ? eventCardWords(ev, N) : null;  // words.js
-    const said = !!w && ($("line").textContent || "").includes(w.text);
+    const said = !v.rollcall && typeof (v.script || {}).line_event === "number";
     renderEvent($("event-card"), v, GM.words, { line: true, said, byHand: t("Apply it by hand.") });
   }
 
@@ -95,7 +99,7 @@
       if (!p.alive) info.push(cut("badge dead-badge", t("dead")));
       if (voting && Object.prototype.hasOwnProperty.call(votes, String(p.seat))) {
         const target = votes[String(p.seat)];
-        info.push(cut("ballot", "→ " + (target === null ? t("abstain") : nameOf(target))));
+        info.push(cut("ballot", "→ " + (target === null ? t("abstains") : nameOf(target))));
       }
       const acts = p.actions && p.actions.length && (S.secrets || !isNight(v));
       // who must act: a sign beside the amber border, never the colour alone [issue 43]
@@ -172,7 +176,7 @@
         by.set(key, (by.get(key) || []).concat([nameOf(+voter)]));
       }
       for (const [target, who] of by) {
-        box.append(row(target === "abstain" ? t("abstain") : nameOf(target), "", tags(who)));
+        box.append(row(target === "abstain" ? t("abstains") : nameOf(target), "", tags(who)));
       }
       const left = (v.vote.waiting || []).map(nameOf);
       if (left.length) box.append(el("p", { class: "quiet" }, GM.words.tn("Waiting for: {names}", { names: tags(left) })));
@@ -180,7 +184,7 @@
       const { rows, abstainedBy } = tallyRows(v.last_tally, nameOf, GM.words);  // tally.js
       const voters = tallyVoters;  // tally.js: never the ×2 cut
       for (const r of rows) box.append(row(nameOf(r.seat), String(r.count), voters(r.by)));
-      if (abstainedBy.length) box.append(row(t("abstain"), "", voters(abstainedBy)));
+      if (abstainedBy.length) box.append(row(t("abstains"), "", voters(abstainedBy)));
     }
   }
 

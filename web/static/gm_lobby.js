@@ -101,8 +101,8 @@
   function renderTotal() {
     const players = names().length;
     const cards = cardCount();
-    const key = centreCards() > 0 ? "{cards} cards for {players} players and 2 centre cards"
-      : "{cards} cards for {players} players";
+    const key = centreCards() > 0 ? N_("{cards} cards for {players} players and 2 centre cards")
+      : N_("{cards} cards for {players} players");
     const total = $("deal-total");
     total.textContent = t(key, { cards, players });
     total.classList.toggle("bad", cards !== cardsNeeded());

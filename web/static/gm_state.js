@@ -17,6 +17,9 @@ const GM = (function () {
   const winText = (side) => pick(N.wins, side);
   // what a look showed: a card, or (the "team" option) only werewolf or human
   const seenName = (r) => (N.seen && N.seen[r]) || roleName(r);
+  // the little girl's way of spying (engine SPY_MODES), as the GM's log says it
+  const SPY_MODES = {discreet: N_("discreetly"), bold: N_("boldly")};
+  const modeName = (m) => t(SPY_MODES[m] || m);
 
   async function api(method, url, body) {
     const init = { method, headers: {}, credentials: "same-origin", cache: "no-store" };
@@ -141,7 +144,7 @@ const GM = (function () {
     } else if (a.targets) target = a.targets.join(", ") || t("Nobody");
     else if (a.target !== undefined) target = a.target === null ? t("Nobody") : a.target;
     else if (a.card !== undefined) target = t("card {k}", { k: a.card + 1 });
-    else if (a.mode) target = t(a.mode);
+    else if (a.mode) target = modeName(a.mode);
     else if (a.power) target = pick(N.buildings, a.power);
     if (a.building) target = pick(N.buildings, a.building) + " → " + target;
     return t("{actor} {verb} {target}", { actor: a.actor || "", verb: pick(N.verbs, a.do), target }).trim();
@@ -183,7 +186,7 @@ const GM = (function () {
     }
   }
 
-  return { words, N, t, pick, roleName, teamName, stepName, winText, seenName, api, showError, guard, S, screen,
+  return { words, N, t, pick, roleName, teamName, stepName, winText, seenName, modeName, api, showError, guard, S, screen,
     show, hasGame, followGm, nameOf, isNight, dayOrNight, describe, actionOfEvent, tallyText,
     newsText };
 })();

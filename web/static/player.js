@@ -170,13 +170,14 @@
   // lock-in voting [issue 7]: the phone picks, the seat's button locks the
   // pick; only a locked pick counts, and the phone says what an unlocked one
   // becomes when the time is up (the vote's timeout) [issue 28]
+  const unlockedNote = (l) => (l.unlocked === "right-neighbour"
+    ? N_("Your pick: {name}. Not counted until you press your seat's button: unlocked, your vote goes to your right-hand neighbour.")
+    : N_("Your pick: {name}. Not counted until you press your seat's button: unlocked, it counts as no vote."));
   function lockinNote(l) {
     const picked = l.pick !== null && l.pick !== undefined;
     const text = l.locked ? (picked ? t("Your vote for {name} is locked: it counts.", {name: name(l.pick)})
       : t("Your vote is locked."))
-      : picked ? t(l.unlocked === "right-neighbour"
-        ? "Your pick: {name}. Not counted until you press your seat's button: unlocked, your vote goes to your right-hand neighbour."
-        : "Your pick: {name}. Not counted until you press your seat's button: unlocked, it counts as no vote.", {name: name(l.pick)})
+      : picked ? t(unlockedNote(l), {name: name(l.pick)})
         : t("Pick on your phone, then press your seat's button to lock it.");
     return el("p", {class: "status lockin" + (l.locked ? " locked" : ""), test: "lockin"}, text);
   }
@@ -211,8 +212,8 @@
       el("button", {type: "button", test: "pass-turn", class: "pick wide", onclick: pass},
         t("I have finished: pass"))];
     }
-    const out = [el("p", {class: "status", test: "turn"}, t(defence ? "{name}'s defence." : "{name} is speaking.",
-      {name: name(turns.seat)}))];
+    const speaking = defence ? N_("{name}'s defence.") : N_("{name} is speaking.");
+    const out = [el("p", {class: "status", test: "turn"}, t(speaking, {name: name(turns.seat)}))];
     if (turns.next === v.seat) out.push(el("p", {class: "status now", test: "next-turn"}, t("You are next.")));
     else if (turns.next !== null && turns.next !== undefined) {
       out.push(el("p", {class: "quiet"}, t("Next: {name}", {name: name(turns.next)})));
@@ -407,7 +408,7 @@
           el("button", {type: "button", test: "lost-no", class: "pick" + (mine === "no" ? " chosen" : ""),
             "aria-pressed": String(mine === "no"), onclick: () => answer(false)}, t("No"))),
         mine ? el("p", {class: "quiet", test: "lost-mine"},
-          t(mine === "yes" ? "Your answer: yes (you may change it)." : "Your answer: no (you may change it).")) : null];
+          mine === "yes" ? t("Your answer: yes (you may change it).") : t("Your answer: no (you may change it).")) : null];
       }});
   }
 

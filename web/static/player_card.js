@@ -61,8 +61,8 @@ function phoneCard(words, getView, getTonight) {
   function resultText(v, r) {
     if (r.kind === "inspect" || r.kind === "medium") {
       if (r.result === "wolf" || r.result === "human") {  // the seer_sees "team" option
-        return t(r.result === "wolf" ? "{name} is a werewolf." : "{name} is not a werewolf.",
-          {name: name(v, r.target)});
+        const seen = r.result === "wolf" ? N_("{name} is a werewolf.") : N_("{name} is not a werewolf.");
+        return t(seen, {name: name(v, r.target)});
       }
       return t("{name}'s card: {role}.", {name: name(v, r.target), role: roleName(r.result)});
     }

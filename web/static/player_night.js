@@ -29,6 +29,8 @@ function nightScreen(words, card, redraw) {
   const {N, t, stepText} = words;
   const {name, names, roleName} = card;
   const MARKS = ["①", "②", "③", "④"];
+  // the little girl's ways of spying (engine SPY_MODES), as her phone offers them
+  const SPY_MODES = {discreet: N_("Discreetly"), bold: N_("Boldly")};
   //: what a sign or a name does by day, on the held card only
   const buildingName = (b) => (N.buildings && N.buildings[b]) || b;
 
@@ -229,7 +231,7 @@ function nightScreen(words, card, redraw) {
         const cards = centre.length ? centre[centre.length - 1].cards : [];
         main.cards.forEach((k, i) => lines.push(MARKS[i] + " " + (cards[k] ? roleName(cards[k]) : t("card {k}", {k: k + 1}))));
       } else if (main.do === "spy") {
-        main.modes.forEach((mode, i) => lines.push(MARKS[i] + " " + t(mode)));
+        main.modes.forEach((mode, i) => lines.push(MARKS[i] + " " + t(SPY_MODES[mode] || mode)));
       } else if (main.do === "potion") {
         if (main.victim === null || main.victim === undefined) lines.push(t("Nobody was attacked tonight."));
         else lines.push(t("Tonight's victim: {name}.", {name: name(v, main.victim)}) +

@@ -182,12 +182,14 @@
     }
     // the line as said, one sentence a line, without a first line that only
     // repeats the heading above it [issue 18 item 6]
-    // (and without the card of the day's sentence while its card shows it):
-    // the card large from dawn until the day's execution vote opens, when
-    // the ballots take its room (the view's event.moment; shared.js)
+    // (and without the card of the day's sentence while its card shows it:
+    // the view's `line_event` names it [issue 45]): the card large from dawn
+    // until the day's execution vote opens, when the ballots take its room
+    // (the view's event.moment; shared.js)
     const card = renderEvent($("event"), v, words, {atVote: false});
-    const said = line.split("\n").filter((s, i) => !(i === 0 && s.trim() === $("phase").textContent.trim()))
-      .filter((s) => !(card && card.text && s.includes(card.text)));
+    const cardAt = card && line === v.line ? v.line_event : null;
+    const said = line.split("\n").filter((s, i) => i !== cardAt
+      && !(i === 0 && s.trim() === $("phase").textContent.trim()));
     const shown = lobby ? [t("Open a seat's link to join")] : v.phase === "over" ? [] : said;
     $("line").replaceChildren(...shown.map((s) => el("span", {class: "said"}, tagNames(s, v))));
     $("deaths").replaceChildren(...(lobby || night ? [] : news(v).map(([when, lines], i) =>
@@ -393,7 +395,7 @@
       if (this.ctx && this.ctx.state === "suspended") this.ctx.resume();
       const b = $("sound");
       b.setAttribute("aria-pressed", String(this.on));
-      b.textContent = "♪ " + t(this.on ? "Night sound: on" : "Night sound: off");
+      b.textContent = "♪ " + (this.on ? t("Night sound: on") : t("Night sound: off"));
       this.apply();
     },
     night(isNight) { this.isNight = isNight; this.apply(); },

@@ -8,6 +8,9 @@
   let names = [];
   let built = 0;
   const refusedAt = {};  // seat -> when its LED last began three quick blinks (ms)
+  // each LED state the hub names (/api/hardware), in words
+  const LED_WORDS = {off: N_("off"), waiting: N_("waiting for you"), recorded: N_("vote recorded"),
+    refused: N_("refused"), dark: N_("dark (night)"), speaking: N_("speaking")};
 
   function build(leds, simulated) {
     $("boxes").replaceChildren(...leds.map((box) => el("li", {class: "box", test: "box-" + box.seat},
@@ -45,7 +48,7 @@
         }
         if (shown === "refused" && led.dataset.led === "refused-again") shown = "refused-again";
         if (led.dataset.led !== shown) led.dataset.led = shown;
-        $("label-" + box.seat).textContent = t(box.led);
+        $("label-" + box.seat).textContent = t(LED_WORDS[box.led] || box.led);
         const who = $("who-" + box.seat);  // a long name ends in "…", whole in the title [issue 30]
         who.textContent = who.title = names[box.seat - 1] || "";
       }

@@ -1,13 +1,27 @@
 // A page's words: its translated messages (#i18n) and its names (roles,
-// teams … in #names), both rendered by the template in the page's language
-// (docs/pages.md) — never a string table in JavaScript.
+// teams … in #names), both rendered by the hub in the page's language
+// (docs/pages.md) — never a string table in JavaScript. The msgids are the
+// scripts' own: Babel's JavaScript extraction finds every `t("…")`, `tn("…")`
+// and `N_("…")` (babel.cfg), and the hub renders each page the translations
+// of exactly the msgids its scripts use (_head.html `scripts`) [issue 45].
 //
 //   const {T, N, t, pick, stepText} = pageWords("names");
-//   t(msgid, {name: "Ann"})      // the msgid "{name} is dead" → "Ann is dead"
-//   tn(msgid, {name: nameTag("Ann")})  // → [<span>Ann</span>, " is dead"]
+//   t("{name} is dead", {name: "Ann"})      // → "Ann is dead", in the page's language
+//   tn("{name} is dead", {name: nameTag("Ann")})  // → [<span>Ann</span>, " is dead"]
+//   const msg = won ? N_("You won!") : N_("You lost."); t(msg)  // a msgid chosen first
 //   stepText("day 1 runoff 1")   // "Day 1 · runoff 1", in the page's language
+//
+// The extraction reads a call's first argument only when it is one string
+// (a condition's strings would be taken for it, and no call inside another
+// t()'s arguments is read): a msgid chosen by a condition is marked with N_
+// before the call, a message inside another's is translated before it
+// (tests/hub/test_i18n_js.py).
+
 // the prompts a death at night opens, answered at dawn
 const DAWN_STEPS = ["hunter", "appoint", "allow", "last words"];
+
+// a msgid for the extraction, kept as it is (t() translates it where it is shown)
+const N_ = (msgid) => msgid;
 
 function pageWords(namesId) {
   const read = (id) => JSON.parse(document.getElementById(id).textContent);
@@ -40,7 +54,7 @@ function pageWords(namesId) {
     if (!m) return pick(N.steps, step);
     // a death's prompt at dawn ("night 2 hunter") is said in the morning: day 2 [issue 18 item 6]
     const dawn = m[1] === "night" && DAWN_STEPS.includes(m[3]);
-    const when = t(m[1] === "night" && !dawn ? "Night {n}" : "Day {n}", {n: m[2]});
+    const when = m[1] === "night" && !dawn ? t("Night {n}", {n: m[2]}) : t("Day {n}", {n: m[2]});
     if (!m[3]) return when;
     const run = /^runoff (\d+)$/.exec(m[3]);
     return when + " · " + (run ? pick(N.steps, "runoff") + " " + run[1] : pick(N.steps, m[3]));
