@@ -77,6 +77,8 @@ AMENDED = {
     "names `voicing.py` now [issue 45]",
     "| `companion/speech/` | the narration's voices: `engines.py` (one text → WAV":
     "names `listed.py` and `ahead.py` now [issues 42, 45]",
+    "| `companion/store/` | the SQLite event log: append + commit, load, migrate (`log.py`);":
+    "names the journal, `reconcile.py` and `rewrite.py` now [issues 41, 45]",
 }
 
 README_COMMANDS = [
