@@ -19,31 +19,14 @@ moderator's lines (companion/words/lines.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .catalogs import catalog_for
 from .names import EVENT_TEXTS, EVENTS, building_names, role_name, translate
+from .speaker import Speaker, join_names, person
 
 # --- sentences ------------------------------------------------------------------
-
-def person(T: Any, name: str) -> str:
-    """A player's name as the GM says it (ja: "○○さん", [004])."""
-    return str(T.pgettext("person", "{name}")).format(name=name)
-
-
-def join_names(T: Any, names: list[str]) -> str:
-    people = [person(T, n) for n in names]
-    if len(people) < 2:
-        return "".join(people)
-    return str(T.pgettext("list", ", ")).join(people[:-1]) + T.pgettext("list", " and ") \
-        + people[-1]
-
-
-def minutes(T: Any, seconds: int) -> str:
-    if seconds and seconds % 60 == 0:
-        return str(T.gettext("{minutes} minutes")).format(minutes=seconds // 60)
-    return str(T.gettext("{seconds} seconds")).format(seconds=seconds)
-
 
 def _leaves(T: Any, names: list[str]) -> str:
     return str(T.gettext("{names} leave the game and may not take part in the discussion "
@@ -69,94 +52,100 @@ def announcement_text(a: dict, names: list[str], lang: str,
     (`reveal_on_death`), "no attack last night" for a peaceful dawn. `names`
     are the players by seat (tallies and the sheriff name seats);
     `ruleset="jp-standard"` words a single night death as [004] does ("attacked
-    by the werewolves"); elsewhere the cause is not said."""
-    T = catalog_for(lang)
-    kind = a.get("kind")
+    by the werewolves"); elsewhere the cause is not said. Each kind's
+    sentences are one function of `ANNOUNCED`."""
+    say = ANNOUNCED.get(str(a.get("kind")))
+    return say(Speaker(lang, names, ruleset), a) if say is not None else ""
 
-    def name_of(seat: object) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
 
-    if kind == "dawn":
-        deaths = a.get("deaths") or []
-        if not deaths:  # a peaceful night may still have had a fire or a poster (§8)
-            return _sentences(lang, [str(T.gettext("Last night, there was no werewolf attack.")),
-                                     *_potions(T, a), *_village_dawn(T, lang, a, name_of)])
-        who = [d["name"] for d in deaths]
-        if len(who) == 1 and ruleset == "jp-standard":
-            text = T.gettext("Last night, the werewolves attacked {names}.")
-        else:
-            text = T.gettext("Last night's victims: {names}.") if len(who) > 1 else \
-                T.gettext("Last night's victim: {names}.")
-        out = [str(text).format(names=join_names(T, who)), _leaves(T, who)]
-        out += [_was(T, lang, d["name"], d["role"]) for d in deaths if d.get("role")]
-        out += _potions(T, a)
-        out += _village_dawn(T, lang, a, name_of)
-        return _sentences(lang, out)
-    if kind == "silence":  # RULES.md §8: the schoolteacher names them aloud
-        return str(T.gettext("The schoolteacher silences {names}: they may not vote today.")
-                   ).format(names=join_names(T, [name_of(s) for s in a.get("targets") or []]))
-    if kind == "pardon":
-        return str(T.gettext("The lord pardons {name}: nobody is executed today.")
-                   ).format(name=person(T, name_of(a.get("condemned"))))
-    if kind == "death":
-        name, cause = a["name"], a.get("cause")
-        if cause == "execution":
-            text = T.gettext("By the vote, {name} is executed.")
-        elif cause == "scapegoat":
-            text = T.gettext("The vote is tied: the scapegoat, {name}, is executed.")
-        elif cause == "hunter":
-            text = T.gettext("The hunter shoots {name}.")
-        elif cause == "barber":
-            text = T.gettext("The barber's razor slips: {name} dies.")
-        else:
-            text = T.gettext("{name} dies.")
-        out = [str(text).format(name=person(T, name)), _leaves(T, [name])]
-        if a.get("role"):
-            out.append(_was(T, lang, name, a["role"]))
-        return _sentences(lang, out)
-    if kind == "no-execution":
-        return str(T.gettext("By the vote, nobody is executed today."))
-    if kind == "revealed":
-        return str(T.gettext("{name} is the village idiot: spared, but may no longer vote.")
-                   ).format(name=person(T, a["name"]))
-    if kind == "sheriff":
-        how, named = a.get("how"), person(T, name_of(a.get("seat")))
-        text = {
-            "elected": T.gettext("{name} is elected sheriff."),
-            "drawn": T.gettext("The sheriff vote is tied: {name} is drawn by lot as sheriff."),
-            "none": T.gettext("Nobody is elected: there is no sheriff."),
-            "appointed": T.gettext("{name} is the new sheriff."),
-            "default": T.gettext("No successor was named: {name} becomes the sheriff."),
-            "died": T.gettext("Nobody is left to succeed the sheriff: there is no sheriff any "
-                              "more."),
-            # RULES.md §6 [002] 「保安官が脱落：怠け者以外は後継者を指定する」 [issue 34]
-            "idiot": T.gettext("The sheriff was the village idiot: he names no successor, and "
-                               "the badge leaves the game with him."),
-        }.get(str(how), T.gettext("{name} is the sheriff."))
-        return str(text).format(name=named)
-    if kind == "tally":
-        counts = a.get("counts") or {}
-        if not counts:
-            return str(T.gettext("Nobody voted."))
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], int(kv[0])))
-        items = str(T.pgettext("list", ", ")).join(
-            str(T.gettext("{name}: {count}")).format(name=person(T, name_of(int(s))), count=c)
-            for s, c in ranked)
-        text = T.gettext("Votes for the sheriff: {counts}.") if a.get("step") == "election" \
-            else T.gettext("Votes: {counts}.")
-        out = [str(text).format(counts=items)]
-        if a.get("tie"):
-            out.append(str(T.gettext("Tie between {names}.")).format(
-                names=join_names(T, [name_of(s) for s in a["tie"]])))
-        if a.get("nominees"):  # vote_mode=candidates' first round (RULES.md §6 [003])
-            out.append(str(T.gettext("The candidates are {names}.")).format(
-                names=join_names(T, [name_of(s) for s in a["nominees"]])))
-        return _sentences(lang, out)
-    if kind == "over":
-        return _sentences(lang, _over(T, a, names))
-    if kind == "event":  # New Moon's card of the day (RULES.md §10)
-        return event_text(a, lang)
-    return ""
+def _dawn(w: Speaker, a: dict) -> str:
+    T, deaths = w.T, a.get("deaths") or []
+    if not deaths:  # a peaceful night may still have had a fire or a poster (§8)
+        return w.sentences([str(T.gettext("Last night, there was no werewolf attack.")),
+                            *_potions(T, a), *_village_dawn(w, a)])
+    who = [d["name"] for d in deaths]
+    if len(who) == 1 and w.ruleset == "jp-standard":
+        text = T.gettext("Last night, the werewolves attacked {names}.")
+    else:
+        text = T.gettext("Last night's victims: {names}.") if len(who) > 1 else \
+            T.gettext("Last night's victim: {names}.")
+    out = [str(text).format(names=join_names(T, who)), _leaves(T, who)]
+    out += [_was(T, w.lang, d["name"], d["role"]) for d in deaths if d.get("role")]
+    return w.sentences(out + _potions(T, a) + _village_dawn(w, a))
+
+
+def _silence(w: Speaker, a: dict) -> str:  # RULES.md §8: the schoolteacher names them aloud
+    return str(w.T.gettext("The schoolteacher silences {names}: they may not vote today.")
+               ).format(names=w.all(a.get("targets") or []))
+
+
+def _pardon(w: Speaker, a: dict) -> str:
+    return str(w.T.gettext("The lord pardons {name}: nobody is executed today.")
+               ).format(name=w.who(a.get("condemned")))
+
+
+def _death(w: Speaker, a: dict) -> str:
+    T, name = w.T, a["name"]
+    text = {
+        "execution": T.gettext("By the vote, {name} is executed."),
+        "scapegoat": T.gettext("The vote is tied: the scapegoat, {name}, is executed."),
+        "hunter": T.gettext("The hunter shoots {name}."),
+        "barber": T.gettext("The barber's razor slips: {name} dies."),
+    }.get(str(a.get("cause")), T.gettext("{name} dies."))
+    out = [str(text).format(name=person(T, name)), _leaves(T, [name])]
+    if a.get("role"):
+        out.append(_was(T, w.lang, name, a["role"]))
+    return w.sentences(out)
+
+
+def _revealed(w: Speaker, a: dict) -> str:
+    return str(w.T.gettext("{name} is the village idiot: spared, but may no longer vote.")
+               ).format(name=person(w.T, a["name"]))
+
+
+def _sheriff(w: Speaker, a: dict) -> str:
+    T = w.T
+    text = {
+        "elected": T.gettext("{name} is elected sheriff."),
+        "drawn": T.gettext("The sheriff vote is tied: {name} is drawn by lot as sheriff."),
+        "none": T.gettext("Nobody is elected: there is no sheriff."),
+        "appointed": T.gettext("{name} is the new sheriff."),
+        "default": T.gettext("No successor was named: {name} becomes the sheriff."),
+        "died": T.gettext("Nobody is left to succeed the sheriff: there is no sheriff any "
+                          "more."),
+        # RULES.md §6 [002] 「保安官が脱落：怠け者以外は後継者を指定する」 [issue 34]
+        "idiot": T.gettext("The sheriff was the village idiot: he names no successor, and "
+                           "the badge leaves the game with him."),
+    }.get(str(a.get("how")), T.gettext("{name} is the sheriff."))
+    return str(text).format(name=w.who(a.get("seat")))
+
+
+def _tally(w: Speaker, a: dict) -> str:
+    T, counts = w.T, a.get("counts") or {}
+    if not counts:
+        return str(T.gettext("Nobody voted."))
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], int(kv[0])))
+    items = w.comma().join(str(T.gettext("{name}: {count}")).format(name=w.who(int(s)), count=c)
+                           for s, c in ranked)
+    text = T.gettext("Votes for the sheriff: {counts}.") if a.get("step") == "election" \
+        else T.gettext("Votes: {counts}.")
+    out = [str(text).format(counts=items)]
+    if a.get("tie"):
+        out.append(str(T.gettext("Tie between {names}.")).format(names=w.all(a["tie"])))
+    if a.get("nominees"):  # vote_mode=candidates' first round (RULES.md §6 [003])
+        out.append(str(T.gettext("The candidates are {names}.")).format(
+            names=w.all(a["nominees"])))
+    return w.sentences(out)
+
+
+#: every kind of announcement (engine.announcements) and what the GM says of it
+ANNOUNCED: dict[str, Callable[[Speaker, dict], str]] = {
+    "dawn": _dawn, "silence": _silence, "pardon": _pardon, "death": _death,
+    "no-execution": lambda w, a: str(w.T.gettext("By the vote, nobody is executed today.")),
+    "revealed": _revealed, "sheriff": _sheriff, "tally": _tally,
+    "over": lambda w, a: w.sentences(_over(w.T, a, w.names)),
+    "event": lambda w, a: event_text(a, w.lang),  # New Moon's card of the day (RULES.md §10)
+}
 
 
 def event_text(a: dict, lang: str) -> str:
@@ -234,16 +223,16 @@ def winners_text(a: dict, names: list[str], lang: str) -> str:
     return str(T.gettext("Winners: {names}.")).format(names=join_names(T, winners))
 
 
-def _village_dawn(T: Any, lang: str, a: dict, name_of: Any) -> list[str]:
+def _village_dawn(w: Speaker, a: dict) -> list[str]:
     """A dawn's fires and the night's posted accusation (RULES.md §8 [000])."""
-    out = []
+    T, out = w.T, []
     for b in a.get("burned") or []:
         out.append(str(T.gettext("In the night, {name}'s {building} burned down.")).format(
-            name=b.get("name", "?"), building=building_names(lang).get(b.get("building"),
-                                                                       b.get("building"))))
+            name=b.get("name", "?"), building=building_names(w.lang).get(b.get("building"),
+                                                                         b.get("building"))))
     if a.get("poster") is not None:
         out.append(str(T.gettext("A poster on the village square accuses {name}.")).format(
-            name=person(T, name_of(a["poster"]))))
+            name=w.who(a["poster"])))
     return out
 
 

@@ -14,74 +14,10 @@ one function and one row here. Every sentence is a gettext message.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from .announce import _over, join_names, person
-from .catalogs import catalog_for
-from .names import EVENTS, N_, _translated, cause_name, role_name, step_name, translate
-
-
-class Speaker:
-    """The words' voice for one language and one game's names: a player by
-    seat, a list of them, a card, a building, the separators."""
-
-    def __init__(self, lang: str, names: list[str]) -> None:
-        self.lang, self.names = lang, names
-        self.T: Any = catalog_for(lang)
-
-    def _(self, msgid: str, **fields: object) -> str:
-        return str(self.T.gettext(msgid)).format(**fields)
-
-    def who(self, seat: object) -> str:
-        if isinstance(seat, int) and 0 <= seat < len(self.names):
-            return person(self.T, self.names[seat])
-        return person(self.T, "?")
-
-    def all(self, seats: list) -> str:
-        return join_names(self.T, [self.names[s] if 0 <= s < len(self.names) else "?"
-                                   for s in seats])
-
-    def role(self, role: object) -> str:
-        return role_name(str(role), self.lang)
-
-    def roles(self, roles: list) -> str:
-        return self.comma().join(self.role(r) for r in roles)
-
-    def prof(self, prof: object) -> str:
-        return _translated("professions", self.lang).get(str(prof), str(prof))
-
-    def building(self, building: str) -> str:
-        return _translated("buildings", self.lang).get(building, building)
-
-    def sep(self) -> str:
-        return "" if self.lang in ("ja", "zh_Hant") else " "
-
-    def comma(self) -> str:
-        return str(self.T.pgettext("list", ", "))
-
-    def read(self, result: object) -> str:
-        """A seer's or medium's answer: a card, or wolf/human (seer_sees=team)."""
-        if result == "wolf":
-            return self._("a werewolf")
-        if result == "human":
-            return self._("human")
-        return self.role(result)
-
-    def title(self, ch: dict) -> str:
-        """A chapter's title: the cards, a night, a day, the end."""
-        _, kind, n = self._, ch["kind"], ch["n"]
-        if kind == "cast":
-            return _("The cards")
-        if kind == "night":
-            return _("Night {n}", n=n)
-        if kind == "day":
-            return _("Day {n}", n=n)
-        return _("The end")
-
-    def called(self, steps: list[str]) -> str:
-        steps_said = self.comma().join(step_name(s, self.lang) for s in steps)
-        return self._("Called: {steps}.", steps=steps_said)
-
+from .announce import _over
+from .names import EVENTS, N_, cause_name, translate
+from .speaker import Speaker
 
 Say = Callable[[Speaker, dict], str]
 

@@ -27,15 +27,10 @@ from typing import Any
 
 from ..engine import ROLES
 from ..options import DISCUSSION_S, EXTRA_DISCUSSION_S, PROFESSIONS, READY_ENDS_NIGHT, TURN_S
-from .announce import (
-    announced,
-    join_names,
-    minutes,
-    person,
-    recent_entries,
-)
+from .announce import announced, recent_entries
 from .catalogs import catalog_for
 from .names import step_name, step_names
+from .speaker import join_names, minutes, person
 
 # --- the night ------------------------------------------------------------------
 
