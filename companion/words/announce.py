@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .catalogs import catalog_for
-from .names import EVENT_TEXTS, EVENTS, building_names, role_name, translate
+from .names import EVENT_TEXTS, EVENTS, building_names, role_name, screen_word, translate
 from .speaker import Speaker, join_names, person
 
 # --- sentences ------------------------------------------------------------------
@@ -145,6 +145,45 @@ ANNOUNCED: dict[str, Callable[[Speaker, dict], str]] = {
     "revealed": _revealed, "sheriff": _sheriff, "tally": _tally,
     "over": lambda w, a: w.sentences(_over(w.T, a, w.names)),
     "event": lambda w, a: event_text(a, w.lang),  # New Moon's card of the day (RULES.md §10)
+}
+
+
+# --- the display's rows ----------------------------------------------------------
+
+#: one short row of the small display: (sign, name, what is said of it), the
+#: name apart so the display may cut it and keep the rest [issue 30]
+Row = tuple[str, str, str]
+
+
+def announcement_rows(a: dict, lang: str, name_of: Callable[[object], str]) -> list[Row]:
+    """What the small display says of one announcement, one row each (a
+    dawn: each death, or that nobody died); tallies are drawn apart, so
+    they and the kinds the display does not show give no row. `names` are
+    `name_of` names a seat."""
+    rows = ROWS.get(str(a.get("kind")))
+    return rows(a, lang, name_of) if rows is not None else []
+
+
+def _death_row(d: dict, lang: str, name_of: Callable[[object], str]) -> Row:
+    said = f" {role_name(d['role'], lang)}" if d.get("role") else ""
+    return "†", str(d.get("name") or name_of(d.get("seat"))), said
+
+
+def _sheriff_row(a: dict, lang: str, name_of: Callable[[object], str]) -> list[Row]:
+    if a.get("seat") is None:
+        return []
+    return [("★", name_of(a["seat"]), f" {screen_word('sheriff', lang)}")]
+
+
+#: every announcement the display shows, and its rows
+ROWS: dict[str, Callable[[dict, str, Callable[[object], str]], list[Row]]] = {
+    "dawn": lambda a, lang, name_of: [_death_row(d, lang, name_of) for d in a.get("deaths") or []]
+    or [("", screen_word("peaceful", lang), "")],
+    "death": lambda a, lang, name_of: [_death_row(a, lang, name_of)],
+    "no-execution": lambda a, lang, name_of: [("", screen_word("no-execution", lang), "")],
+    "revealed": lambda a, lang, name_of: [("", str(a.get("name")),
+                                         f" {role_name('village-idiot', lang)}")],
+    "sheriff": _sheriff_row,
 }
 
 
