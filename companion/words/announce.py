@@ -23,7 +23,16 @@ from collections.abc import Callable
 from typing import Any
 
 from .catalogs import catalog_for
-from .names import EVENT_TEXTS, EVENTS, building_names, role_name, screen_word, translate
+from .names import (
+    EVENT_TEXTS,
+    EVENTS,
+    WINS,
+    building_names,
+    cause_name,
+    role_name,
+    screen_word,
+    translate,
+)
 from .speaker import Speaker, join_names, person
 
 # --- sentences ------------------------------------------------------------------
@@ -184,6 +193,68 @@ ROWS: dict[str, Callable[[dict, str, Callable[[object], str]], list[Row]]] = {
     "revealed": lambda a, lang, name_of: [("", str(a.get("name")),
                                          f" {role_name('village-idiot', lang)}")],
     "sheriff": _sheriff_row,
+}
+
+
+# --- the GM's history ----------------------------------------------------------------
+
+def news_text(a: dict, names: list[str], lang: str) -> str:
+    """One announcement as the GM's tablet lists it, in one short line
+    ("Dawn: Ann (Seer)", "Bob dies (hunter)", "Votes: Ann: 3, Bob: 1"):
+    the hub sends these words with the game's record, the page composes
+    none [issue 45]. A kind without a line of its own is its id."""
+    news = NEWS.get(str(a.get("kind")))
+    return news(Speaker(lang, names), a) if news is not None else str(a.get("kind"))
+
+
+def _seat_named(w: Speaker, seat: object) -> str:
+    """A seat's bare name on the GM's tablet ("Nobody" for none)."""
+    if isinstance(seat, int) and 0 <= seat < len(w.names):
+        return w.names[seat]
+    return w._("Nobody") if seat is None else str(seat)
+
+
+def _dawn_news(w: Speaker, a: dict) -> str:
+    deaths = a.get("deaths") or []
+    if not deaths:
+        return w._("Dawn: nobody died.")
+    return w._("Dawn: {names}", names=", ".join(
+        str(d["name"]) + (f" ({w.role(d['role'])})" if d.get("role") else "") for d in deaths))
+
+
+def _death_news(w: Speaker, a: dict) -> str:
+    cause = a.get("cause")
+    return w._("{name} dies ({cause})",
+               name=str(a["name"]) + (f" · {w.role(a['role'])}" if a.get("role") else ""),
+               cause=cause_name(cause, w.lang) if cause else "?")
+
+
+def _tally_news(w: Speaker, a: dict) -> str:
+    ranked = sorted((a.get("counts") or {}).items(), key=lambda kv: (-kv[1], int(kv[0])))
+    counts = ", ".join(w._("{name}: {n}", name=_seat_named(w, int(s)), n=c) for s, c in ranked)
+    return w._("Votes: {counts}", counts=counts or w._("Nobody"))
+
+
+def _event_news(w: Speaker, a: dict) -> str:
+    card = str(a.get("card") or "")
+    if a.get("source") != "text":
+        title = translate(EVENTS[card], w.lang) if card in EVENTS else card
+    else:
+        titles = a.get("title") or {}
+        pick = w.lang if w.lang in titles else next(iter(titles), None)
+        title = str(titles.get(pick) or "") if pick is not None else ""
+    return w._("Event card: {name}.", name=title)  # [issue 33]
+
+
+#: every announcement's line on the GM's tablet
+NEWS: dict[str, Callable[[Speaker, dict], str]] = {
+    "dawn": _dawn_news, "death": _death_news, "tally": _tally_news,
+    "revealed": lambda w, a: w._("{name}, the village idiot, is spared", name=a["name"]),
+    "sheriff": lambda w, a: w._("{name} is the sheriff", name=_seat_named(w, a.get("seat"))),
+    "no-execution": lambda w, a: w._("No execution."),
+    "over": lambda w, a: translate(WINS[a["winner"]], w.lang) if a.get("winner") in WINS
+    else str(a.get("winner")),
+    "event": _event_news,
 }
 
 
