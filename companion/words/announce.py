@@ -285,38 +285,40 @@ def tally_said(a: dict, names: list[str], lang: str) -> str:
     names: the leader and the runners-up (two at most), or the tied (three
     at most; more are counted, and the runoff's line names them). A group
     of equal counts is named whole or not at all."""
-    T = catalog_for(lang)
     counts = {int(s): int(c) for s, c in (a.get("counts") or {}).items()}
     if not counts:
         return announcement_text(a, names, lang)
-
-    def who(seat: int) -> str:
-        return person(T, names[seat] if 0 <= seat < len(names) else "?")
-
+    w = Speaker(lang, names)
     top = max(counts.values())
     tie = [int(s) for s in a.get("tie") or []] or [s for s, c in counts.items() if c == top]
-    if len(tie) > 1:
-        count = max(counts.get(s, 0) for s in tie)
-        if len(tie) > 3:
-            text = T.gettext("Tie between {number} players, 1 vote each.") if count == 1 else \
-                T.gettext("Tie between {number} players, {count} votes each.")
-            return str(text).format(number=len(tie), count=count)
-        text = T.gettext("Tie between {names}, 1 vote each.") if count == 1 else \
-            T.gettext("Tie between {names}, {count} votes each.")
-        return str(text).format(names=join_names(T, [names[s] if 0 <= s < len(names) else "?"
-                                                     for s in sorted(tie)]), count=count)
-    leader = tie[0]
+    return _tie_said(w, counts, tie) if len(tie) > 1 else _lead_said(w, counts, tie[0], top)
+
+
+def _tie_said(w: Speaker, counts: dict[int, int], tie: list[int]) -> str:
+    """The tied, named (three at most) or counted, with their votes each."""
+    T, count = w.T, max(counts.get(s, 0) for s in tie)
+    if len(tie) > 3:
+        text = T.gettext("Tie between {number} players, 1 vote each.") if count == 1 else \
+            T.gettext("Tie between {number} players, {count} votes each.")
+        return str(text).format(number=len(tie), count=count)
+    text = T.gettext("Tie between {names}, 1 vote each.") if count == 1 else \
+        T.gettext("Tie between {names}, {count} votes each.")
+    return str(text).format(names=w.all(sorted(tie)), count=count)
+
+
+def _lead_said(w: Speaker, counts: dict[int, int], leader: int, top: int) -> str:
+    """The leader's count, then the runners-up's (two at most, or none)."""
+    T = w.T
     first = T.gettext("{name} 1 vote") if top == 1 else T.gettext("{name} {count} votes")
-    items = [str(first).format(name=who(leader), count=top)]
+    items = [str(first).format(name=w.who(leader), count=top)]
     rest = {s: c for s, c in counts.items() if s != leader}
     if rest:
         second = max(rest.values())
         runners = sorted(s for s, c in rest.items() if c == second)
         if len(runners) <= 2:
             items += [str(T.pgettext("tally said", "{name} {count}")).format(
-                name=who(s), count=second) for s in runners]
-    return str(T.pgettext("tally said", "{counts}.")).format(
-        counts=str(T.pgettext("list", ", ")).join(items))
+                name=w.who(s), count=second) for s in runners]
+    return str(T.pgettext("tally said", "{counts}.")).format(counts=w.comma().join(items))
 
 
 def winners_named(a: dict, names: list[str]) -> list[str]:
