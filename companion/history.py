@@ -26,6 +26,7 @@ from .store import GameRecord, Store
 from .table.errors import BadInput, Denied, NotFound
 from .table.setup import cards_of, parse_setup
 from .words import LANGUAGES
+from .words.announce import news_text
 from .words.story import season_words, told
 
 SQLITE_MAX = 2**63  # past SQLite's integers: no such game (not an OverflowError)
@@ -73,13 +74,15 @@ class History:
         out.update(id=rec.id, created=rec.created, setup=setup, pace=rec.pace)
         return out
 
-    def view_at(self, game: int, at: str | None) -> dict:
+    def view_at(self, game: int, at: str | None, lang: str | None = None) -> dict:
         """The GM view of game `game` after its first K actions (`at`, 0 to
         the number it holds; None: all of them), rebuilt from its log, for
         stepping through a game in the history [issue 6]. Adds `at`, `total`
         (the actions the game holds), `action` (the K-th action's event,
         seats as numbers; null at 0), `announcements`, `log` (the events so
-        far, private ones included), `game` and `created`."""
+        far, private ones included), `game` and `created`; and `news`, each
+        announcement's line for the GM's tablet in `lang` (default the game's
+        language: words.announce.news_text) [issue 45]."""
         rec = self._record(game)
         if not rec.events:
             raise NotFound(f"no game {game}")
@@ -93,7 +96,10 @@ class History:
         state = rebuild([e for e in rec.events if e["a"] < k + 1])
         view = view_for(state, None)
         action = next((e for e in state.log if e["e"] == "act" and e["a"] == k), None)
-        view.update(at=k, total=total, action=action, announcements=announcements(state),
+        said = announcements(state)
+        lang = lang if lang in LANGUAGES else str(rec.setup.get("language", "en"))
+        view.update(at=k, total=total, action=action, announcements=said,
+                    news=[news_text(a, list(state.names), lang) for a in said],
                     log=state.log, game=rec.id, created=rec.created)
         return view
 

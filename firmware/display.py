@@ -34,8 +34,9 @@ from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
-from companion.words import LANGUAGES, role_name, side_name, step_name
+from companion.words import LANGUAGES, side_name, step_name
 from companion.words import screen_word as _word
+from companion.words.announce import announcement_rows as said_rows
 
 log = logging.getLogger(__name__)
 
@@ -309,7 +310,8 @@ def announcement_rows(view: dict, lang: str, font: Font | None = None,
     """The day's news, one short row each: from the last dawn on (tallies are
     drawn apart). With the `font`, a name too long for its row of `width`
     pixels is cut with "…" so that what is said of it shows too ("†WWWW…
-    Werewolf"), the name keeping a third of the row at least [issue 30]."""
+    Werewolf"), the name keeping a third of the row at least [issue 30].
+    What each announcement says is the words' (`announce.announcement_rows`)."""
 
     def row(sign: str, name: str, tail: str) -> str:
         if font is None:
@@ -317,26 +319,10 @@ def announcement_rows(view: dict, lang: str, font: Font | None = None,
         room = max(width - _width(font, sign + tail), width // 3)
         return f"{sign}{_fit(font, name, room)}{tail}"
 
-    def death(d: dict) -> str:
-        role = f" {role_name(d['role'], lang)}" if d.get("role") else ""
-        return row("†", str(d.get("name") or _name(view, d.get("seat"))), role)
-
     anns = list(view.get("announcements") or [])
     start = max((i for i, a in enumerate(anns) if a.get("kind") == "dawn"), default=0)
-    rows: list[str] = []
-    for a in anns[start:]:
-        kind = a.get("kind")
-        if kind == "dawn":
-            rows += [death(d) for d in a.get("deaths") or []] or [_word("peaceful", lang)]
-        elif kind == "death":
-            rows.append(death(a))
-        elif kind == "no-execution":
-            rows.append(_word("no-execution", lang))
-        elif kind == "revealed":
-            rows.append(row("", str(a.get("name")), f" {role_name('village-idiot', lang)}"))
-        elif kind == "sheriff" and a.get("seat") is not None:
-            rows.append(row("★", _name(view, a["seat"]), f" {_word('sheriff', lang)}"))
-    return rows
+    return [row(*said) for a in anns[start:]
+            for said in said_rows(a, lang, lambda seat: _name(view, seat))]
 
 
 def _mode_label(view: dict, lang: str) -> str:
@@ -374,41 +360,74 @@ def render(view: dict, lang: str | None = None, size: tuple[int, int] = SIZE) ->
     if mode == "lobby" or not view.get("players"):
         c.text(1, step_name("lobby", lang))
         return c.image
-    if mode == "calls":  # the night: only the call being made
-        call = pace.get("call")
-        if call:
-            c.big_text(1, step_name(str(call), lang))
-        return c.image
-    if mode == "over":
-        winner = view.get("winner")
-        if winner:
-            used = c.big_text(1, side_name(str(winner), lang))
-            if winner != "draw":
-                c.text(1 + used, _word("wins", lang), center=True)
-        return c.image
-    rows = c.h // ROW - 1
-    vote = view.get("vote") or {}
+    frame = _FRAMES.get(mode)
+    if frame is None or not frame(c, view, lang):
+        _day(c, view, lang, mode)
+    return c.image
+
+
+def _night(c: _Canvas, view: dict, lang: str) -> bool:
+    """The night: only the call being made."""
+    call = (view.get("pace") or {}).get("call")
+    if call:
+        c.big_text(1, step_name(str(call), lang))
+    return True
+
+
+def _over(c: _Canvas, view: dict, lang: str) -> bool:
+    winner = view.get("winner")
+    if winner:
+        used = c.big_text(1, side_name(str(winner), lang))
+        if winner != "draw":
+            c.text(1 + used, _word("wins", lang), center=True)
+    return True
+
+
+def _rollcall(c: _Canvas, view: dict, lang: str) -> bool:
+    """The roll-call's candidate and its seconds left (else the day's frame)."""
     rollcall = view.get("rollcall")
-    if mode == "ballot" and isinstance(rollcall, dict) and rollcall.get("candidate") is not None:
-        ends, now = rollcall.get("ends"), view.get("now")
-        left = "" if ends is None or now is None else \
-            f"{max(0, math.ceil(float(ends) - float(now) - 1e-6))}s"
-        c.text(1, _word("rollcall", lang), right=left)
-        c.big_text(2, _name(view, rollcall["candidate"]))
-        return c.image
-    turns = pace.get("turns")
-    if mode == "discussion" and isinstance(turns, dict) and turns.get("seat") is not None:
-        # whose turn to speak, or whose defence [issue 34]
-        c.text(1, _word("defence" if turns.get("of") == "defence" else "turn", lang))
-        c.big_text(2, _name(view, turns["seat"]))
-        return c.image
-    tally = view.get("last_tally")
-    if tally and mode == "verdict":  # the closed vote: tally, ★×2, its outcome
-        news = announcement_rows(view, lang, c.font, c.w)[-1:]
-        closed = _tally_rows(view, c.w, c.font, rows - len(news)) + news
-        for i, line in enumerate(closed[:rows]):
-            c.text(1 + i, line)
-        return c.image
+    if not isinstance(rollcall, dict) or rollcall.get("candidate") is None:
+        return False
+    ends, now = rollcall.get("ends"), view.get("now")
+    left = "" if ends is None or now is None else \
+        f"{max(0, math.ceil(float(ends) - float(now) - 1e-6))}s"
+    c.text(1, _word("rollcall", lang), right=left)
+    c.big_text(2, _name(view, rollcall["candidate"]))
+    return True
+
+
+def _turn(c: _Canvas, view: dict, lang: str) -> bool:
+    """Whose turn to speak, or whose defence [issue 34] (else the day's frame)."""
+    turns = (view.get("pace") or {}).get("turns")
+    if not isinstance(turns, dict) or turns.get("seat") is None:
+        return False
+    c.text(1, _word("defence" if turns.get("of") == "defence" else "turn", lang))
+    c.big_text(2, _name(view, turns["seat"]))
+    return True
+
+
+def _verdict(c: _Canvas, view: dict, lang: str) -> bool:
+    """The closed vote: tally, ★×2, its outcome (else the day's frame)."""
+    if not view.get("last_tally"):
+        return False
+    rows = c.h // ROW - 1
+    news = announcement_rows(view, lang, c.font, c.w)[-1:]
+    closed = _tally_rows(view, c.w, c.font, rows - len(news)) + news
+    for i, line in enumerate(closed[:rows]):
+        c.text(1 + i, line)
+    return True
+
+
+#: the frames of the pace's modes that draw more than the day's frame
+_FRAMES = {"calls": _night, "over": _over, "ballot": _rollcall, "discussion": _turn,
+           "verdict": _verdict}
+
+
+def _day(c: _Canvas, view: dict, lang: str, mode: str) -> None:
+    """The day: the step (and the ballot's count), then the last words'
+    speaker, the round before's tally or the day's news."""
+    pace, vote, tally = view.get("pace") or {}, view.get("vote") or {}, view.get("last_tally")
+    rows = c.h // ROW - 1
     counter = ""
     if mode == "ballot" and vote:
         voted = len(vote.get("voted") or [])
@@ -423,7 +442,6 @@ def render(view: dict, lang: str | None = None, size: tuple[int, int] = SIZE) ->
         body += announcement_rows(view, lang, c.font, c.w)[-(rows - 1 - len(body)):]
     for i, line in enumerate(body[:rows - 1]):
         c.text(2 + i, line)
-    return c.image
 
 
 def qr_matrix(url: str) -> list[list[bool]]:

@@ -14,6 +14,7 @@
 """
 
 from .actions import Action, Choice
+from .announced import announcements, shared_announcements
 from .errors import EngineError, IllegalAction, SetupError, StaleAction
 from .kernel import attack_tonight, today, tonight
 from .roles import ROLES, Role
@@ -38,10 +39,8 @@ from .rulesets import (
 from .state import State, apply, rebuild
 from .steps import discussion_order, night_calls, night_ready, pending, ready_window
 from .views import (
-    announcements,
     public_view,
     seat_actions,
-    shared_announcements,
     shared_public_view,
     view_for,
 )

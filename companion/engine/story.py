@@ -20,6 +20,8 @@ end (tests/engine/test_story.py, tests/hub/test_story_secrecy.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..options import GHOSTS, TIE, WOLF_ATTACK, WOLVES_WIN
 from .event_cards import texts
 from .kernel import mixed_lovers, together_steps
@@ -144,131 +146,138 @@ class _Teller:
     # --- before an event is folded: what the state was ------------------------
 
     def before(self, e: dict) -> None:
-        s, kind = self.s, e["e"]
         if self.nobody is not None:  # the verdict's death or reveal follows at once
-            if kind in ("died", "revealed"):
+            if e["e"] in ("died", "revealed"):
                 self.entries.remove(self.nobody)
             self.nobody = None
-        if kind != "act":
+        if e["e"] != "act":
             return
-        do, seat = e["do"], e.get("actor")
-        if do == "vote" and e.get("default") and isinstance(seat, int):  # the clock's ballot,
-            self.timed_out.add(seat)  # not his choice [issue 44]
-        if do == "swap":  # the card he takes is the centre's before the swap
-            self.add("thief", seat=seat, cards=list(s.center), took=s.center[e["card"]],
-                     forced=bool(e.get("default")))
-        elif do == "burn":
-            self.add("burn", seat=seat, target=e["target"], building=s.prof[e["target"]])
-        elif do == "assign":
-            self.add("assign", seat=seat, target=e["target"], building=e["building"])
-        elif do == "timeout" and s.step == "first-dead":
+        if e["do"] == "vote" and e.get("default") and isinstance(e.get("actor"), int):
+            self.timed_out.add(e["actor"])  # the clock's ballot, not his choice [issue 44]
+        told = _BEFORE.get(e["do"])
+        if told is not None:
+            told(self, e)
+
+    def _swap(self, e: dict) -> None:  # the card he takes is the centre's before the swap
+        s = self.s
+        self.add("thief", seat=e.get("actor"), cards=list(s.center), took=s.center[e["card"]],
+                 forced=bool(e.get("default")))
+
+    def _burn(self, e: dict) -> None:
+        self.add("burn", seat=e.get("actor"), target=e["target"],
+                 building=self.s.prof[e["target"]])
+
+    def _assign(self, e: dict) -> None:
+        self.add("assign", seat=e.get("actor"), target=e["target"], building=e["building"])
+
+    def _timeout(self, e: dict) -> None:
+        """A step's clock ran out: what the step's holder let go by."""
+        s = self.s
+        if s.step == "first-dead":
             self.add("ally", seat=s.actor, named=None, ally=False)
-        elif do == "timeout" and s.step == "witch":  # what she was shown, and no potion
-            holder = next((i for i, r in enumerate(s.roles) if r == "witch" and s.alive[i]), None)
-            self.add("witch", seat=holder, shown=self.shown, heal=False, poison=None)
-        elif do == "timeout" and s.phase == "night" and s.step in STEP_ROLE_OF:
+        elif s.step == "witch":  # what she was shown, and no potion
+            self.add("witch", seat=_alive_holder(s, "witch"), shown=self.shown, heal=False,
+                     poison=None)
+        elif s.phase == "night" and s.step in STEP_ROLE_OF:
             role = STEP_ROLE_OF[s.step]
-            holder = next((i for i, r in enumerate(s.roles) if r == role and s.alive[i]), None)
-            self.add("pass", seat=holder, role=role, timeout=True)
-        elif do == "timeout" and s.step == "hunter":
+            self.add("pass", seat=_alive_holder(s, role), role=role, timeout=True)
+        elif s.step == "hunter":
             self.add("shoot", seat=s.actor, target=None)
 
     # --- after: what it did ----------------------------------------------------
 
-    def after(self, e: dict) -> None:  # noqa: C901 - one branch per event kind
-        s, kind = self.s, e["e"]
-        if kind == "setup":
-            self.chapter("cast", 0)
-            for i in range(s.size):
-                entry: dict = {"seat": i, "role": s.dealt[i]}
-                if s.village:
-                    entry["profession"] = s.dealt_prof[i]
-                self.add("card", **entry)
-            if s.center:
-                self.add("centre", cards=list(s.center))
-        elif kind == "night":
-            self.chapter("night", e["n"])
-            self.picks, self.attacked, self.target, self.shown = {}, False, None, None
-            # the cards the table called tonight, as it called them (RULES.md §4: every
-            # card of the deck, its holder alive or dead); jp-standard's one window by
-            # the roles that act in it
-            calls = night_calls(s)
-            self.chapters[-1]["called"] = list(together_steps(s)) if calls == [TOGETHER] \
-                else calls
-        elif kind == "day":
-            self.chapter("day", e["n"])
-        elif kind == "step":
-            self.step = e["step"]
-            if e["step"] == "first-dead":
-                self.first_dead = e.get("actor")
-            p = pending(s) if s.phase == "day" else {}
-            if p.get("turns"):  # the speaking turns before it (RULES.md §6) [issue 44]
-                self.add("turns", order=list(p["turns"]), defence=bool(p.get("defence")))
-        elif kind == "act":
-            self.act(e)
-        elif kind == "card" and self.step == "thief":
-            self.add("thief", seat=e["seat"], cards=list(s.center), took=None, forced=False)
-        elif kind == "shown":
-            self.shown = e["victim"]
-        elif kind == "attack":
-            self.pack(e)
-        elif kind == "resolve" and e["then"] == "day":
+    def after(self, e: dict) -> None:
+        told = _AFTER.get(e["e"])
+        if told is not None:
+            told(self, e)
+
+    def _setup(self, e: dict) -> None:
+        s = self.s
+        self.chapter("cast", 0)
+        for i in range(s.size):
+            entry: dict = {"seat": i, "role": s.dealt[i]}
+            if s.village:
+                entry["profession"] = s.dealt_prof[i]
+            self.add("card", **entry)
+        if s.center:
+            self.add("centre", cards=list(s.center))
+
+    def _night(self, e: dict) -> None:
+        s = self.s
+        self.chapter("night", e["n"])
+        self.picks, self.attacked, self.target, self.shown = {}, False, None, None
+        # the cards the table called tonight, as it called them (RULES.md §4: every
+        # card of the deck, its holder alive or dead); jp-standard's one window by
+        # the roles that act in it
+        calls = night_calls(s)
+        self.chapters[-1]["called"] = list(together_steps(s)) if calls == [TOGETHER] else calls
+
+    def _step(self, e: dict) -> None:
+        self.step = e["step"]
+        if e["step"] == "first-dead":
+            self.first_dead = e.get("actor")
+        p = pending(self.s) if self.s.phase == "day" else {}
+        if p.get("turns"):  # the speaking turns before it (RULES.md §6) [issue 44]
+            self.add("turns", order=list(p["turns"]), defence=bool(p.get("defence")))
+
+    def _card(self, e: dict) -> None:
+        if self.step == "thief":
+            self.add("thief", seat=e["seat"], cards=list(self.s.center), took=None, forced=False)
+
+    def _shown(self, e: dict) -> None:
+        self.shown = e["victim"]
+
+    def _resolve(self, e: dict) -> None:
+        if e["then"] == "day":
             self.dawn()
-        elif kind == "resolve" and e["then"] == "night" and s.phase == "day":
+        elif e["then"] == "night" and self.s.phase == "day":
             self.nobody = {"kind": "no-execution", "ends_day": bool(e.get("ends_day"))}
             self.entries.append(self.nobody)
-        elif kind == "died":
-            seat = e["seat"]
-            self.add("death", seat=seat, role=s.roles[seat], cause=e["cause"], time=e["time"])
-            if e["cause"] == "execution" and self._sheriff_broke_tie(seat):
-                self.entries[-1]["tie_broken_by"] = "sheriff"
-            elif e["cause"] == "barber" and any(x["kind"] == "shave" and x.get("seat") == seat
-                                                for x in self.entries):
-                self.entries[-1]["cause"] = "barber-himself"  # RULES.md §8: he shaved no wolf
-        elif kind == "revealed":
-            self.add("revealed", seat=e["seat"])
-        elif kind == "wounded":
-            self.add("wounded", seat=e["seat"])
-        elif kind == "powers-lost":
-            self.add("powers-lost", seat=e["seat"])
-        elif kind == "tally":
-            ballots = _ballots(e, s)
-            for b in ballots:
-                if b["voter"] in self.timed_out:
-                    b["timeout"] = True
-            self.timed_out = set()
-            self.add("tally", step=e["step"], round=e["round"], counts=dict(e["counts"]),
-                     ballots=ballots, extra=list(e.get("extra") or []),
-                     tie=list(e.get("tie") or []), candidates=list(s.candidates or []),
-                     nominees=list(e.get("nominees") or (s.nominees if e["round"] > 1
-                                                         else None) or []))
-        elif kind == "drawn":
-            self.add("drawn", among=list(e["among"]), seat=e["seat"])
-        elif kind == "sheriff":
-            entry = {"seat": e["seat"], "how": e["how"]}
-            if e["how"] in ("appointed", "default") and s.step == "appoint":
-                entry["by"] = s.actor  # the dying sheriff
-            self.add("sheriff", **entry)
-        elif kind == "allowed":  # the scapegoat's choice (None: everyone, his timeout)
-            self.add("allow", seat=e["seat"], targets=e["voters"])
-        elif kind == "medium":
-            self.add("medium", seat=e["seat"], target=e["target"], result=e["result"])
-        elif kind == "baker":
-            self.add("baker", seat=e["seat"], wolf=e["wolf"])
-        elif kind == "spent" and e.get("power") == "lost":
-            self.add("keeper-lost", seat=_holder_of(s, e["building"]))
-        elif kind == "event":
-            typed = texts(s.opts).get(e["card"])  # a text-only event: its own title [issue 44]
-            self.add("event", card=e["card"], **({"title": typed["title"]} if typed else {}))
-        elif kind == "ally":
-            self.add("ally", seat=self.first_dead, named=e["named"], ally=e["seat"] is not None)
-        elif kind == "over":
-            self.chapter("end", s.n)
-            entry = {"winner": e["winner"], "winners": list(e["winners"]), "why": _why(s, e),
-                     "cards": [{"seat": i, "role": r} for i, r in enumerate(s.roles)]}
-            if s.ally is not None:  # New Moon's wolves' ally wins or loses with them [issue 44]
-                entry["ally"] = s.ally
-            self.add("over", **entry)
+
+    def _died(self, e: dict) -> None:
+        seat = e["seat"]
+        self.add("death", seat=seat, role=self.s.roles[seat], cause=e["cause"], time=e["time"])
+        if e["cause"] == "execution" and self._sheriff_broke_tie(seat):
+            self.entries[-1]["tie_broken_by"] = "sheriff"
+        elif e["cause"] == "barber" and any(x["kind"] == "shave" and x.get("seat") == seat
+                                            for x in self.entries):
+            self.entries[-1]["cause"] = "barber-himself"  # RULES.md §8: he shaved no wolf
+
+    def _tally(self, e: dict) -> None:
+        s = self.s
+        ballots = _ballots(e, s)
+        for b in ballots:
+            if b["voter"] in self.timed_out:
+                b["timeout"] = True
+        self.timed_out = set()
+        self.add("tally", step=e["step"], round=e["round"], counts=dict(e["counts"]),
+                 ballots=ballots, extra=list(e.get("extra") or []),
+                 tie=list(e.get("tie") or []), candidates=list(s.candidates or []),
+                 nominees=list(e.get("nominees") or (s.nominees if e["round"] > 1
+                                                     else None) or []))
+
+    def _sheriff(self, e: dict) -> None:
+        entry = {"seat": e["seat"], "how": e["how"]}
+        if e["how"] in ("appointed", "default") and self.s.step == "appoint":
+            entry["by"] = self.s.actor  # the dying sheriff
+        self.add("sheriff", **entry)
+
+    def _spent(self, e: dict) -> None:
+        if e.get("power") == "lost":
+            self.add("keeper-lost", seat=_holder_of(self.s, e["building"]))
+
+    def _event(self, e: dict) -> None:
+        typed = texts(self.s.opts).get(e["card"])  # a text-only event: its own title [issue 44]
+        self.add("event", card=e["card"], **({"title": typed["title"]} if typed else {}))
+
+    def _over(self, e: dict) -> None:
+        s = self.s
+        self.chapter("end", s.n)
+        entry = {"winner": e["winner"], "winners": list(e["winners"]), "why": _why(s, e),
+                 "cards": [{"seat": i, "role": r} for i, r in enumerate(s.roles)]}
+        if s.ally is not None:  # New Moon's wolves' ally wins or loses with them [issue 44]
+            entry["ally"] = s.ally
+        self.add("over", **entry)
 
     def act(self, e: dict) -> None:
         s, do = self.s, e["do"]
@@ -369,6 +378,44 @@ class _Teller:
         night["entries"].insert(at, {"kind": "spared", "seat": target, "why": why,
                                      "role": s.roles[target]})
         self.target = None
+
+
+#: an act told before it is folded (the state it changes says what it was)
+_BEFORE: dict[str, Callable[[_Teller, dict], None]] = {
+    "swap": _Teller._swap, "burn": _Teller._burn, "assign": _Teller._assign,
+    "timeout": _Teller._timeout,
+}
+
+
+def _copied(kind: str, *keys: str) -> Callable[[_Teller, dict], None]:
+    """An event told as an entry of `kind` with the event's own `keys`."""
+    return lambda t, e: t.add(kind, **{k: e[k] for k in keys})
+
+
+#: each event kind, what it adds to the story once folded
+_AFTER: dict[str, Callable[[_Teller, dict], None]] = {
+    "setup": _Teller._setup, "night": _Teller._night,
+    "day": lambda t, e: t.chapter("day", e["n"]),
+    "step": _Teller._step, "act": _Teller.act, "card": _Teller._card, "shown": _Teller._shown,
+    "attack": _Teller.pack, "resolve": _Teller._resolve, "died": _Teller._died,
+    "revealed": _copied("revealed", "seat"), "wounded": _copied("wounded", "seat"),
+    "powers-lost": _copied("powers-lost", "seat"), "tally": _Teller._tally,
+    "drawn": lambda t, e: t.add("drawn", among=list(e["among"]), seat=e["seat"]),
+    "sheriff": _Teller._sheriff,
+    # the scapegoat's choice (None: everyone, his timeout)
+    "allowed": lambda t, e: t.add("allow", seat=e["seat"], targets=e["voters"]),
+    "medium": _copied("medium", "seat", "target", "result"),
+    "baker": _copied("baker", "seat", "wolf"),
+    "spent": _Teller._spent, "event": _Teller._event,
+    "ally": lambda t, e: t.add("ally", seat=t.first_dead, named=e["named"],
+                               ally=e["seat"] is not None),
+    "over": _Teller._over,
+}
+
+
+def _alive_holder(s: State, role: str) -> int | None:
+    """The living seat that holds `role`, if any."""
+    return next((i for i, r in enumerate(s.roles) if r == role and s.alive[i]), None)
 
 
 def _ballots(e: dict, s: State) -> list[dict]:

@@ -11,6 +11,7 @@ from flask import Blueprint, Response, jsonify, request
 from ..table import BadInput, NotFound, NotNow
 from . import census
 from .common import answer, body, clock_press, gm_seat, history, qr_svg, stream, table
+from .i18n import page_language
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -197,8 +198,8 @@ def delete_setup(name: str) -> Response:
 def game_view(game: int) -> Response:
     """The GM view of game `game` after its first K actions (`?at=K`; without
     it, all of them), for stepping through a game in the history [issue 6]
-    (`History.view_at`)."""
-    return jsonify(history().view_at(game, request.args.get("at")))
+    (`History.view_at`); its `news` in the page's language."""
+    return jsonify(history().view_at(game, request.args.get("at"), page_language()))
 
 
 @bp.get("/games/<int:game>/story")

@@ -19,31 +19,23 @@ moderator's lines (companion/words/lines.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .catalogs import catalog_for
-from .names import EVENT_TEXTS, EVENTS, building_names, role_name, translate
+from .names import (
+    EVENT_TEXTS,
+    EVENTS,
+    WINS,
+    building_names,
+    cause_name,
+    role_name,
+    screen_word,
+    translate,
+)
+from .speaker import Speaker, join_names, person
 
 # --- sentences ------------------------------------------------------------------
-
-def person(T: Any, name: str) -> str:
-    """A player's name as the GM says it (ja: "○○さん", [004])."""
-    return str(T.pgettext("person", "{name}")).format(name=name)
-
-
-def join_names(T: Any, names: list[str]) -> str:
-    people = [person(T, n) for n in names]
-    if len(people) < 2:
-        return "".join(people)
-    return str(T.pgettext("list", ", ")).join(people[:-1]) + T.pgettext("list", " and ") \
-        + people[-1]
-
-
-def minutes(T: Any, seconds: int) -> str:
-    if seconds and seconds % 60 == 0:
-        return str(T.gettext("{minutes} minutes")).format(minutes=seconds // 60)
-    return str(T.gettext("{seconds} seconds")).format(seconds=seconds)
-
 
 def _leaves(T: Any, names: list[str]) -> str:
     return str(T.gettext("{names} leave the game and may not take part in the discussion "
@@ -69,94 +61,201 @@ def announcement_text(a: dict, names: list[str], lang: str,
     (`reveal_on_death`), "no attack last night" for a peaceful dawn. `names`
     are the players by seat (tallies and the sheriff name seats);
     `ruleset="jp-standard"` words a single night death as [004] does ("attacked
-    by the werewolves"); elsewhere the cause is not said."""
-    T = catalog_for(lang)
-    kind = a.get("kind")
+    by the werewolves"); elsewhere the cause is not said. Each kind's
+    sentences are one function of `ANNOUNCED`."""
+    say = ANNOUNCED.get(str(a.get("kind")))
+    return say(Speaker(lang, names, ruleset), a) if say is not None else ""
 
-    def name_of(seat: object) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
 
-    if kind == "dawn":
-        deaths = a.get("deaths") or []
-        if not deaths:  # a peaceful night may still have had a fire or a poster (§8)
-            return _sentences(lang, [str(T.gettext("Last night, there was no werewolf attack.")),
-                                     *_potions(T, a), *_village_dawn(T, lang, a, name_of)])
-        who = [d["name"] for d in deaths]
-        if len(who) == 1 and ruleset == "jp-standard":
-            text = T.gettext("Last night, the werewolves attacked {names}.")
-        else:
-            text = T.gettext("Last night's victims: {names}.") if len(who) > 1 else \
-                T.gettext("Last night's victim: {names}.")
-        out = [str(text).format(names=join_names(T, who)), _leaves(T, who)]
-        out += [_was(T, lang, d["name"], d["role"]) for d in deaths if d.get("role")]
-        out += _potions(T, a)
-        out += _village_dawn(T, lang, a, name_of)
-        return _sentences(lang, out)
-    if kind == "silence":  # RULES.md §8: the schoolteacher names them aloud
-        return str(T.gettext("The schoolteacher silences {names}: they may not vote today.")
-                   ).format(names=join_names(T, [name_of(s) for s in a.get("targets") or []]))
-    if kind == "pardon":
-        return str(T.gettext("The lord pardons {name}: nobody is executed today.")
-                   ).format(name=person(T, name_of(a.get("condemned"))))
-    if kind == "death":
-        name, cause = a["name"], a.get("cause")
-        if cause == "execution":
-            text = T.gettext("By the vote, {name} is executed.")
-        elif cause == "scapegoat":
-            text = T.gettext("The vote is tied: the scapegoat, {name}, is executed.")
-        elif cause == "hunter":
-            text = T.gettext("The hunter shoots {name}.")
-        elif cause == "barber":
-            text = T.gettext("The barber's razor slips: {name} dies.")
-        else:
-            text = T.gettext("{name} dies.")
-        out = [str(text).format(name=person(T, name)), _leaves(T, [name])]
-        if a.get("role"):
-            out.append(_was(T, lang, name, a["role"]))
-        return _sentences(lang, out)
-    if kind == "no-execution":
-        return str(T.gettext("By the vote, nobody is executed today."))
-    if kind == "revealed":
-        return str(T.gettext("{name} is the village idiot: spared, but may no longer vote.")
-                   ).format(name=person(T, a["name"]))
-    if kind == "sheriff":
-        how, named = a.get("how"), person(T, name_of(a.get("seat")))
-        text = {
-            "elected": T.gettext("{name} is elected sheriff."),
-            "drawn": T.gettext("The sheriff vote is tied: {name} is drawn by lot as sheriff."),
-            "none": T.gettext("Nobody is elected: there is no sheriff."),
-            "appointed": T.gettext("{name} is the new sheriff."),
-            "default": T.gettext("No successor was named: {name} becomes the sheriff."),
-            "died": T.gettext("Nobody is left to succeed the sheriff: there is no sheriff any "
-                              "more."),
-            # RULES.md §6 [002] 「保安官が脱落：怠け者以外は後継者を指定する」 [issue 34]
-            "idiot": T.gettext("The sheriff was the village idiot: he names no successor, and "
-                               "the badge leaves the game with him."),
-        }.get(str(how), T.gettext("{name} is the sheriff."))
-        return str(text).format(name=named)
-    if kind == "tally":
-        counts = a.get("counts") or {}
-        if not counts:
-            return str(T.gettext("Nobody voted."))
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], int(kv[0])))
-        items = str(T.pgettext("list", ", ")).join(
-            str(T.gettext("{name}: {count}")).format(name=person(T, name_of(int(s))), count=c)
-            for s, c in ranked)
-        text = T.gettext("Votes for the sheriff: {counts}.") if a.get("step") == "election" \
-            else T.gettext("Votes: {counts}.")
-        out = [str(text).format(counts=items)]
-        if a.get("tie"):
-            out.append(str(T.gettext("Tie between {names}.")).format(
-                names=join_names(T, [name_of(s) for s in a["tie"]])))
-        if a.get("nominees"):  # vote_mode=candidates' first round (RULES.md §6 [003])
-            out.append(str(T.gettext("The candidates are {names}.")).format(
-                names=join_names(T, [name_of(s) for s in a["nominees"]])))
-        return _sentences(lang, out)
-    if kind == "over":
-        return _sentences(lang, _over(T, a, names))
-    if kind == "event":  # New Moon's card of the day (RULES.md §10)
-        return event_text(a, lang)
-    return ""
+def _dawn(w: Speaker, a: dict) -> str:
+    T, deaths = w.T, a.get("deaths") or []
+    if not deaths:  # a peaceful night may still have had a fire or a poster (§8)
+        return w.sentences([str(T.gettext("Last night, there was no werewolf attack.")),
+                            *_potions(T, a), *_village_dawn(w, a)])
+    who = [d["name"] for d in deaths]
+    if len(who) == 1 and w.ruleset == "jp-standard":
+        text = T.gettext("Last night, the werewolves attacked {names}.")
+    else:
+        text = T.gettext("Last night's victims: {names}.") if len(who) > 1 else \
+            T.gettext("Last night's victim: {names}.")
+    out = [str(text).format(names=join_names(T, who)), _leaves(T, who)]
+    out += [_was(T, w.lang, d["name"], d["role"]) for d in deaths if d.get("role")]
+    return w.sentences(out + _potions(T, a) + _village_dawn(w, a))
+
+
+def _silence(w: Speaker, a: dict) -> str:  # RULES.md §8: the schoolteacher names them aloud
+    return str(w.T.gettext("The schoolteacher silences {names}: they may not vote today.")
+               ).format(names=w.all(a.get("targets") or []))
+
+
+def _pardon(w: Speaker, a: dict) -> str:
+    return str(w.T.gettext("The lord pardons {name}: nobody is executed today.")
+               ).format(name=w.who(a.get("condemned")))
+
+
+def _death(w: Speaker, a: dict) -> str:
+    T, name = w.T, a["name"]
+    text = {
+        "execution": T.gettext("By the vote, {name} is executed."),
+        "scapegoat": T.gettext("The vote is tied: the scapegoat, {name}, is executed."),
+        "hunter": T.gettext("The hunter shoots {name}."),
+        "barber": T.gettext("The barber's razor slips: {name} dies."),
+    }.get(str(a.get("cause")), T.gettext("{name} dies."))
+    out = [str(text).format(name=person(T, name)), _leaves(T, [name])]
+    if a.get("role"):
+        out.append(_was(T, w.lang, name, a["role"]))
+    return w.sentences(out)
+
+
+def _revealed(w: Speaker, a: dict) -> str:
+    return str(w.T.gettext("{name} is the village idiot: spared, but may no longer vote.")
+               ).format(name=person(w.T, a["name"]))
+
+
+def _sheriff(w: Speaker, a: dict) -> str:
+    T = w.T
+    text = {
+        "elected": T.gettext("{name} is elected sheriff."),
+        "drawn": T.gettext("The sheriff vote is tied: {name} is drawn by lot as sheriff."),
+        "none": T.gettext("Nobody is elected: there is no sheriff."),
+        "appointed": T.gettext("{name} is the new sheriff."),
+        "default": T.gettext("No successor was named: {name} becomes the sheriff."),
+        "died": T.gettext("Nobody is left to succeed the sheriff: there is no sheriff any "
+                          "more."),
+        # RULES.md §6 [002] 「保安官が脱落：怠け者以外は後継者を指定する」 [issue 34]
+        "idiot": T.gettext("The sheriff was the village idiot: he names no successor, and "
+                           "the badge leaves the game with him."),
+    }.get(str(a.get("how")), T.gettext("{name} is the sheriff."))
+    return str(text).format(name=w.who(a.get("seat")))
+
+
+def _tally(w: Speaker, a: dict) -> str:
+    T, counts = w.T, a.get("counts") or {}
+    if not counts:
+        return str(T.gettext("Nobody voted."))
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], int(kv[0])))
+    items = w.comma().join(str(T.gettext("{name}: {count}")).format(name=w.who(int(s)), count=c)
+                           for s, c in ranked)
+    text = T.gettext("Votes for the sheriff: {counts}.") if a.get("step") == "election" \
+        else T.gettext("Votes: {counts}.")
+    out = [str(text).format(counts=items)]
+    if a.get("tie"):
+        out.append(str(T.gettext("Tie between {names}.")).format(names=w.all(a["tie"])))
+    if a.get("nominees"):  # vote_mode=candidates' first round (RULES.md §6 [003])
+        out.append(str(T.gettext("The candidates are {names}.")).format(
+            names=w.all(a["nominees"])))
+    return w.sentences(out)
+
+
+#: every kind of announcement (engine.announcements) and what the GM says of it
+ANNOUNCED: dict[str, Callable[[Speaker, dict], str]] = {
+    "dawn": _dawn, "silence": _silence, "pardon": _pardon, "death": _death,
+    "no-execution": lambda w, a: str(w.T.gettext("By the vote, nobody is executed today.")),
+    "revealed": _revealed, "sheriff": _sheriff, "tally": _tally,
+    "over": lambda w, a: w.sentences(_over(w.T, a, w.names)),
+    "event": lambda w, a: event_text(a, w.lang),  # New Moon's card of the day (RULES.md §10)
+}
+
+
+# --- the display's rows ----------------------------------------------------------
+
+#: one short row of the small display: (sign, name, what is said of it), the
+#: name apart so the display may cut it and keep the rest [issue 30]
+Row = tuple[str, str, str]
+
+
+def announcement_rows(a: dict, lang: str, name_of: Callable[[object], str]) -> list[Row]:
+    """What the small display says of one announcement, one row each (a
+    dawn: each death, or that nobody died); tallies are drawn apart, so
+    they and the kinds the display does not show give no row. `names` are
+    `name_of` names a seat."""
+    rows = ROWS.get(str(a.get("kind")))
+    return rows(a, lang, name_of) if rows is not None else []
+
+
+def _death_row(d: dict, lang: str, name_of: Callable[[object], str]) -> Row:
+    said = f" {role_name(d['role'], lang)}" if d.get("role") else ""
+    return "†", str(d.get("name") or name_of(d.get("seat"))), said
+
+
+def _sheriff_row(a: dict, lang: str, name_of: Callable[[object], str]) -> list[Row]:
+    if a.get("seat") is None:
+        return []
+    return [("★", name_of(a["seat"]), f" {screen_word('sheriff', lang)}")]
+
+
+#: every announcement the display shows, and its rows
+ROWS: dict[str, Callable[[dict, str, Callable[[object], str]], list[Row]]] = {
+    "dawn": lambda a, lang, name_of: [_death_row(d, lang, name_of) for d in a.get("deaths") or []]
+    or [("", screen_word("peaceful", lang), "")],
+    "death": lambda a, lang, name_of: [_death_row(a, lang, name_of)],
+    "no-execution": lambda a, lang, name_of: [("", screen_word("no-execution", lang), "")],
+    "revealed": lambda a, lang, name_of: [("", str(a.get("name")),
+                                         f" {role_name('village-idiot', lang)}")],
+    "sheriff": _sheriff_row,
+}
+
+
+# --- the GM's history ----------------------------------------------------------------
+
+def news_text(a: dict, names: list[str], lang: str) -> str:
+    """One announcement as the GM's tablet lists it, in one short line
+    ("Dawn: Ann (Seer)", "Bob dies (hunter)", "Votes: Ann: 3, Bob: 1"):
+    the hub sends these words with the game's record, the page composes
+    none [issue 45]. A kind without a line of its own is its id."""
+    news = NEWS.get(str(a.get("kind")))
+    return news(Speaker(lang, names), a) if news is not None else str(a.get("kind"))
+
+
+def _seat_named(w: Speaker, seat: object) -> str:
+    """A seat's bare name on the GM's tablet ("Nobody" for none)."""
+    if isinstance(seat, int) and 0 <= seat < len(w.names):
+        return w.names[seat]
+    return w._("Nobody") if seat is None else str(seat)
+
+
+def _dawn_news(w: Speaker, a: dict) -> str:
+    deaths = a.get("deaths") or []
+    if not deaths:
+        return w._("Dawn: nobody died.")
+    return w._("Dawn: {names}", names=", ".join(
+        str(d["name"]) + (f" ({w.role(d['role'])})" if d.get("role") else "") for d in deaths))
+
+
+def _death_news(w: Speaker, a: dict) -> str:
+    cause = a.get("cause")
+    return w._("{name} dies ({cause})",
+               name=str(a["name"]) + (f" · {w.role(a['role'])}" if a.get("role") else ""),
+               cause=cause_name(cause, w.lang) if cause else "?")
+
+
+def _tally_news(w: Speaker, a: dict) -> str:
+    ranked = sorted((a.get("counts") or {}).items(), key=lambda kv: (-kv[1], int(kv[0])))
+    counts = ", ".join(w._("{name}: {n}", name=_seat_named(w, int(s)), n=c) for s, c in ranked)
+    return w._("Votes: {counts}", counts=counts or w._("Nobody"))
+
+
+def _event_news(w: Speaker, a: dict) -> str:
+    card = str(a.get("card") or "")
+    if a.get("source") != "text":
+        title = translate(EVENTS[card], w.lang) if card in EVENTS else card
+    else:
+        titles = a.get("title") or {}
+        pick = w.lang if w.lang in titles else next(iter(titles), None)
+        title = str(titles.get(pick) or "") if pick is not None else ""
+    return w._("Event card: {name}.", name=title)  # [issue 33]
+
+
+#: every announcement's line on the GM's tablet
+NEWS: dict[str, Callable[[Speaker, dict], str]] = {
+    "dawn": _dawn_news, "death": _death_news, "tally": _tally_news,
+    "revealed": lambda w, a: w._("{name}, the village idiot, is spared", name=a["name"]),
+    "sheriff": lambda w, a: w._("{name} is the sheriff", name=_seat_named(w, a.get("seat"))),
+    "no-execution": lambda w, a: w._("No execution."),
+    "over": lambda w, a: translate(WINS[a["winner"]], w.lang) if a.get("winner") in WINS
+    else str(a.get("winner")),
+    "event": _event_news,
+}
 
 
 def event_text(a: dict, lang: str) -> str:
@@ -199,38 +298,40 @@ def tally_said(a: dict, names: list[str], lang: str) -> str:
     names: the leader and the runners-up (two at most), or the tied (three
     at most; more are counted, and the runoff's line names them). A group
     of equal counts is named whole or not at all."""
-    T = catalog_for(lang)
     counts = {int(s): int(c) for s, c in (a.get("counts") or {}).items()}
     if not counts:
         return announcement_text(a, names, lang)
-
-    def who(seat: int) -> str:
-        return person(T, names[seat] if 0 <= seat < len(names) else "?")
-
+    w = Speaker(lang, names)
     top = max(counts.values())
     tie = [int(s) for s in a.get("tie") or []] or [s for s, c in counts.items() if c == top]
-    if len(tie) > 1:
-        count = max(counts.get(s, 0) for s in tie)
-        if len(tie) > 3:
-            text = T.gettext("Tie between {number} players, 1 vote each.") if count == 1 else \
-                T.gettext("Tie between {number} players, {count} votes each.")
-            return str(text).format(number=len(tie), count=count)
-        text = T.gettext("Tie between {names}, 1 vote each.") if count == 1 else \
-            T.gettext("Tie between {names}, {count} votes each.")
-        return str(text).format(names=join_names(T, [names[s] if 0 <= s < len(names) else "?"
-                                                     for s in sorted(tie)]), count=count)
-    leader = tie[0]
+    return _tie_said(w, counts, tie) if len(tie) > 1 else _lead_said(w, counts, tie[0], top)
+
+
+def _tie_said(w: Speaker, counts: dict[int, int], tie: list[int]) -> str:
+    """The tied, named (three at most) or counted, with their votes each."""
+    T, count = w.T, max(counts.get(s, 0) for s in tie)
+    if len(tie) > 3:
+        text = T.gettext("Tie between {number} players, 1 vote each.") if count == 1 else \
+            T.gettext("Tie between {number} players, {count} votes each.")
+        return str(text).format(number=len(tie), count=count)
+    text = T.gettext("Tie between {names}, 1 vote each.") if count == 1 else \
+        T.gettext("Tie between {names}, {count} votes each.")
+    return str(text).format(names=w.all(sorted(tie)), count=count)
+
+
+def _lead_said(w: Speaker, counts: dict[int, int], leader: int, top: int) -> str:
+    """The leader's count, then the runners-up's (two at most, or none)."""
+    T = w.T
     first = T.gettext("{name} 1 vote") if top == 1 else T.gettext("{name} {count} votes")
-    items = [str(first).format(name=who(leader), count=top)]
+    items = [str(first).format(name=w.who(leader), count=top)]
     rest = {s: c for s, c in counts.items() if s != leader}
     if rest:
         second = max(rest.values())
         runners = sorted(s for s, c in rest.items() if c == second)
         if len(runners) <= 2:
             items += [str(T.pgettext("tally said", "{name} {count}")).format(
-                name=who(s), count=second) for s in runners]
-    return str(T.pgettext("tally said", "{counts}.")).format(
-        counts=str(T.pgettext("list", ", ")).join(items))
+                name=w.who(s), count=second) for s in runners]
+    return str(T.pgettext("tally said", "{counts}.")).format(counts=w.comma().join(items))
 
 
 def winners_named(a: dict, names: list[str]) -> list[str]:
@@ -247,16 +348,16 @@ def winners_text(a: dict, names: list[str], lang: str) -> str:
     return str(T.gettext("Winners: {names}.")).format(names=join_names(T, winners))
 
 
-def _village_dawn(T: Any, lang: str, a: dict, name_of: Any) -> list[str]:
+def _village_dawn(w: Speaker, a: dict) -> list[str]:
     """A dawn's fires and the night's posted accusation (RULES.md §8 [000])."""
-    out = []
+    T, out = w.T, []
     for b in a.get("burned") or []:
         out.append(str(T.gettext("In the night, {name}'s {building} burned down.")).format(
-            name=b.get("name", "?"), building=building_names(lang).get(b.get("building"),
-                                                                       b.get("building"))))
+            name=b.get("name", "?"), building=building_names(w.lang).get(b.get("building"),
+                                                                         b.get("building"))))
     if a.get("poster") is not None:
         out.append(str(T.gettext("A poster on the village square accuses {name}.")).format(
-            name=person(T, name_of(a["poster"]))))
+            name=w.who(a["poster"])))
     return out
 
 

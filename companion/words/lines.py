@@ -23,19 +23,15 @@ table is told (the announcements) is companion/words/announce.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..engine import ROLES
 from ..options import DISCUSSION_S, EXTRA_DISCUSSION_S, PROFESSIONS, READY_ENDS_NIGHT, TURN_S
-from .announce import (
-    announced,
-    join_names,
-    minutes,
-    person,
-    recent_entries,
-)
+from .announce import announced, recent_entries
 from .catalogs import catalog_for
 from .names import step_name, step_names
+from .speaker import join_names, minutes, person
 
 # --- the night ------------------------------------------------------------------
 
@@ -169,101 +165,135 @@ def _vote_of(view: dict, anns: list[dict], gm: bool) -> tuple[str, int, list[int
     return "vote", 1, None
 
 
-def _vote_lines(T: Any, view: dict, anns: list[dict], names: list[str], mode: str,
-                gm: bool, lang: str) -> list[str]:
-    kind, round_, candidates = _vote_of(view, anns, gm)
-    opts = view.get("options") or {}
-    ruleset = view.get("ruleset")
-    wolves = _wolves_alive(view)
-    n = view.get("n")
-    out: list[str] = []
-    timer = int((DISCUSSION_S if round_ == 1 else EXTRA_DISCUSSION_S).of(opts) or 0)
+class _At:
+    """The moment a line is said of: the view, what the table has been told,
+    the language, the players' names, and whether the GM's tablet asks."""
+
+    def __init__(self, view: dict, anns: list[dict], lang: str, gm: bool) -> None:
+        self.view, self.anns, self.lang, self.gm = view, anns, lang, gm
+        self.T: Any = catalog_for(lang)
+        self.pace: dict = view.get("pace") or {}
+        self.mode: str = self.pace.get("mode") or ""
+        self.names = [str(p.get("name", "?")) for p in view.get("players") or []]
+        self.opts: dict = view.get("options") or {}
+        self.ruleset = view.get("ruleset")
+        self.n = view.get("n")
+
+    def told(self, entries: list[dict], wolves: bool | None = None) -> list[str]:
+        """The announcements `entries` as the GM reads them."""
+        return announced(self.T, self.lang, entries, self.names, self.ruleset, wolves)
+
+    def today(self, kind: str | None = None) -> list[dict]:
+        """Today's announcements (of `kind`)."""
+        return [a for a in self.anns if a.get("time") == f"day {self.n}"
+                and (kind is None or a.get("kind") == kind)]
+
+    def since_dawn(self) -> list[dict]:
+        """The announcements from today's dawn on ([] before it)."""
+        dawn = [i for i, a in enumerate(self.anns) if a.get("kind") == "dawn"
+                and a.get("n") == self.n]
+        return self.anns[dawn[-1]:] if dawn else []
+
+    def seated(self, seat: object) -> bool:
+        return isinstance(seat, int) and 0 <= seat < len(self.names)
+
+    def name(self, seat: object) -> str:
+        """The seat's name, "" for no seat of this game."""
+        return self.names[seat] if isinstance(seat, int) and self.seated(seat) else ""
+
+
+def _vote_lines(at: _At, mode: str) -> list[str]:
+    """The vote being discussed or held: what the table learnt first, then
+    the call (its candidates named, its time said)."""
+    kind, round_, candidates = _vote_of(at.view, at.anns, at.gm)
+    timer = int((DISCUSSION_S if round_ == 1 else EXTRA_DISCUSSION_S).of(at.opts) or 0)
     if not timer:  # no discussion (pacing opens the ballot at once): never "for 0 seconds"
         mode = "ballot"  # [issue 29]
-    if mode == "discussion" or not timer:  # what the table learns first, then the vote
-        today = [a for a in anns if a.get("time") == f"day {n}"]
-        dawn = [i for i, a in enumerate(anns) if a.get("kind") == "dawn" and a.get("n") == n]
-        if round_ > 1:  # the line names the tied: the tally's counts only when voting now
-            recent = recent_entries(anns)
-            out += announced(T, lang, recent if mode == "ballot" else recent[1:], names,
-                              ruleset, wolves)
-        elif kind == "vote" and any(a.get("kind") == "sheriff" for a in today):
-            out += announced(T, lang, [a for a in today if a.get("kind") == "sheriff"][-1:],
-                              names, ruleset, wolves)
-        elif dawn:
-            out += announced(T, lang, anns[dawn[-1]:], names, ruleset, wolves)
-    who = join_names(T, [names[s] for s in candidates or [] if 0 <= s < len(names)])
-    if mode == "discussion":
-        village = PROFESSIONS.of(opts) or (view.get("village") or {}).get("professions")
-        if kind == "election" and n == 2 and village:
-            out.append(T.gettext("Today the farmers stand for sheriff: only a farmer may be "
-                                 "elected. Discuss for {time}, then vote."))  # RULES.md §8
-        elif kind == "election":
-            out.append(T.gettext("Before the vote, the village elects a sheriff, whose vote "
-                                 "counts double. Discuss for {time}, then vote.") if round_ == 1
-                       else T.gettext("The sheriff vote is tied between {names}. Discuss for "
-                                      "{time}, then vote again."))
-        elif round_ == 1:  # [004]
-            if PROFESSIONS.of(opts) or view.get("village", {}).get("professions"):
-                out.append(T.gettext("Before the first ballot, the confessor, the barber, the "
-                                     "schoolteacher, the bonesetter and the steward may use "
-                                     "their day powers."))  # RULES.md §8 Decision
-            out.append(T.gettext("Now discuss for {time} and choose one person you suspect of "
-                                 "being a werewolf, to execute."))
-        else:
-            out.append(T.gettext("The vote is tied between {names}. Discuss for {time} more, "
-                                 "then vote again."))
-    elif kind == "election":
-        out.append(T.gettext("Vote for the sheriff: everyone, point at one player now.")
-                   if round_ == 1 else
-                   T.gettext("Vote again for the sheriff, among {names}."))
-    elif round_ == 1:  # [004]
-        out.append(T.gettext("Everyone, end the discussion; no more talking from now on. We "
-                             "now vote on whom to execute today."))
-    elif (view.get("vote") or {}).get("nominees") and not _tied_before(anns, n):
+    out = _vote_news(at, kind, round_, mode) if mode == "discussion" or not timer else []
+    call = _discussion_call(at, kind, round_) if mode == "discussion" else \
+        _ballot_call(at, kind, round_)
+    who = join_names(at.T, [at.names[s] for s in candidates or [] if 0 <= s < len(at.names)])
+    call[-1] = str(call[-1]).format(names=who, time=minutes(at.T, timer))
+    return [str(s) for s in out + call]
+
+
+def _vote_news(at: _At, kind: str, round_: int, mode: str) -> list[str]:
+    """What the table learns before a vote: the tally it runs off (its
+    counts only when voting now), today's sheriff, or the dawn."""
+    wolves = _wolves_alive(at.view)
+    if round_ > 1:  # the line names the tied: the tally's counts only when voting now
+        recent = recent_entries(at.anns)
+        return at.told(recent if mode == "ballot" else recent[1:], wolves)
+    sheriff = at.today("sheriff")
+    if kind == "vote" and sheriff:
+        return at.told(sheriff[-1:], wolves)
+    return at.told(at.since_dawn(), wolves)
+
+
+def _discussion_call(at: _At, kind: str, round_: int) -> list[str]:
+    T, village = at.T, PROFESSIONS.of(at.opts) or (at.view.get("village") or {}).get(
+        "professions")
+    if kind == "election" and at.n == 2 and village:
+        return [T.gettext("Today the farmers stand for sheriff: only a farmer may be "
+                          "elected. Discuss for {time}, then vote.")]  # RULES.md §8
+    if kind == "election":
+        return [T.gettext("Before the vote, the village elects a sheriff, whose vote counts "
+                          "double. Discuss for {time}, then vote.") if round_ == 1
+                else T.gettext("The sheriff vote is tied between {names}. Discuss for {time}, "
+                               "then vote again.")]
+    if round_ > 1:
+        return [T.gettext("The vote is tied between {names}. Discuss for {time} more, then "
+                          "vote again.")]
+    out = []  # [004]
+    if PROFESSIONS.of(at.opts) or at.view.get("village", {}).get("professions"):
+        out.append(T.gettext("Before the first ballot, the confessor, the barber, the "
+                             "schoolteacher, the bonesetter and the steward may use their day "
+                             "powers."))  # RULES.md §8 Decision
+    return out + [T.gettext("Now discuss for {time} and choose one person you suspect of "
+                            "being a werewolf, to execute.")]
+
+
+def _ballot_call(at: _At, kind: str, round_: int) -> list[str]:
+    T = at.T
+    if kind == "election":
+        return [T.gettext("Vote for the sheriff: everyone, point at one player now.")
+                if round_ == 1 else T.gettext("Vote again for the sheriff, among {names}.")]
+    if round_ == 1:  # [004]
+        return [T.gettext("Everyone, end the discussion; no more talking from now on. We now "
+                          "vote on whom to execute today.")]
+    if (at.view.get("vote") or {}).get("nominees") and not _tied_before(at.anns, at.n):
         # vote_mode=candidates [003] (RULES.md §6) [issue 34]
-        out.append(T.gettext("Everyone but the candidates votes now, for one of {names}."))
-    else:
-        out.append(T.gettext("Runoff: vote again, for one of {names}."))
-    out[-1] = str(out[-1]).format(names=who, time=minutes(T, timer))
-    return [str(s) for s in out]
+        return [T.gettext("Everyone but the candidates votes now, for one of {names}.")]
+    return [T.gettext("Runoff: vote again, for one of {names}.")]
 
 
-def _turn_lines(T: Any, view: dict, anns: list[dict], names: list[str], turns: dict,
-                gm: bool, lang: str) -> list[str]:
+def _turn_lines(at: _At) -> list[str]:
     """Speaking turns [issue 34] (RULES.md §6): what the table learnt first
     (the dawn, or the first round's tally), how the turns go, then whose turn
     it is and who is next. The first two stay the same all through the
     turns, so a narrated game says them once and then only each new turn."""
-    opts = view.get("options") or {}
-    time = minutes(T, int(TURN_S.of(opts) or TURN_S.absent))
-    order = [s for s in turns.get("order") or [] if isinstance(s, int) and 0 <= s < len(names)]
-    seat, nxt = turns.get("seat"), turns.get("next")
-    if not isinstance(seat, int) or not 0 <= seat < len(names):
-        return [_title(view, "discussion", lang)]
-    n = view.get("n")
-    out: list[str] = []
+    T, turns = at.T, at.pace["turns"]
+    time = minutes(T, int(TURN_S.of(at.opts) or TURN_S.absent))
+    order = [s for s in turns.get("order") or [] if at.seated(s)]
+    seat = turns.get("seat")
+    if not isinstance(seat, int) or not at.seated(seat):
+        return [_title(at.view, "discussion", at.lang)]
     if turns.get("of") == "defence":
-        tallies = [a for a in anns if a.get("kind") == "tally" and a.get("time") == f"day {n}"]
-        out += announced(T, lang, tallies[-1:], names, view.get("ruleset"), None)
+        out = at.told(at.today("tally")[-1:])
         # the round's tally named the candidates ("The candidates are …", announce.py)
         out.append(str(T.gettext("Each candidate defends himself in turn, {time} each; then "
                                  "only the others vote.")).format(time=time))
         line = T.gettext("{name}, your defence.")
     else:
-        dawn = [i for i, a in enumerate(anns) if a.get("kind") == "dawn" and a.get("n") == n]
-        today = [a for a in anns if a.get("time") == f"day {n}" and a.get("kind") == "sheriff"]
-        if today:
-            out += announced(T, lang, today[-1:], names, view.get("ruleset"), None)
-        elif dawn:
-            out += announced(T, lang, anns[dawn[-1]:], names, view.get("ruleset"), None)
+        sheriff = at.today("sheriff")
+        out = at.told(sheriff[-1:]) if sheriff else at.told(at.since_dawn())
         out.append(str(T.gettext("Everyone speaks in turn, {time} each, starting with {name}; "
                                  "the others keep silent.")).format(
-            time=time, name=person(T, names[order[0]] if order else names[seat])))
+            time=time, name=person(T, at.names[order[0]] if order else at.names[seat])))
         line = T.gettext("{name}, your turn to speak.")
-    nxt_name = names[nxt] if isinstance(nxt, int) and 0 <= nxt < len(names) else ""
-    out.append(str(line).format(name=person(T, names[seat])))
-    out.append(str(T.gettext("Next: {name}")).format(name=person(T, nxt_name)) if nxt_name
+    nxt = at.name(turns.get("next"))
+    out.append(str(line).format(name=person(T, at.names[seat])))
+    out.append(str(T.gettext("Next: {name}")).format(name=person(T, nxt)) if nxt
                else str(T.gettext("Then the vote.")))
     return out
 
@@ -336,72 +366,89 @@ def _public_actor(view: dict, anns: list[dict], step: str) -> str | None:
 # --- the lines ------------------------------------------------------------------
 
 def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[str]:
-    T = catalog_for(lang)
-    pace = view.get("pace") or {}
-    mode = pace.get("mode") or ""
-    players = view.get("players") or []
-    names = [str(p.get("name", "?")) for p in players]
-    ruleset = view.get("ruleset")
-    if view.get("phase") == "lobby" or mode == "lobby" or not players:
-        return [str(T.gettext("Deal the cards: each player looks at his own card in secret and "
-                              "keeps it hidden.") if gm else
-                    T.gettext("Waiting for the game master to start a game."))]
-    if mode == "deal":  # the game waits for "start" [issue 28]
-        return [str(T.gettext("Deal the cards: each player looks at his own card in secret and "
-                              "keeps it hidden.")),
-                str(T.gettext("Press Start the game once every phone has opened its card."))] \
-            if gm else [str(T.gettext("Everyone, look at your card in secret and keep it "
-                                      "hidden: the night falls soon."))]
-    if mode == "calls":
-        night = int(pace.get("night") or view.get("n") or 1)
-        call = pace.get("call")
-        out: list[str] = []
-        if gm and not pace.get("cursor"):
-            if night > 1:  # the day's outcome, then night falls ([004])
-                day = [a for a in anns if a.get("time") == f"day {night - 1}"]
-                out += announced(T, lang, recent_entries(day), names, ruleset, None) if day else []
-            out.append(_night_falls(T, ruleset, night))
-        elif not gm:
-            out.append(str(T.gettext("Night {n}")).format(n=night))
-        if call is None:
-            out.append(str(T.gettext("Dawn is coming.")))  # [004]
-        else:
-            if gm and _unanswerable(view, str(call)):
-                out.append(str(T.gettext("(Read this even though nobody may answer.)")))
-            out.append(_wake(T, lang, str(call), view, night))
-            if gm:
-                out += _after(T, lang, str(call), view, night)
-        return out
-    if mode == "discussion" and pace.get("turns"):
-        return _turn_lines(T, view, anns, names, pace["turns"], gm, lang)
-    if mode in ("discussion", "ballot"):
-        return _vote_lines(T, view, anns, names, mode, gm, lang)
-    if mode == "prompt":
-        return _prompt_lines(T, view, anns, names, gm, lang)
-    if mode == "last-words":  # the GM may know the game is over: not said before the words
-        said = [a for a in anns if a.get("kind") != "over"]
-        out = announced(T, lang, recent_entries(said), names, ruleset, None)
-        seat = pace.get("seat")
-        if isinstance(seat, int) and 0 <= seat < len(names):
-            out.append(str(T.gettext("{name}, your last words.")).format(
-                name=person(T, names[seat])))
-        else:
-            out.append(str(T.gettext("Last words.")))
-        return out
-    if mode == "verdict":  # the day's result, announced before night falls ([004])
-        tallies = [a for a in anns if a.get("kind") == "tally"]
-        day = [a for a in anns if tallies and a.get("time") == tallies[-1].get("time")
-               and a.get("kind") != "over"]
-        return announced(T, lang, recent_entries(day), names, ruleset, None) or [
-            _title(view, mode, lang)]
-    if mode == "over" or view.get("phase") == "over":
-        over = [a for a in anns if a.get("kind") == "over"]
-        if not over and view.get("winner") is not None:
-            over = [{"kind": "over", "winner": view["winner"],
-                     "winners": view.get("winners") or []}]
-        recent = recent_entries([a for a in anns if a.get("kind") != "over"])
-        return announced(T, lang, recent + over[-1:], names, ruleset, _wolves_alive(view))
-    return [_title(view, mode, lang)]
+    at = _At(view, anns, lang, gm)
+    if view.get("phase") == "lobby" or at.mode == "lobby" or not at.names:
+        return [str(at.T.gettext("Deal the cards: each player looks at his own card in secret "
+                                 "and keeps it hidden.") if gm else
+                    at.T.gettext("Waiting for the game master to start a game."))]
+    if at.mode == "discussion" and at.pace.get("turns"):
+        return _turn_lines(at)
+    said = _MODES.get(at.mode)
+    if said is not None:
+        return said(at)
+    if view.get("phase") == "over":
+        return _over_lines(at)
+    return [_title(view, at.mode, lang)]
+
+
+def _deal_lines(at: _At) -> list[str]:  # the game waits for "start" [issue 28]
+    T = at.T
+    if not at.gm:
+        return [str(T.gettext("Everyone, look at your card in secret and keep it hidden: the "
+                              "night falls soon."))]
+    return [str(T.gettext("Deal the cards: each player looks at his own card in secret and "
+                          "keeps it hidden.")),
+            str(T.gettext("Press Start the game once every phone has opened its card."))]
+
+
+def _call_lines(at: _At) -> list[str]:
+    T, pace = at.T, at.pace
+    night = int(pace.get("night") or at.n or 1)
+    call = pace.get("call")
+    out: list[str] = []
+    if at.gm and not pace.get("cursor"):
+        if night > 1:  # the day's outcome, then night falls ([004])
+            day = [a for a in at.anns if a.get("time") == f"day {night - 1}"]
+            out += at.told(recent_entries(day)) if day else []
+        out.append(_night_falls(T, at.ruleset, night))
+    elif not at.gm:
+        out.append(str(T.gettext("Night {n}")).format(n=night))
+    if call is None:
+        return [*out, str(T.gettext("Dawn is coming."))]  # [004]
+    if at.gm and _unanswerable(at.view, str(call)):
+        out.append(str(T.gettext("(Read this even though nobody may answer.)")))
+    out.append(_wake(T, at.lang, str(call), at.view, night))
+    if at.gm:
+        out += _after(T, at.lang, str(call), at.view, night)
+    return out
+
+
+def _last_words(at: _At) -> list[str]:
+    # the GM may know the game is over: not said before the words
+    out = at.told(recent_entries([a for a in at.anns if a.get("kind") != "over"]))
+    seat = at.pace.get("seat")
+    if at.seated(seat):
+        out.append(str(at.T.gettext("{name}, your last words.")).format(
+            name=person(at.T, at.name(seat))))
+    else:
+        out.append(str(at.T.gettext("Last words.")))
+    return out
+
+
+def _verdict(at: _At) -> list[str]:  # the day's result, announced before night falls ([004])
+    tallies = [a for a in at.anns if a.get("kind") == "tally"]
+    day = [a for a in at.anns if tallies and a.get("time") == tallies[-1].get("time")
+           and a.get("kind") != "over"]
+    return at.told(recent_entries(day)) or [_title(at.view, at.mode, at.lang)]
+
+
+def _over_lines(at: _At) -> list[str]:
+    over = [a for a in at.anns if a.get("kind") == "over"]
+    if not over and at.view.get("winner") is not None:
+        over = [{"kind": "over", "winner": at.view["winner"],
+                 "winners": at.view.get("winners") or []}]
+    recent = recent_entries([a for a in at.anns if a.get("kind") != "over"])
+    return at.told(recent + over[-1:], _wolves_alive(at.view))
+
+
+#: each mode of the pace and the lines said in it
+_MODES: dict[str, Callable[[_At], list[str]]] = {
+    "deal": _deal_lines, "calls": _call_lines,
+    "discussion": lambda at: _vote_lines(at, "discussion"),
+    "ballot": lambda at: _vote_lines(at, "ballot"),
+    "prompt": lambda at: _prompt_lines(at.T, at.view, at.anns, at.names, at.gm, at.lang),
+    "last-words": _last_words, "verdict": _verdict, "over": _over_lines,
+}
 
 
 def _title(view: dict, mode: str, lang: str) -> str:

@@ -29,6 +29,10 @@ BLOBS = {"README.md": "e57ba7be3d05d0753d8e512e279481f470b2c1f7",
 #: pieces the move changed on purpose, with why: each must be gone, and is
 #: checked against the rest of the old file like any other piece's absence
 AMENDED = {
+    "| `companion/engine/` | the rules, pure: `rules.py` is the public face":
+    "the announcements have their own module, announced.py [issue 45]",
+    "| `companion/words/` | the languages (defined once), the catalogs":
+    "what each log entry says: entries.py, announce.py over speaker.py [issue 45]",
     "| `companion/cli.py`, `serve.py` | the `werewolf` command; `serve` wires the parts together;"
     " the benches (`bench.py`, `bench_hub.py` with `bench_clients.py` and `bench_hostile.py`,"
     " `bench_presses.py`) | — |": "the benches are the package companion/bench/ [issue 32]",

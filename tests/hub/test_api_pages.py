@@ -16,6 +16,7 @@ import qrcode.image.svg
 
 from companion.engine import ROLES, RULESETS, act, view_for
 from companion.replay import parse_action, setup_game
+from companion.words.announce import news_text
 
 from .conftest import GM, jp9, mh8
 
@@ -289,7 +290,8 @@ def _engine_view_after(doc: dict, k: int) -> dict:
 
 def test_game_view_at_each_action_is_the_engines_gm_view(client) -> None:
     """[issue 6] GET /api/games/<id>/view?at=K is the engine's GM view after
-    the game's first K actions, for every K; `action` is the K-th action."""
+    the game's first K actions, for every K; `action` is the K-th action;
+    `news` each announcement's line in the page's language [issue 45]."""
     doc = _example("millers-hollow-hunter-and-lovers.json")
     game = play(client, doc)
     client.post("/api/games", json=mh8(), headers=GM)  # a newer game: the old one stays readable
@@ -303,7 +305,11 @@ def test_game_view_at_each_action_is_the_engines_gm_view(client) -> None:
         view.pop("created")
         log = view.pop("log")
         assert log[0]["e"] == "setup" and all(e["a"] <= k for e in log)
-        assert isinstance(view.pop("announcements"), list)
+        said = view.pop("announcements")
+        assert isinstance(said, list)
+        # each announcement's line for the GM's tablet, in words [issue 45]
+        names = [p["name"] for p in view["players"]]
+        assert view.pop("news") == [news_text(a, names, "en") for a in said]
         assert view == _engine_view_after(doc, k)
         if k == 0:
             assert action is None

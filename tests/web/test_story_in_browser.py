@@ -17,6 +17,8 @@ import pytest
 from a11y import axe
 from browser_kit import PHONE, SCREEN, TABLET, hook, next_call
 
+from companion.words.announce import news_text
+
 PLAYERS = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
 DEAL = ["werewolf", "werewolf", "seer", "witch", "villager", "villager", "villager", "villager"]
 #: a line of night 1's story, the ghost's reminder, the last page's title
@@ -148,6 +150,9 @@ def test_the_dead_read_the_story_and_the_table_tells_it_at_the_end(
     assert wins == games
     hook(gm, f"game-{game}").click()
     expect(hook(gm, "replay-story")).to_contain_text(night1)
+    # each announcement's line in words from the hub, the newest first [issue 45]
+    expect(gm.locator("#replay-news li").first).to_have_text(
+        news_text({"kind": "over", "winner": "village"}, [], lang))
     shot(gm, "gm-history")
     axe(gm, f"{lang} GM history")  # [issue 43]
 

@@ -16,6 +16,8 @@ import pytest
 from browser_kit import SCREEN, TABLET, hook
 from fixtures import TALLY, gm_view, public_view_after_the_vote, serve_json, serve_stream
 
+from companion.words.announce import news_text
+
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
@@ -70,9 +72,10 @@ def _gm(hub: Any, new_context: Any, view: dict) -> tuple[Any, list[str]]:
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     serve_stream(page, "/api/stream", view)
-    serve_json(page, "/api/games/1/view", {"log": [], "announcements": [
-        {"kind": "tally", "time": "day 1", **TALLY}]})
     names = [p["name"] for p in view["players"]]
+    said = [{"kind": "tally", "time": "day 1", **TALLY}]  # the record's words: the hub's [issue 45]
+    serve_json(page, "/api/games/1/view", {"log": [], "announcements": said,
+                                           "news": [news_text(a, names, "en") for a in said]})
     serve_json(page, "/api/games/1", {"id": 1, "setup": {"ruleset": "millers-hollow",
                                                           "players": names}})
     page.goto(f"{hub.base}/gm?token={hub.token}")

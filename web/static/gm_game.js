@@ -6,7 +6,7 @@
 (function () {
   "use strict";
   const { N, t, pick, api, guard, showError, S, nameOf, isNight, roleName, stepName, winText, seenName,
-    describe, actionOfEvent, tallyText, newsText } = GM;  // gm_state.js
+    describe, actionOfEvent, tallyText } = GM;  // gm_state.js
 
   function whenText(v) {
     if (!v.players) return stepName("lobby");
@@ -279,7 +279,8 @@
     renderUndo();
     const rec = S.record;
     if (!rec) return;
-    $("announcements").replaceChildren(...rec.announcements.map((a) => el("li", {}, newsText(a, nameOf))).reverse());
+    // each announcement's line, in words from the hub (History.view_at's news) [issue 45]
+    $("announcements").replaceChildren(...(rec.news || []).map((text) => el("li", {}, text)).reverse());
     const log = $("log");
     if (!S.secrets) {
       log.replaceChildren(el("li", { class: "quiet", text: t("Show secrets to see the log.") }));

@@ -3,8 +3,7 @@
 // across finished games.
 (function () {
   "use strict";
-  const { N, t, pick, api, guard, S, roleName, teamName, stepName, winText, describe, actionOfEvent,
-    newsText } = GM;  // gm_state.js
+  const { N, t, pick, api, guard, S, roleName, teamName, stepName, winText, describe, actionOfEvent } = GM;  // gm_state.js
 
   async function loadHistory() {
     const [games, stats] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/stats")]);
@@ -93,7 +92,7 @@
       p.sheriff ? el("span", { class: "star", text: "★", title: t("sheriff") }) : null,
       show ? el("span", { class: "pinfo" },
         el("span", { class: "role", text: roleName(p.role), title: roleName(p.role) })) : null)));
-    $("replay-news").replaceChildren(...v.announcements.map((a) => el("li", {}, newsText(a, seatName))).reverse());
+    $("replay-news").replaceChildren(...(v.news || []).map((text) => el("li", {}, text)).reverse());  // [issue 45]
     let told = $("replay-story");  // the story of the game [issue 35] (story.js)
     if (!told) {
       told = el("div", { id: "replay-story", class: "story-box", test: "replay-story" });

@@ -1,7 +1,8 @@
 // The game master's tablet [issue 6], its shared part: the state every screen
 // reads (S), the JSON API, errors, the tabs, the GM's event stream, and the
-// words the game and history screens both write (an action, an announcement,
-// a tally). Each screen is a script of its own (gm_lobby.js, gm_seats.js,
+// words the game and history screens both write (an action, a tally in the
+// log); an announcement's line comes in words from the hub (the record's
+// `news`) [issue 45]. Each screen is a script of its own (gm_lobby.js, gm_seats.js,
 // gm_game.js + gm_act.js, gm_history.js) that registers its hooks with
 // GM.screen(); gm.js starts the page. Data comes only from the JSON API and
 // the GM's stream; every word shown comes from the template (#i18n, #words),
@@ -168,25 +169,6 @@ const GM = (function () {
     return t("Votes: {counts}", { counts: counts.join(", ") || t("Nobody") });
   }
 
-  function newsText(a, name) { // an announcement; seats named by `name`
-    switch (a.kind) {
-      case "dawn":
-        return a.deaths.length ? t("Dawn: {names}", { names: a.deaths.map((d) => d.name
-          + (d.role ? " (" + roleName(d.role) + ")" : "")).join(", ") }) : t("Dawn: nobody died.");
-      case "death":
-        return t("{name} dies ({cause})", { name: a.name + (a.role ? " · " + roleName(a.role) : ""),
-          cause: a.cause ? pick(N.causes, a.cause) : "?" });
-      case "tally": return tallyText(a, name);
-      case "revealed": return t("{name}, the village idiot, is spared", { name: a.name });
-      case "sheriff": return t("{name} is the sheriff", { name: name(a.seat) });
-      case "no-execution": return t("No execution.");
-      case "over": return winText(a.winner);
-      case "event": return t("Event card: {name}.", { name: eventCardWords(a, N).title });  // [issue 33]
-      default: return a.kind;
-    }
-  }
-
   return { words, N, t, pick, roleName, teamName, stepName, winText, seenName, modeName, api, showError, guard, S, screen,
-    show, hasGame, followGm, nameOf, isNight, dayOrNight, describe, actionOfEvent, tallyText,
-    newsText };
+    show, hasGame, followGm, nameOf, isNight, dayOrNight, describe, actionOfEvent, tallyText };
 })();
