@@ -67,22 +67,7 @@ def _public_view(state: State) -> dict:
     that did not change since the last event are reused (`State.memo_views`)."""
     over = state.phase == "over"
     cached = state.memo_views
-    # the players' public facts change only with these
-    key = (len(state.deaths), state.sheriff, len(state.revealed), state.allowed, over,
-           state.silenced)
-    players = cached.get(key)
-    if players is None:
-        reveal, roles, revealed = REVEAL_ON_DEATH.of(state.opts), state.roles, state.revealed
-        sheriff, allowed = state.sheriff, state.allowed
-        silenced = state.silenced or ()  # The Village: the schoolteacher's, today
-        players = [{
-            "seat": i, "name": name, "alive": alive, "sheriff": sheriff == i,
-            "role": roles[i] if over or i in revealed or (reveal and not alive) else None,
-            "can_vote": alive and i not in revealed and (allowed is None or i in allowed)
-            and i not in silenced,
-        } for i, (name, alive) in enumerate(zip(state.names, state.alive))]
-        cached.clear()  # one generation only
-        cached[key] = players
+    players = _public_players(state, cached, over)
     deaths = cached.get("deaths")
     if deaths is None:
         deaths = cached["deaths"] = _public_deaths(state)
@@ -95,25 +80,7 @@ def _public_view(state: State) -> dict:
         "deck": _deck(state),
     }
     if state.phase == "day" and state.step in VOTES:
-        vote: dict = {"kind": state.step, "round": state.round,
-                      "candidates": list(state.candidates) if state.candidates else None,
-                      "voted": sorted(state.votes), "waiting": waiting_for(state),
-                      # every voter of this ballot, those waiting for the tavern
-                      # keeper's included: the table's "N of M" [issue 44]
-                      "of": len(ballot_voters(state))}
-        if state.nominees is not None and state.step == "vote":
-            # vote_mode=candidates (RULES.md §6): the day's candidates, who do not
-            # vote now; "defence": on their round, the order they defend in
-            vote["nominees"] = list(state.nominees)
-            vote["defence"] = sorted(state.nominees) if state.round == 2 else None
-        if state.village:  # the tavern keeper's ballot is shown before the others vote
-            first = village.keeper(state) if state.step == "vote" else None
-            if first is not None and first in state.votes:
-                vote["first"] = {"seat": first, "target": state.votes[first]}
-        card = today(state) if state.step == "vote" else None
-        if card is not None and card.open_ballots:  # open-ballots (RULES.md §10)
-            vote["open"] = {KEYS[v]: t for v, t in sorted(state.votes.items())}
-        view["vote"] = vote
+        view["vote"] = _public_vote(state)
     if state.card is not None:
         view["event"] = event_view(state)
     if ANNOUNCE_POTIONS.of(state.opts) and state.phase in ("day", "over") and (
@@ -131,6 +98,51 @@ def _public_view(state: State) -> dict:
     if over:
         view["winner"], view["winners"] = state.winner, list(state.winners)
     return view
+
+
+def _public_players(state: State, cached: dict, over: bool) -> list[dict]:
+    """Every seat's public facts, reused until one of them changes."""
+    # the players' public facts change only with these
+    key = (len(state.deaths), state.sheriff, len(state.revealed), state.allowed, over,
+           state.silenced)
+    players = cached.get(key)
+    if players is None:
+        reveal, roles, revealed = REVEAL_ON_DEATH.of(state.opts), state.roles, state.revealed
+        sheriff, allowed = state.sheriff, state.allowed
+        silenced = state.silenced or ()  # The Village: the schoolteacher's, today
+        players = [{
+            "seat": i, "name": name, "alive": alive, "sheriff": sheriff == i,
+            "role": roles[i] if over or i in revealed or (reveal and not alive) else None,
+            "can_vote": alive and i not in revealed and (allowed is None or i in allowed)
+            and i not in silenced,
+        } for i, (name, alive) in enumerate(zip(state.names, state.alive))]
+        cached.clear()  # one generation only
+        cached[key] = players
+    return players
+
+
+def _public_vote(state: State) -> dict:
+    """The open ballot as the table sees it: who voted, not for whom (unless
+    an open-ballots card or the tavern keeper's first ballot says so)."""
+    vote: dict = {"kind": state.step, "round": state.round,
+                  "candidates": list(state.candidates) if state.candidates else None,
+                  "voted": sorted(state.votes), "waiting": waiting_for(state),
+                  # every voter of this ballot, those waiting for the tavern
+                  # keeper's included: the table's "N of M" [issue 44]
+                  "of": len(ballot_voters(state))}
+    if state.nominees is not None and state.step == "vote":
+        # vote_mode=candidates (RULES.md §6): the day's candidates, who do not
+        # vote now; "defence": on their round, the order they defend in
+        vote["nominees"] = list(state.nominees)
+        vote["defence"] = sorted(state.nominees) if state.round == 2 else None
+    if state.village:  # the tavern keeper's ballot is shown before the others vote
+        first = village.keeper(state) if state.step == "vote" else None
+        if first is not None and first in state.votes:
+            vote["first"] = {"seat": first, "target": state.votes[first]}
+    card = today(state) if state.step == "vote" else None
+    if card is not None and card.open_ballots:  # open-ballots (RULES.md §10)
+        vote["open"] = {KEYS[v]: t for v, t in sorted(state.votes.items())}
+    return vote
 
 
 def event_view(state: State) -> dict:
