@@ -8,7 +8,8 @@ from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import FakeClock  # noqa: E402  (tests/ on the path first)
+import slowness  # noqa: E402  (tests/ on the path first)
+from helpers import FakeClock  # noqa: E402
 
 from companion.store import Store  # noqa: E402
 from companion.table import Table  # noqa: E402
@@ -25,6 +26,16 @@ os.environ["WEREWOLF_MANUAL_AT_START"] = "0"
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The machine's slowness, measured once by the session's main process
+    before its workers start; they inherit it (tests/slowness.py)."""
+    slowness.hand_down(slowness.slowness())
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return slowness.slowness().describe()
 
 
 def pytest_collection_modifyitems(items: list) -> None:

@@ -15,6 +15,7 @@ from companion.firmware import pinmap, seats
 from companion.firmware.expander import OLATA, OLATB
 from companion.firmware.pinmap import ExpanderPin, PinMap, Seat
 from gpiozero.pins.mock import MockFactory
+from slowness import wait_s
 
 from .conftest import FakeBus
 
@@ -107,7 +108,7 @@ def test_refused_is_three_quick_blinks_then_back(factory, before):
     assert not box.refusing and box.state == before
     on = pytest.approx(0.3)
     blinks = [on, 0, on, 0, on, 0]
-    limit = time.monotonic() + 2.0  # a loaded machine's blink thread may lag its timer
+    limit = time.monotonic() + wait_s(2.0)  # a loaded machine's blink thread may lag its timer
     while len(_duties(led)) < 7 and time.monotonic() < limit:
         time.sleep(0.01)
     duties = _duties(led)

@@ -13,6 +13,7 @@ import pytest
 
 # the hub's tests import the table's setups and clock from here (.conftest)
 from helpers import FakeClock, jp9, mh8
+from slowness import wait_s
 
 from companion.hub import create_app
 from companion.table import Table
@@ -37,7 +38,7 @@ def serving(table: Table, app, **kwargs) -> Iterator[int]:  # type: ignore[no-un
     finally:
         table.close_listeners()
         server.stop()
-        thread.join(timeout=10)
+        thread.join(timeout=wait_s(10))
         server.close()
 
 

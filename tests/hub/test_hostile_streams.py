@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.hub import create_app
 from companion.hub import server as hub_server
@@ -57,7 +58,7 @@ class Hub:
              timeout: float = 5.0) -> tuple[int, dict]:
         import http.client
 
-        conn = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=wait_s(timeout))
         try:
             conn.request("POST", path, body=json.dumps(body).encode(), headers={
                 "Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json",
@@ -116,7 +117,8 @@ def trickle_until_closed(sock: socket.socket) -> float | None:
 def open_stream(port: int, path: str, source: str = HOST,
                 headers: dict | None = None) -> tuple[socket.socket, int]:
     """A stream's socket (its head read) and its HTTP status."""
-    sock = socket.create_connection((HOST, port), timeout=5, source_address=(source, 0))
+    sock = socket.create_connection((HOST, port), timeout=wait_s(5),
+                                    source_address=(source, 0))
     extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\n{extra}\r\n".encode())
     head = b""
@@ -130,7 +132,7 @@ def open_stream(port: int, path: str, source: str = HOST,
 
 def device_cookie(port: int, url: str) -> str:
     """The cookie a seat's page sets on the phone that opens it first."""
-    sock = socket.create_connection((HOST, port), timeout=5)
+    sock = socket.create_connection((HOST, port), timeout=wait_s(5))
     sock.sendall(f"GET {url} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n".encode())
     head = b""
     while b"\r\n\r\n" not in head:
@@ -165,13 +167,13 @@ class Reader(threading.Thread):
                 self.events.append((time.perf_counter(), event.decode(errors="replace")))
 
     def wait_for(self, text: str, since: float, timeout: float = 5.0) -> float:
-        limit = time.perf_counter() + timeout
+        limit = time.perf_counter() + wait_s(timeout)
         while time.perf_counter() < limit:
             for at, event in list(self.events):
                 if at >= since and text in event:
                     return at
             time.sleep(0.005)
-        raise AssertionError(f"no event with {text!r} within {timeout} s")
+        raise AssertionError(f"no event with {text!r} within {wait_s(timeout)} s")
 
 
 def game(hub: Hub) -> dict:
@@ -340,14 +342,14 @@ def test_a_flood_of_anonymous_requests_queues_behind_itself_not_the_gm(hub: Hub)
             t0 = time.perf_counter()
             status, out = hub.post("/api/timer", {"do": "pause" if k % 2 == 0 else "resume"})
             assert status == 200, out
-            conn = http.client.HTTPConnection(HOST, hub.port, timeout=5)
+            conn = http.client.HTTPConnection(HOST, hub.port, timeout=wait_s(5))
             conn.request("GET", f"{url}/state", headers={"Cookie": cookie})
             assert conn.getresponse().status == 200
             conn.close()
             times.append(time.perf_counter() - t0)
     finally:
         flood.terminate()
-        served = int(flood.communicate(timeout=10)[0] or 0)
+        served = int(flood.communicate(timeout=wait_s(10))[0] or 0)
     assert served > 100  # the flood was real
     # not starved: behind 40 guests' queue the GM would wait seconds; the bound
     # is loose because the suite's other worker shares the two cores (the
@@ -394,7 +396,7 @@ def test_a_guest_past_its_rate_is_told_429_and_the_gm_never_is(
     from companion.hub.front import GUEST_RATE
 
     def burst(headers: dict, source: str) -> list[int]:
-        conn = http.client.HTTPConnection(HOST, hub.port, timeout=5,
+        conn = http.client.HTTPConnection(HOST, hub.port, timeout=wait_s(5),
                                           source_address=(source, 0))
         statuses = []
         for _ in range(int(GUEST_RATE[1]) + 40):

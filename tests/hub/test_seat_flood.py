@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from helpers import run_in_a_thread
+from slowness import wait_s
 
 from companion.bench.hostile import SEAT_FLOOD_CONNECTIONS, SEAT_FLOODER
 from companion.hub import create_app
@@ -49,7 +50,7 @@ def hub(tmp_path: Path) -> Iterator[Hub]:
 
 
 def _get(port: int, path: str, headers: dict) -> tuple[int, http.client.HTTPResponse, bytes]:
-    conn = http.client.HTTPConnection(HOST, port, timeout=10)
+    conn = http.client.HTTPConnection(HOST, port, timeout=wait_s(10))
     try:
         conn.request("GET", path, headers=headers)
         response = conn.getresponse()
@@ -88,7 +89,7 @@ def test_one_seats_flood_is_refused_and_slows_neither_the_gm_nor_the_other_seats
             time.sleep(0.05)
     finally:
         flood.terminate()
-        out = flood.communicate(timeout=10)[0].strip().splitlines()
+        out = flood.communicate(timeout=wait_s(10))[0].strip().splitlines()
         lasted = time.perf_counter() - t_start
     counts = json.loads(out[-1])
     # the flood was held to the seat's rate: its bucket, then SEAT_RATE a second
@@ -119,7 +120,7 @@ def test_a_seat_past_its_rate_is_told_429_and_another_seat_and_the_gm_are_not(
     cookies = [device_cookie(hub.port, url) for url in urls]
 
     def burst(path: str, headers: dict, n: int) -> list[int]:
-        conn = http.client.HTTPConnection(HOST, hub.port, timeout=5)
+        conn = http.client.HTTPConnection(HOST, hub.port, timeout=wait_s(5))
         statuses = []
         for _ in range(n):
             conn.request("GET", path, headers=headers)
@@ -162,7 +163,7 @@ def test_a_phones_own_bursts_never_meet_its_limit(hub: Hub) -> None:
     for _ in range(4):
         statuses.append(_get(hub.port, f"{url}/state", {"Cookie": cookie})[0])
         stream()
-    conn = http.client.HTTPConnection(HOST, hub.port, timeout=5)
+    conn = http.client.HTTPConnection(HOST, hub.port, timeout=wait_s(5))
     for _ in range(12):
         conn.request("POST", f"{url}/suspect", body=json.dumps({"target": "P4"}).encode(),
                      headers={"Cookie": cookie, "Content-Type": "application/json"})

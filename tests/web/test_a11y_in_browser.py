@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from a11y import axe
 from browser_kit import caught_up, hook, next_call, open_pages
+from slowness import wait_ms, wait_s
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -29,7 +30,7 @@ NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 ROLES = ["werewolf", "werewolf", "seer", "villager", "villager", "villager", "villager",
          "witch"]
 WOLF, VILLAGER, SEER = 0, 3, 2
-WAIT = 15_000
+WAIT = wait_ms(15_000)
 
 
 def _tree(page: Any) -> str:
@@ -211,7 +212,7 @@ def _tab_to(page: Any, selector: str, most: int = 120) -> None:
 
 
 def _until(cond: Any, what: str, timeout: float = 15.0) -> None:
-    end = time.monotonic() + timeout
+    end = time.monotonic() + wait_s(timeout)
     while not cond():
         assert time.monotonic() < end, f"timed out waiting for {what}"
         time.sleep(0.05)
