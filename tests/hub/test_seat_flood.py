@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from helpers import run_in_a_thread
-from slowness import wait_s
+from slowness import factor_now, p95, wait_s
 
 from companion.bench.hostile import SEAT_FLOOD_CONNECTIONS, SEAT_FLOODER
 from companion.hub import create_app
@@ -68,15 +68,11 @@ def test_one_seats_flood_is_refused_and_slows_neither_the_gm_nor_the_other_seats
     created = game(hub)
     urls = [seat["url"] for seat in created["seats"]]
     cookies = [device_cookie(hub.port, url) for url in urls]
-    t_start = time.perf_counter()
-    flood = subprocess.Popen(
-        [sys.executable, "-c", SEAT_FLOODER, str(hub.port), f"{urls[0]}/state", cookies[0],
-         str(SEAT_FLOOD_CONNECTIONS)], stdout=subprocess.PIPE, text=True)
-    try:
-        assert flood.stdout is not None and flood.stdout.readline().strip() == "ready"
-        time.sleep(1.0)  # its first burst is spent
+
+    def rounds(n: int) -> tuple[list[float], list[float]]:
+        """The GM's pause or resume and another seat's state, `n` times: each one's time."""
         gm, others = [], []
-        for k in range(40):  # enough answers for a p95 that is not their maximum
+        for k in range(n):
             t0 = time.perf_counter()
             status, out = hub.post("/api/timer", {"do": "pause" if k % 2 == 0 else "resume"})
             gm.append(time.perf_counter() - t0)
@@ -87,6 +83,17 @@ def test_one_seats_flood_is_refused_and_slows_neither_the_gm_nor_the_other_seats
             others.append(time.perf_counter() - t1)
             assert status == 200, reply
             time.sleep(0.05)
+        return gm, others
+
+    now = factor_now()  # how much slower than the quiet machine this one is now [issue 45]
+    t_start = time.perf_counter()
+    flood = subprocess.Popen(
+        [sys.executable, "-c", SEAT_FLOODER, str(hub.port), f"{urls[0]}/state", cookies[0],
+         str(SEAT_FLOOD_CONNECTIONS)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert flood.stdout is not None and flood.stdout.readline().strip() == "ready"
+        time.sleep(1.0)  # its first burst is spent
+        gm, others = rounds(40)  # enough answers for a p95 that is not their maximum
     finally:
         flood.terminate()
         out = flood.communicate(timeout=wait_s(10))[0].strip().splitlines()
@@ -103,9 +110,11 @@ def test_one_seats_flood_is_refused_and_slows_neither_the_gm_nor_the_other_seats
     # 2-4 ms here beside the suite's other worker). The bounds are looser, as
     # the request flood's are (test_hostile_streams): the other worker shares
     # the two cores, and at a load of 14 this GM's p95 was once 0.5 s. What
-    # breaks when the limit is gone is the count above (thousands answered)
-    assert statistics.quantiles(gm, n=20)[-1] < 1.0, gm
-    assert statistics.median(others) < 0.100, others
+    # breaks when the limit is gone is the count above (thousands answered).
+    # The flood is work beside the hub's: on a machine `now` times slower than
+    # the quiet one, each answer is too (on a quiet one, the bounds as written)
+    assert p95(gm) < 1.0 * now, (gm, now)
+    assert statistics.median(others) < 0.100 * now, (others, now)
 
 
 def test_a_seat_past_its_rate_is_told_429_and_another_seat_and_the_gm_are_not(
@@ -236,7 +245,10 @@ def test_a_seats_flood_waits_behind_itself_not_in_front_of_another_seat() -> Non
     took, peak, statuses = _front_requests([seated("flood")] * 12, seated("other"), threads=4)
     assert set(statuses) == {200}
     assert peak[seated("flood")] == SEAT_AT_ONCE, peak
-    assert took < 0.375, took  # one round is 0.15 s; behind the flood's 12: 0.6 s
+    # one round is 0.15 s; behind the flood's 12: 0.6 s. The bound is the
+    # request's time alone (a round, on a quiet machine) plus 1.5 rounds
+    alone = _front_requests([], seated("other"), threads=4)[0]
+    assert took < alone + 0.225, (took, alone)
 
 
 def test_the_gm_has_threads_of_his_own() -> None:
@@ -246,4 +258,7 @@ def test_the_gm_has_threads_of_his_own() -> None:
     phones = [seated(f"phone{i}") for i in range(6) for _ in range(SEAT_AT_ONCE)]
     took, _, statuses = _front_requests(phones, GM, threads=4)
     assert set(statuses) == {200}
-    assert took < 0.375, took  # one round is 0.15 s; behind the table's 3 rounds: 0.6 s
+    # one round is 0.15 s; behind the table's 3 rounds: 0.6 s. The bound is
+    # the GM's request alone (a round, on a quiet machine) plus 1.5 rounds
+    alone = _front_requests([], GM, threads=4)[0]
+    assert took < alone + 0.225, (took, alone)
