@@ -295,7 +295,7 @@ def test_the_table_screen_says_each_line_in_time(hub_factory: Any, new_context: 
         assert not errors, errors[:3]
         said = [u for u in narration.said() if not u.dropped and u.event > on]
         last = said[-1]
-        time.sleep(max(0.0, last.at + last.dur - narration.table.clock()) + 1.0)
+        time.sleep(max(0.0, last.at + last.dur - narration.table.clock()) + wait_s(1.0))
         shot(screen, f"table-in-time-{lang}")
         steps = narration.steps()
         assert any(step.endswith(" hunter") for _, step in steps), steps  # the hunter's prompt

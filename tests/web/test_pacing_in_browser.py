@@ -136,7 +136,7 @@ def test_two_tablets_pressing_next_together_end_one_call(
         sent = held[0].request.post_data_json
         assert sent["do"] == "skip" and sent["stage"] == hub.api("GET", "/api/gm")["pace"]["stage"]
         hook(first, "skip").click()
-        first.wait_for_timeout(300)
+        first.wait_for_timeout(wait_ms(300))
         assert _call(hub) == "wolves"
         held[0].continue_()  # now it arrives: too late for the call it meant
         expect(second.locator("#error")).to_contain_text("moved on", timeout=wait_ms(5_000))

@@ -193,7 +193,7 @@ def test_no_console_error_on_the_first_lobby_load(tmp_path, browser):
             page = context.new_page()
             page.on("console", lambda m: m.type == "error" and errors.append(m.text))
             page.goto(hub.base + url)
-            page.wait_for_timeout(1500)
+            page.wait_for_timeout(wait_ms(1500))
             context.close()
         assert "/static/gm.js" in asked  # the hook sees the page's requests
         assert "/favicon.ico" not in asked, asked
