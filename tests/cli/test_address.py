@@ -111,7 +111,7 @@ try:
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/gm/pair", data=b"{}",
                                      headers={"Authorization": "Bearer netns-token",
                                               "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=wait_s(10)) as reply:
+    with urllib.request.urlopen(request, timeout=10) as reply:
         out["pairing_url"] = json.load(reply)["url"]
     out["port"] = port
 finally:
