@@ -1,4 +1,5 @@
-"""Shared test helpers: scripted games in the replay format (names, not seats)."""
+"""Shared test helpers: scripted games in the replay format (names, not
+seats); the table's fixed setups (seat letters) and its fake clock."""
 
 from __future__ import annotations
 
@@ -117,6 +118,40 @@ def refused(out: dict) -> int | None:
 
 def deaths(out: dict) -> list[tuple[str, str, str]]:
     return [(d["player"], d["cause"], d["time"]) for d in out["deaths"]]
+
+
+class FakeClock:
+    """Time as an input: `clock.t += 30` then `table.tick()`."""
+
+    def __init__(self, t: float = 1_000_000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+def jp9(seed: int = 3) -> dict:
+    """A 9-player jp-standard setup with a fixed deal (seat order A..I)."""
+    players = list("ABCDEFGHI")
+    roles = ["seer", "werewolf", "werewolf", "madman", "medium", "knight", "villager",
+             "villager", "villager"]
+    return {"ruleset": "jp-standard", "players": players, "deal": dict(zip(players, roles)),
+            "seed": seed}
+
+
+def mh8(seed: int = 3, **options: object) -> dict:
+    """An 8-player Millers Hollow setup with a fixed deal (seat order A..H)."""
+    players = list("ABCDEFGH")
+    roles = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager",
+             "villager"]
+    doc: dict = {"ruleset": "millers-hollow", "players": players,
+                 "deal": dict(zip(players, roles)), "seed": seed}
+    if options:
+        doc["options"] = options
+    return doc
 
 
 #: docs/replay.md "A complete example".

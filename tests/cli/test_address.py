@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.address import Address, lan_address
 
@@ -129,7 +130,7 @@ def test_the_hub_follows_an_address_added_while_it_runs() -> None:
     if reason:
         pytest.skip(reason)
     run = subprocess.run(["unshare", "-rn", sys.executable, "-c", _IN_NAMESPACE], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=wait_s(120))
     assert run.returncode == 0, run.stderr[-2000:]
     out = json.loads(run.stdout.strip().splitlines()[-1])
     port = out["port"]

@@ -23,6 +23,7 @@ import pytest
 from helpers import DOC_EXAMPLE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from slowness import wait_s
 
 from companion.cli import main
 from companion.engine import SetupError, new_game
@@ -46,7 +47,7 @@ def cli(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedPro
     """Run `werewolf ARGS` in a fresh process; stdout/stderr as text."""
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     proc = subprocess.run([sys.executable, "-m", "companion.cli", *args], input=data,
-                          capture_output=True, cwd=ROOT, timeout=120)
+                          capture_output=True, cwd=ROOT, timeout=wait_s(120))
     proc.stdout = proc.stdout.decode("utf-8", errors="replace")
     proc.stderr = proc.stderr.decode("utf-8", errors="replace")
     return proc
@@ -264,7 +265,7 @@ def test_console_script_is_installed():
     exe = shutil.which("werewolf", path=str(Path(sys.executable).parent))
     assert exe is not None, "pip install did not put the werewolf command beside python"
     proc = subprocess.run([exe, "roles", "--ruleset", "bga", "--players", "8"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=wait_s(120))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {"werewolf": 2, "seer": 1, "villager": 5}
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from helpers import DOC_EXAMPLE
+from slowness import wait_s
 
 from companion.engine import EngineError
 from companion.replay import setup_game
@@ -32,7 +33,7 @@ GAME = {**DOC_EXAMPLE, "actions": DOC_EXAMPLE["actions"][:4]}
 def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     """`werewolf ARGS` in a fresh process; stdout and stderr as text."""
     proc = subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin,
-                          capture_output=True, cwd=ROOT, timeout=120)
+                          capture_output=True, cwd=ROOT, timeout=wait_s(120))
     proc.stdout = proc.stdout.decode("utf-8")
     proc.stderr = proc.stderr.decode("utf-8")
     return proc
@@ -73,7 +74,7 @@ def test_output_into_a_closed_pipe_ends_quietly_with_status_141(args):
                             stderr=subprocess.PIPE, cwd=ROOT)
     assert proc.stdout is not None
     proc.stdout.close()  # nobody reads standard output any more
-    _, err = proc.communicate(json.dumps(GAME).encode("utf-8"), timeout=120)
+    _, err = proc.communicate(json.dumps(GAME).encode("utf-8"), timeout=wait_s(120))
     assert err.decode("utf-8", "replace") == ""
     assert proc.returncode == 141
 

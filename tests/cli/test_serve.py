@@ -13,6 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from slowness import wait_s
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -34,14 +36,14 @@ def _serve(data: Path, *extra: str) -> tuple[subprocess.Popen, int]:
 
 def _stop(proc: subprocess.Popen) -> None:
     proc.send_signal(signal.SIGTERM)
-    proc.wait(timeout=15)
+    proc.wait(timeout=wait_s(15))
     if proc.stdout is not None:
         proc.stdout.close()
 
 
 def _lines_until(proc: subprocess.Popen, needle: str, limit: float = 20.0) -> list[str]:
     lines: list[str] = []
-    deadline = time.monotonic() + limit
+    deadline = time.monotonic() + wait_s(limit)
     assert proc.stdout is not None
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
@@ -64,12 +66,12 @@ def test_serve_prints_the_gm_url_and_qr_at_once_and_stops_on_sigterm(tmp_path):
         assert lines[-1] == f"Game master: http://127.0.0.1:{port}/gm?token={token}"
         qr = _lines_until(proc, "▀")  # the QR code follows, in block characters
         assert qr
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/public", timeout=5) as r:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/public", timeout=wait_s(5)) as r:
             assert json.loads(r.read())["phase"] == "lobby"
         assert (tmp_path / "games.sqlite3").exists()
     finally:
         proc.send_signal(signal.SIGTERM)
-        status = proc.wait(timeout=15)
+        status = proc.wait(timeout=wait_s(15))
         assert proc.stdout is not None
         rest = proc.stdout.read()
         proc.stdout.close()
@@ -105,7 +107,7 @@ def test_serve_refuses_a_port_in_use_with_a_message(tmp_path):
         out = subprocess.run(
             [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
              "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(tmp_path)],
-            capture_output=True, text=True, env=env, timeout=30)
+            capture_output=True, text=True, env=env, timeout=wait_s(30))
     assert out.returncode == 2
     assert "cannot listen" in out.stderr and "Traceback" not in out.stderr
 
@@ -121,7 +123,7 @@ def test_serve_runs_the_simulated_table_and_says_so(tmp_path):
         assert "12 seat boxes simulated" in table_line and "display simulated" in table_line
         req = urllib.request.Request(f"http://127.0.0.1:{port}/api/hardware",
                                      headers={"Authorization": "Bearer tok"})
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=wait_s(10)) as r:
             hw = json.loads(r.read())
         assert [b["seat"] for b in hw["leds"]] == list(range(1, 13))
         assert hw["frames"] >= 1  # the boot frame: the GM's QR code
@@ -144,7 +146,7 @@ def test_serve_refuses_to_resume_a_button_game_the_pin_map_cannot_seat(tmp_path)
     out = subprocess.run(
         [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
          "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path)],
-        capture_output=True, text=True, env=env, timeout=30)
+        capture_output=True, text=True, env=env, timeout=wait_s(30))
     assert out.returncode == 2, out.stdout + out.stderr
     assert "12 seats, but the game has 14 players: seats 13-14 have no button box" in out.stderr
     assert "Traceback" not in out.stderr

@@ -10,6 +10,8 @@ import stat
 import urllib.error
 import urllib.request
 
+from slowness import wait_s
+
 from .test_serve import _lines_until, _serve, _stop
 
 
@@ -30,7 +32,7 @@ def test_new_gm_token_replaces_the_kept_one_and_unpairs_every_tablet(tmp_path):
         request = urllib.request.Request(f"http://127.0.0.1:{port}/api/gm",
                                          headers={"Authorization": f"Bearer {old}"})
         try:
-            urllib.request.urlopen(request, timeout=5)
+            urllib.request.urlopen(request, timeout=wait_s(5))
             raise AssertionError("the old token still opened the GM API")
         except urllib.error.HTTPError as err:
             assert err.code == 403
@@ -80,7 +82,7 @@ def test_a_full_card_at_start_is_one_line_and_exit_2(tmp_path):
         except OSError:
             pass
         proc, _ = _serve(where)
-        out = proc.communicate(timeout=30)[0]
+        out = proc.communicate(timeout=wait_s(30))[0]
         assert proc.returncode == 2, out
         assert "the Pi's storage is full: free space, then retry" in out
         assert "Traceback" not in out
@@ -118,7 +120,7 @@ def test_a_read_only_card_at_start_is_one_line_and_exit_2_and_moves_nothing(tmp_
         assert subprocess.run(["mount", "-o", "remount,ro", str(where)],
                               capture_output=True, check=False).returncode == 0
         proc, _ = _serve(where)
-        out = proc.communicate(timeout=30)[0]
+        out = proc.communicate(timeout=wait_s(30))[0]
         assert proc.returncode == 2, out
         assert "Traceback" not in out and len(out.strip().splitlines()) == 1, out
         assert "read-only" in out and "make it writable again" in out, out
@@ -151,7 +153,7 @@ def test_a_second_hub_on_the_same_folder_is_one_line_and_exit_2(tmp_path):
         second = subprocess.run(
             [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
              "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path)],
-            capture_output=True, text=True, timeout=60, cwd=ROOT,
+            capture_output=True, text=True, timeout=wait_s(60), cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert second.returncode == 2, second.stdout + second.stderr
         assert second.stderr.strip() == (
@@ -160,14 +162,14 @@ def test_a_second_hub_on_the_same_folder_is_one_line_and_exit_2(tmp_path):
         assert (tmp_path / "games.sqlite3.journal").read_bytes() == journal  # untouched
         season = subprocess.run(  # a command that only reads: beside the hub, as it is
             [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
-             "season", "--data", str(tmp_path)], capture_output=True, text=True, timeout=60,
+             "season", "--data", str(tmp_path)], capture_output=True, text=True, timeout=wait_s(60),
             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert season.returncode == 0 and json.loads(season.stdout)["games"] == 0, season.stderr
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/api/games", data=json.dumps(
                 {"ruleset": "millers-hollow", "players": [f"P{i}" for i in range(8)]}).encode(),
             headers={"Authorization": "Bearer t", "Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=10) as answer:
+        with urllib.request.urlopen(request, timeout=wait_s(10)) as answer:
             assert answer.status == 201
     finally:
         _stop(proc)

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.hub import create_app
 from companion.hub.manual import STAMP, Manual, sources, stamp
@@ -346,5 +347,5 @@ def test_the_manual_has_no_serious_wcag_violation(site: tuple[Path, bool]) -> No
         pytest.skip("no Chromium")
     done = subprocess.run([sys.executable, "-c", AXE_CHILD, str(site[0]),
                            str(ROOT / "tests" / "web"), chromium, json.dumps(AXE_PAGES)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=wait_s(300))
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]

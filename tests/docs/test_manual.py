@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.words import LANGUAGES
 from companion.words.names import ROLES, power_line, role_name
@@ -276,5 +277,5 @@ def test_ci_fails_when_the_readmes_test_command_fails(tmp_path: Path) -> None:
         'cd "$(dirname "$0")/.."', "").replace(".venv/bin/mkdocs", "echo built")
     (tmp_path / "run").write_text(failing, encoding="utf-8")
     done = subprocess.run(["bash", str(tmp_path / "run")], capture_output=True, text=True,
-                          timeout=30)
+                          timeout=wait_s(30))
     assert done.returncode != 0 and "built" not in done.stdout

@@ -13,6 +13,7 @@ import pytest
 from companion.firmware import pinmap
 from companion.firmware.bridge import SeatBridge, lights
 from companion.firmware.seats import SeatBoxes, Timing
+from slowness import wait_s
 
 from companion.engine import pending
 from companion.store import Store
@@ -26,7 +27,7 @@ JP9 = {"ruleset": "jp-standard", "players": NAMES, "seed": 3,
 
 
 def until(check: Callable[[], bool], timeout: float = 3.0) -> None:
-    end = time.monotonic() + timeout
+    end = time.monotonic() + wait_s(timeout)
     while time.monotonic() < end:
         if check():
             return

@@ -13,6 +13,7 @@ import time
 import pytest
 from companion.firmware import display
 from companion.firmware.device import Display, open_device
+from slowness import wait_s
 
 from .conftest import frames, need_unifont
 
@@ -103,7 +104,7 @@ def test_follow_shows_the_public_stream_and_ends_when_it_closes():
     assert shown.last_image.tobytes() == display.render(frames.discussion()).tobytes()
     assert thread.daemon
     table.listener.queue.put(json.dumps(frames.verdict()))
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + wait_s(5)
     want = display.render(frames.verdict()).tobytes()
     while time.monotonic() < deadline:
         if shown.last_image is not None and shown.last_image.tobytes() == want:
@@ -111,7 +112,7 @@ def test_follow_shows_the_public_stream_and_ends_when_it_closes():
         time.sleep(0.02)
     assert shown.last_image is not None and shown.last_image.tobytes() == want
     table.listener.queue.put("")
-    thread.join(5)
+    thread.join(wait_s(5))
     assert not thread.is_alive() and table.unlistened
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from companion.firmware import doctor, pinmap
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from slowness import wait_s
 
 from .conftest import FakeBus
 
@@ -30,7 +31,7 @@ def _doctor(*args: str, **env: str) -> subprocess.CompletedProcess:
         full.pop("GPIOZERO_PIN_FACTORY", None)
     return subprocess.run(
         [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
-         "doctor", *args], capture_output=True, text=True, env=full, timeout=60)
+         "doctor", *args], capture_output=True, text=True, env=full, timeout=wait_s(60))
 
 
 def _no_pin_library() -> bool:
@@ -106,7 +107,7 @@ class Table:
 
     def join(self) -> None:
         for thread in self.threads:
-            thread.join(5)
+            thread.join(wait_s(5))
 
 
 
@@ -119,7 +120,7 @@ def test_seat_loop_asks_each_seat_in_turn_and_lights_its_led(factory):
     press; when it arrives the seat's LED lights at the map's brightness."""
     pm = pinmap.load(ROOT / "hardware" / "pinmap.toml")
     table = Table(factory)
-    failed = doctor.check_seats(pm, factory, timeout=5, out=table.out)
+    failed = doctor.check_seats(pm, factory, timeout=wait_s(5), out=table.out)
     table.join()
     assert failed == 0
     asked = [int(m[1]) for m in map(PROMPT.match, table.lines) if m]
@@ -157,7 +158,7 @@ def test_a_button_stuck_pressed_fails_without_waiting(factory):
     pm = pinmap.load(ROOT / "hardware" / "pinmap.toml")
     factory.pin(4, pin_class=ShortedPin)  # seat 1's button, shorted to GND
     table = Table(factory)
-    failed = doctor.check_seats(pm, factory, timeout=5, out=table.out)
+    failed = doctor.check_seats(pm, factory, timeout=wait_s(5), out=table.out)
     table.join()
     assert failed == 1
     assert table.lines[0].startswith("FAIL  seat 1: button GPIO4 reads pressed before anyone")
@@ -173,7 +174,7 @@ def test_pi_path_probes_the_bus_and_lights_expander_leds(factory):
     pm = pinmap.load(ROOT / "hardware" / "pinmap-18.toml")
     bus = FakeBus({0x20})  # the expander answers, the display does not
     table = Table(factory)
-    status = doctor.run(pm, factory=factory, open_bus=lambda n: bus, press_timeout=5,
+    status = doctor.run(pm, factory=factory, open_bus=lambda n: bus, press_timeout=wait_s(5),
                         out=table.out)
     table.join()
     assert status == 1
@@ -205,7 +206,7 @@ def test_pi_path_without_an_i2c_bus_fails_the_expander_seats(factory):
         raise OSError(2, "No such file or directory")
 
     table = Table(factory)
-    status = doctor.run(pm, factory=factory, open_bus=no_bus, press_timeout=5,
+    status = doctor.run(pm, factory=factory, open_bus=no_bus, press_timeout=wait_s(5),
                         out=table.out)
     table.join()
     assert status == 1

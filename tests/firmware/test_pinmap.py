@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from companion.firmware import pinmap
 from companion.firmware.pinmap import ExpanderPin, PinMapError
+from slowness import wait_s
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HARDWARE = ROOT / "hardware"
@@ -173,7 +174,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     env.pop("GPIOZERO_PIN_FACTORY", None)
     return subprocess.run(
         [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
-         *args], capture_output=True, text=True, env=env, timeout=60)
+         *args], capture_output=True, text=True, env=env, timeout=wait_s(60))
 
 
 @pytest.mark.parametrize("command", ["serve", "doctor"])
@@ -215,11 +216,11 @@ def test_serve_starts_with_a_good_map(tmp_path):
         first = proc.stdout.readline()
         assert first.startswith(f"Werewolf hub on http://127.0.0.1:{port}/"), first
         # answered once the server runs, after its SIGTERM handler is in place
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/public", timeout=10) as r:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/public", timeout=wait_s(10)) as r:
             assert r.status == 200
     finally:
         proc.send_signal(signal.SIGTERM)
-        status = proc.wait(timeout=15)
+        status = proc.wait(timeout=wait_s(15))
         if proc.stdout is not None:
             proc.stdout.close()
     assert status == 0
@@ -240,7 +241,7 @@ def test_the_committed_wiring_svg_is_the_generated_one():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
         [sys.executable, "-m", "companion.firmware.pinmap", "--svg", "hardware/pinmap.toml"],
-        capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=wait_s(60))
     assert proc.returncode == 0, proc.stderr
     committed = (HARDWARE / "wiring.svg").read_text(encoding="utf-8")
     assert proc.stdout == committed, (

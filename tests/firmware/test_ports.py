@@ -18,6 +18,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,7 +114,7 @@ def mypy(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         [sys.executable, "-m", "mypy", "--strict",
          "--follow-imports=silent", "--no-error-summary", "--show-error-codes",
          "--cache-dir", str(cache), *NO_ANY, *STRICT, *files],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)
+        cwd=ROOT, capture_output=True, text=True, timeout=wait_s(300))
     assert done.returncode in (0, 1), done.stderr  # 2: mypy itself failed
     out: dict[str, list[str]] = {name: [] for name in [*SNIPPETS, *NO_ANY, *STRICT]}
     for line in done.stdout.splitlines():

@@ -1,22 +1,27 @@
-"""Fixtures for the hub: a table over a real SQLite file in a temp folder, a
-fake clock (tests never sleep), a seeded RNG for the night calls' lengths, and
-Flask test clients for the GM and for phones."""
+"""Fixtures for the hub: Flask test clients for the GM and for phones over
+the table of tests/conftest.py (a real SQLite file in a temp folder, a fake
+clock: tests never sleep, a seeded RNG for the night calls' lengths), and the
+hub's real server for the tests that need sockets."""
 
 from __future__ import annotations
 
-import random
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 
+# the hub's tests import the table's setups and clock from here (.conftest)
+from helpers import FakeClock, jp9, mh8
+from slowness import wait_s
+
 from companion.hub import create_app
-from companion.store import Store
 from companion.table import Table
 
+__all__ = ["GM", "GM_TOKEN", "FakeClock", "jp9", "mh8", "serving"]
+
 GM_TOKEN = "gm-test-token"
+GM = {"Authorization": f"Bearer {GM_TOKEN}"}
 
 
 @contextmanager
@@ -33,37 +38,8 @@ def serving(table: Table, app, **kwargs) -> Iterator[int]:  # type: ignore[no-un
     finally:
         table.close_listeners()
         server.stop()
-        thread.join(timeout=10)
+        thread.join(timeout=wait_s(10))
         server.close()
-GM = {"Authorization": f"Bearer {GM_TOKEN}"}
-
-
-class FakeClock:
-    """Time as an input: `clock.t += 30` then `table.tick()`."""
-
-    def __init__(self, t: float = 1_000_000.0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-def table(db_path: Path, clock: FakeClock) -> Table:
-    return Table(Store(db_path), clock=clock, rng=random.Random(7))
 
 
 @pytest.fixture
@@ -76,24 +52,3 @@ def app(table: Table):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def client(app):  # type: ignore[no-untyped-def]
     return app.test_client()
-
-
-def jp9(seed: int = 3) -> dict:
-    """A 9-player jp-standard setup with a fixed deal (seat order A..I)."""
-    players = list("ABCDEFGHI")
-    roles = ["seer", "werewolf", "werewolf", "madman", "medium", "knight", "villager",
-             "villager", "villager"]
-    return {"ruleset": "jp-standard", "players": players, "deal": dict(zip(players, roles)),
-            "seed": seed}
-
-
-def mh8(seed: int = 3, **options: object) -> dict:
-    """An 8-player Millers Hollow setup with a fixed deal (seat order A..H)."""
-    players = list("ABCDEFGH")
-    roles = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager",
-             "villager"]
-    doc: dict = {"ruleset": "millers-hollow", "players": players,
-                 "deal": dict(zip(players, roles)), "seed": seed}
-    if options:
-        doc["options"] = options
-    return doc

@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from random import Random
 
+from slowness import wait_s
+
 from companion.replay import parse_action, run_replay, setup_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,8 +39,9 @@ SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*.json"))
 TOKEN = "crash-test-token"
 SEED = 5
 KILLS = 56  # ≥ 50 kills across the games
-START_TIMEOUT_S = 15.0
-REQUEST_TIMEOUT_S = 10.0
+#: bounds on the quiet machine, times its slowness (tests/slowness.py [issue 45])
+START_TIMEOUT_S = wait_s(15.0)
+REQUEST_TIMEOUT_S = wait_s(10.0)
 #: keys of a logged action that the engine adds to what was sent
 ADDED_KEYS = {"e", "a", "result", "draw", "wolf"}
 
@@ -83,7 +86,7 @@ class Hub:
     def kill(self) -> None:
         assert self.proc is not None
         os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
+        self.proc.wait(timeout=wait_s(10))
         self.proc = None
 
     def stop(self) -> None:
@@ -91,10 +94,10 @@ class Hub:
             return
         self.proc.terminate()
         try:
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=wait_s(10))
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=wait_s(10))
         self.proc = None
 
     def log_tail(self) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from slowness import wait_s
 
 from .conftest import GM, mh8, serving
 
@@ -143,7 +144,7 @@ def test_the_issues_attack_over_real_http_changes_nothing(tmp_path):
     app = create_app(table, "real-token")
 
     def send(method: str, path: str, body: str | None, headers: dict) -> tuple[int, dict]:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=wait_s(10))
         try:
             conn.request(method, path, body=body, headers=headers)
             r = conn.getresponse()
@@ -156,7 +157,7 @@ def test_the_issues_attack_over_real_http_changes_nothing(tmp_path):
         bearer = {"Authorization": "Bearer real-token", "Content-Type": "application/json"}
         assert send("POST", "/api/games", json.dumps(mh8()), bearer)[0] == 201
         assert send("POST", "/api/actions", json.dumps(SEER), bearer)[0] == 200
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=wait_s(10))
         conn.request("GET", "/gm?token=real-token")
         cookie = conn.getresponse().getheader("Set-Cookie", "").split(";")[0]
         conn.close()

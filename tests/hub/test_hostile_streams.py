@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import socket
-import statistics
 import subprocess
 import sys
 import threading
@@ -18,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from slowness import factor_now, p95, wait_s
 
 from companion.hub import create_app
 from companion.hub import server as hub_server
@@ -57,7 +57,7 @@ class Hub:
              timeout: float = 5.0) -> tuple[int, dict]:
         import http.client
 
-        conn = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=wait_s(timeout))
         try:
             conn.request("POST", path, body=json.dumps(body).encode(), headers={
                 "Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json",
@@ -116,7 +116,8 @@ def trickle_until_closed(sock: socket.socket) -> float | None:
 def open_stream(port: int, path: str, source: str = HOST,
                 headers: dict | None = None) -> tuple[socket.socket, int]:
     """A stream's socket (its head read) and its HTTP status."""
-    sock = socket.create_connection((HOST, port), timeout=5, source_address=(source, 0))
+    sock = socket.create_connection((HOST, port), timeout=wait_s(5),
+                                    source_address=(source, 0))
     extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\n{extra}\r\n".encode())
     head = b""
@@ -130,7 +131,7 @@ def open_stream(port: int, path: str, source: str = HOST,
 
 def device_cookie(port: int, url: str) -> str:
     """The cookie a seat's page sets on the phone that opens it first."""
-    sock = socket.create_connection((HOST, port), timeout=5)
+    sock = socket.create_connection((HOST, port), timeout=wait_s(5))
     sock.sendall(f"GET {url} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n".encode())
     head = b""
     while b"\r\n\r\n" not in head:
@@ -165,13 +166,13 @@ class Reader(threading.Thread):
                 self.events.append((time.perf_counter(), event.decode(errors="replace")))
 
     def wait_for(self, text: str, since: float, timeout: float = 5.0) -> float:
-        limit = time.perf_counter() + timeout
+        limit = time.perf_counter() + wait_s(timeout)
         while time.perf_counter() < limit:
             for at, event in list(self.events):
                 if at >= since and text in event:
                     return at
             time.sleep(0.005)
-        raise AssertionError(f"no event with {text!r} within {timeout} s")
+        raise AssertionError(f"no event with {text!r} within {wait_s(timeout)} s")
 
 
 def game(hub: Hub) -> dict:
@@ -185,7 +186,12 @@ def game(hub: Hub) -> dict:
 def test_a_flood_of_anonymous_streams_and_slowloris_starves_nobody(hub: Hub) -> None:
     """[issue 17] 200 public streams from 100 addresses that never read, and 100
     half-sent requests: the GM is answered within 250 ms at p95, and the
-    table's own streams (the TV's, a seat's, the GM's) get each change within 1 s."""
+    table's own streams (the TV's, a seat's, the GM's) get each change within 1 s.
+
+    Each bound is what the flood may add to the same requests' times without
+    it, measured first in this test: on a quiet machine those are a few ms,
+    so the bounds are the issue's; on a busy one the machine's own delay is
+    not counted against the hub [issue 45]."""
     game(hub)
     tv, tv_status = open_stream(hub.port, "/api/public/stream")
     gm, gm_status = open_stream(hub.port, "/api/stream", headers={
@@ -194,6 +200,22 @@ def test_a_flood_of_anonymous_streams_and_slowloris_starves_nobody(hub: Hub) -> 
     readers = [Reader(tv), Reader(gm)]
     for reader in readers:
         reader.start()
+
+    def pauses(rounds: int) -> tuple[list[float], list[float]]:
+        """The GM's pause and resume, `rounds` times: each answer's time, and
+        each change's time to reach the TV's stream and the GM's."""
+        answers, arrivals = [], []
+        for k in range(rounds):
+            t0 = time.perf_counter()
+            status, out = hub.post("/api/timer", {"do": "pause" if k % 2 == 0 else "resume"})
+            answers.append(time.perf_counter() - t0)
+            assert status == 200, out
+            word = '"paused": null' if k % 2 else '"paused": '  # null: running again
+            arrivals += [reader.wait_for(word, t0) - t0 for reader in readers]
+        return answers, arrivals
+
+    quiet_answers, quiet_arrivals = pauses(20)  # no flood yet
+    quiet_answer, quiet_arrival = p95(quiet_answers), p95(quiet_arrivals)
 
     hostile, statuses = [], []
     for i in range(200):
@@ -208,23 +230,16 @@ def test_a_flood_of_anonymous_streams_and_slowloris_starves_nobody(hub: Hub) -> 
     assert statuses.count(200) <= caps.public_total  # the rest were refused, not queued
     assert statuses.count(429) >= 200 - caps.public_total
 
-    answers, arrivals = [], []
-    for k in range(40):  # enough answers for a p95 that is not their maximum
-        t0 = time.perf_counter()
-        status, out = hub.post("/api/timer", {"do": "pause" if k % 2 == 0 else "resume"})
-        answers.append(time.perf_counter() - t0)
-        assert status == 200, out
-        word = '"paused": null' if k % 2 else '"paused": '  # null: running again
-        arrivals += [reader.wait_for(word, t0) - t0 for reader in readers]
+    answers, arrivals = pauses(40)  # enough answers for a p95 that is not their maximum
     for sock in [*hostile, tv, gm]:
         sock.close()
-    assert statistics.quantiles(answers, n=20)[-1] < 0.250, answers
+    assert p95(answers) < 0.250 + quiet_answer, (answers, quiet_answer)
     # every change reaches the TV and the GM: 95 % within 1 s, none held for
     # long (starved, they would wait for the flood to end); the one slow
     # arrival a loaded machine gives (1.2 s seen beside the suite's other
     # worker and other tenants, load 6-7) is not starvation [issue 45]
-    assert statistics.quantiles(arrivals, n=20)[-1] < 1.0, arrivals
-    assert max(arrivals) < 3.0, arrivals
+    assert p95(arrivals) < 1.0 + quiet_arrival, (arrivals, quiet_arrival)
+    assert max(arrivals) < 3.0 + quiet_arrival, (arrivals, quiet_arrival)
 
 
 def test_one_address_keeps_at_most_four_public_streams_the_oldest_is_replaced(hub: Hub) -> None:
@@ -331,28 +346,37 @@ def test_a_flood_of_anonymous_requests_queues_behind_itself_not_the_gm(hub: Hub)
     url = created["seats"][2]["url"]
     cookie = device_cookie(hub.port, url)
     # the guests in their own process: their own CPU, and not this one's GIL
-    flood = subprocess.Popen([sys.executable, "-c", GUESTS, str(hub.port)],
-                             stdout=subprocess.PIPE, text=True)
-    try:
-        time.sleep(1.0)
+
+    def rounds(n: int) -> list[float]:
+        """The GM's pause or resume and the seat's state, `n` times: each pair's time."""
         times = []
-        for k in range(40):
+        for k in range(n):
             t0 = time.perf_counter()
             status, out = hub.post("/api/timer", {"do": "pause" if k % 2 == 0 else "resume"})
             assert status == 200, out
-            conn = http.client.HTTPConnection(HOST, hub.port, timeout=5)
+            conn = http.client.HTTPConnection(HOST, hub.port, timeout=wait_s(5))
             conn.request("GET", f"{url}/state", headers={"Cookie": cookie})
             assert conn.getresponse().status == 200
             conn.close()
             times.append(time.perf_counter() - t0)
+        return times
+
+    now = factor_now()  # how much slower than the quiet machine this one is now [issue 45]
+    flood = subprocess.Popen([sys.executable, "-c", GUESTS, str(hub.port)],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.0)
+        times = rounds(40)
     finally:
         flood.terminate()
-        served = int(flood.communicate(timeout=10)[0] or 0)
+        served = int(flood.communicate(timeout=wait_s(10))[0] or 0)
     assert served > 100  # the flood was real
     # not starved: behind 40 guests' queue the GM would wait seconds; the bound
     # is loose because the suite's other worker shares the two cores (the
-    # issue's 250 ms is checked under the stream flood above and in the bench)
-    assert statistics.quantiles(times, n=20)[-1] < 1.0, times
+    # issue's 250 ms is checked under the stream flood above and in the bench).
+    # The flood is work beside the hub's: on a machine `now` times slower than
+    # the quiet one, each of its rounds is too (on a quiet one, the bound is 1 s)
+    assert p95(times) < 1.0 * now, (times, now)
 
 
 def test_whose_request_is_checked_not_believed(hub: Hub, tmp_path: Path) -> None:
@@ -394,7 +418,7 @@ def test_a_guest_past_its_rate_is_told_429_and_the_gm_never_is(
     from companion.hub.front import GUEST_RATE
 
     def burst(headers: dict, source: str) -> list[int]:
-        conn = http.client.HTTPConnection(HOST, hub.port, timeout=5,
+        conn = http.client.HTTPConnection(HOST, hub.port, timeout=wait_s(5),
                                           source_address=(source, 0))
         statuses = []
         for _ in range(int(GUEST_RATE[1]) + 40):

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from helpers import run_in_a_thread
+from slowness import factor_now, p95, wait_s
 
 from companion.bench.hostile import SEAT_FLOOD_CONNECTIONS, SEAT_FLOODER
 from companion.hub import create_app
@@ -49,7 +50,7 @@ def hub(tmp_path: Path) -> Iterator[Hub]:
 
 
 def _get(port: int, path: str, headers: dict) -> tuple[int, http.client.HTTPResponse, bytes]:
-    conn = http.client.HTTPConnection(HOST, port, timeout=10)
+    conn = http.client.HTTPConnection(HOST, port, timeout=wait_s(10))
     try:
         conn.request("GET", path, headers=headers)
         response = conn.getresponse()
@@ -67,15 +68,11 @@ def test_one_seats_flood_is_refused_and_slows_neither_the_gm_nor_the_other_seats
     created = game(hub)
     urls = [seat["url"] for seat in created["seats"]]
     cookies = [device_cookie(hub.port, url) for url in urls]
-    t_start = time.perf_counter()
-    flood = subprocess.Popen(
-        [sys.executable, "-c", SEAT_FLOODER, str(hub.port), f"{urls[0]}/state", cookies[0],
-         str(SEAT_FLOOD_CONNECTIONS)], stdout=subprocess.PIPE, text=True)
-    try:
-        assert flood.stdout is not None and flood.stdout.readline().strip() == "ready"
-        time.sleep(1.0)  # its first burst is spent
+
+    def rounds(n: int) -> tuple[list[float], list[float]]:
+        """The GM's pause or resume and another seat's state, `n` times: each one's time."""
         gm, others = [], []
-        for k in range(40):  # enough answers for a p95 that is not their maximum
+        for k in range(n):
             t0 = time.perf_counter()
             status, out = hub.post("/api/timer", {"do": "pause" if k % 2 == 0 else "resume"})
             gm.append(time.perf_counter() - t0)
@@ -86,9 +83,20 @@ def test_one_seats_flood_is_refused_and_slows_neither_the_gm_nor_the_other_seats
             others.append(time.perf_counter() - t1)
             assert status == 200, reply
             time.sleep(0.05)
+        return gm, others
+
+    now = factor_now()  # how much slower than the quiet machine this one is now [issue 45]
+    t_start = time.perf_counter()
+    flood = subprocess.Popen(
+        [sys.executable, "-c", SEAT_FLOODER, str(hub.port), f"{urls[0]}/state", cookies[0],
+         str(SEAT_FLOOD_CONNECTIONS)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert flood.stdout is not None and flood.stdout.readline().strip() == "ready"
+        time.sleep(1.0)  # its first burst is spent
+        gm, others = rounds(40)  # enough answers for a p95 that is not their maximum
     finally:
         flood.terminate()
-        out = flood.communicate(timeout=10)[0].strip().splitlines()
+        out = flood.communicate(timeout=wait_s(10))[0].strip().splitlines()
         lasted = time.perf_counter() - t_start
     counts = json.loads(out[-1])
     # the flood was held to the seat's rate: its bucket, then SEAT_RATE a second
@@ -102,9 +110,11 @@ def test_one_seats_flood_is_refused_and_slows_neither_the_gm_nor_the_other_seats
     # 2-4 ms here beside the suite's other worker). The bounds are looser, as
     # the request flood's are (test_hostile_streams): the other worker shares
     # the two cores, and at a load of 14 this GM's p95 was once 0.5 s. What
-    # breaks when the limit is gone is the count above (thousands answered)
-    assert statistics.quantiles(gm, n=20)[-1] < 1.0, gm
-    assert statistics.median(others) < 0.100, others
+    # breaks when the limit is gone is the count above (thousands answered).
+    # The flood is work beside the hub's: on a machine `now` times slower than
+    # the quiet one, each answer is too (on a quiet one, the bounds as written)
+    assert p95(gm) < 1.0 * now, (gm, now)
+    assert statistics.median(others) < 0.100 * now, (others, now)
 
 
 def test_a_seat_past_its_rate_is_told_429_and_another_seat_and_the_gm_are_not(
@@ -119,7 +129,7 @@ def test_a_seat_past_its_rate_is_told_429_and_another_seat_and_the_gm_are_not(
     cookies = [device_cookie(hub.port, url) for url in urls]
 
     def burst(path: str, headers: dict, n: int) -> list[int]:
-        conn = http.client.HTTPConnection(HOST, hub.port, timeout=5)
+        conn = http.client.HTTPConnection(HOST, hub.port, timeout=wait_s(5))
         statuses = []
         for _ in range(n):
             conn.request("GET", path, headers=headers)
@@ -162,7 +172,7 @@ def test_a_phones_own_bursts_never_meet_its_limit(hub: Hub) -> None:
     for _ in range(4):
         statuses.append(_get(hub.port, f"{url}/state", {"Cookie": cookie})[0])
         stream()
-    conn = http.client.HTTPConnection(HOST, hub.port, timeout=5)
+    conn = http.client.HTTPConnection(HOST, hub.port, timeout=wait_s(5))
     for _ in range(12):
         conn.request("POST", f"{url}/suspect", body=json.dumps({"target": "P4"}).encode(),
                      headers={"Cookie": cookie, "Content-Type": "application/json"})
@@ -235,7 +245,10 @@ def test_a_seats_flood_waits_behind_itself_not_in_front_of_another_seat() -> Non
     took, peak, statuses = _front_requests([seated("flood")] * 12, seated("other"), threads=4)
     assert set(statuses) == {200}
     assert peak[seated("flood")] == SEAT_AT_ONCE, peak
-    assert took < 0.375, took  # one round is 0.15 s; behind the flood's 12: 0.6 s
+    # one round is 0.15 s; behind the flood's 12: 0.6 s. The bound is the
+    # request's time alone (a round, on a quiet machine) plus 1.5 rounds
+    alone = _front_requests([], seated("other"), threads=4)[0]
+    assert took < alone + 0.225, (took, alone)
 
 
 def test_the_gm_has_threads_of_his_own() -> None:
@@ -245,4 +258,7 @@ def test_the_gm_has_threads_of_his_own() -> None:
     phones = [seated(f"phone{i}") for i in range(6) for _ in range(SEAT_AT_ONCE)]
     took, _, statuses = _front_requests(phones, GM, threads=4)
     assert set(statuses) == {200}
-    assert took < 0.375, took  # one round is 0.15 s; behind the table's 3 rounds: 0.6 s
+    # one round is 0.15 s; behind the table's 3 rounds: 0.6 s. The bound is
+    # the GM's request alone (a round, on a quiet machine) plus 1.5 rounds
+    alone = _front_requests([], GM, threads=4)[0]
+    assert took < alone + 0.225, (took, alone)

@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from table.test_pacing import drive_to_day
 
 from companion.engine import pending
 from companion.table import NotNow
 
 from .conftest import GM, mh8
-from .test_pacing import drive_to_day
 
 PROFS = ["farmer", "farmer", "lord", "tavern-keeper", "baker", "confessor", "barber", "drifter"]
 

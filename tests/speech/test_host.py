@@ -9,6 +9,7 @@ import wave
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.speech import Cache
 from companion.store import Store
@@ -105,7 +106,7 @@ def test_the_narration_is_public_and_spoken(app, clock) -> None:  # type: ignore
     first = said["said"][0]
     if find("en")[0] is not None and not first["ready"]:  # heard before it was rendered
         assert client.get(first["url"]).status_code == 503  # never rendered in a request
-        assert app.extensions["narration"].ahead.drain(timeout=60, upto=0)  # [issue 42]
+        assert app.extensions["narration"].ahead.drain(timeout=wait_s(60), upto=0)  # [issue 42]
         assert client.get("/api/speech").get_json()["said"][0]["ready"]
     audio = client.get(first["url"])
     if find("en")[0] is None:

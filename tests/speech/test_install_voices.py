@@ -13,6 +13,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from slowness import wait_s
 
 from companion.speech import engines
 from companion.speech.engines import VOICES_SCRIPT, find
@@ -66,7 +67,7 @@ def _root(tmp_path: Path, files: dict[str, str], codename: str = "bookworm") -> 
 
 
 def _run(*args: str) -> str:
-    done = subprocess.run(["sh", SCRIPT, *args], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(["sh", SCRIPT, *args], capture_output=True, text=True, timeout=wait_s(60))
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -81,7 +82,7 @@ def _apt_targets(root: Path) -> set[tuple[str, str, str]]:
          "-o", f"Dir::Etc::sourceparts={root}/etc/apt/sources.list.d",
          "-o", f"Dir::State::Lists={root}/lists", "indextargets", "--no-release-info",
          "--format", "$(SITE) $(RELEASE) $(COMPONENT) $(TARGET_OF)"],
-        capture_output=True, text=True, timeout=60, check=True)
+        capture_output=True, text=True, timeout=wait_s(60), check=True)
     return {tuple(line.split()[:3]) for line in done.stdout.splitlines()  # type: ignore[misc]
             if line.endswith(" deb")}
 

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.engine import legal_actions
 from companion.speech import Cache
@@ -205,7 +206,7 @@ def test_the_pis_speaker_plays_each_utterance_once_in_order_at_the_hosts_volume(
         exact = narration.utterance(int(u["url"].split("/")[3]), u["n"])
         assert exact is not None and abs(exact.at - u["at"]) < 0.001
         clock.t = exact.at
-        assert got.acquire(timeout=10)
+        assert got.acquire(timeout=wait_s(10))
     for data, u in zip(played, said, strict=True):
         with wave.open(io.BytesIO(data)) as w:
             frames = w.readframes(w.getnframes())

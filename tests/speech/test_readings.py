@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.engine import recommended_deal
 from companion.speech import Cache
@@ -50,7 +51,7 @@ def test_the_narrator_says_the_reading_and_the_screens_keep_the_name(tmp_path: P
     voice = Heard()
     narration = Narration(table, Cache(tmp_path / "speech", engines={"ja": voice}))
     table.create(_setup(readings={"陽菜": "はるな", "ゆうと": ""}))
-    assert narration.ahead.drain(timeout=60, upto=GAME)
+    assert narration.ahead.drain(timeout=wait_s(60), upto=GAME)
     view = table.public()
     assert view["readings"] == {"陽菜": "はるな"}  # an empty reading is none
     assert table.seat_view(4)["readings"] == {"陽菜": "はるな"}  # the phone shows it

@@ -10,6 +10,7 @@ import wave
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.speech import Cache, fixed_lines
 from companion.speech.engines import to_pinyin, wav_seconds
@@ -85,7 +86,8 @@ def test_narrate_prints_one_json_object_last(tmp_path) -> None:  # type: ignore[
 
     need_engine("en")
     proc = subprocess.run([sys.executable, "-m", "companion.cli", "narrate", "--lang", "en",
-                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=300)
+                           "--out", str(tmp_path)], capture_output=True, text=True,
+                          timeout=wait_s(300))
     assert proc.returncode == 0, proc.stderr
     figures = json.loads(proc.stdout.strip().splitlines()[-1])
     assert figures["lines"] == len(list(tmp_path.rglob("*.wav"))) > 60

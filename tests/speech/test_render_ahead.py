@@ -17,6 +17,8 @@ import threading
 import time
 from pathlib import Path
 
+from slowness import wait_s
+
 from companion.speech import Cache
 from companion.speech.engines import wav_bytes
 from companion.speech.narration import Narration
@@ -144,7 +146,7 @@ def test_a_line_rendered_late_is_said_once_ready_and_the_stage_waits(tmp_path: P
     clock.t = dawn.at + 1.0  # the voice is still rendering it: its moment passes
     table.tick()
     voice.release.set()
-    assert narration.ahead.drain(timeout=30)
+    assert narration.ahead.drain(timeout=wait_s(30))
     table.tick()
     assert not dawn.pending and dawn.late > 0 and dawn.at >= clock.t
     after = [u for u in narration.said() if u.n > dawn.n and not u.dropped]
@@ -187,7 +189,7 @@ def test_every_line_of_a_game_and_its_story_is_rendered_before_it_is_said(
         clock.t += 0.25
         table.tick()
         _act(table, rng, asks, clock.t)
-    assert narration.ahead.drain(timeout=60, upto=1)  # the story, once the end is public
+    assert narration.ahead.drain(timeout=wait_s(60), upto=1)  # the story, once the end is public
     for _ in range(240):  # its first pages
         clock.t += 0.25
         table.tick()

@@ -17,6 +17,7 @@ import random
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.speech import Cache
 from companion.speech.ahead import GAME
@@ -35,7 +36,7 @@ def _started(tmp_path: Path) -> tuple[Table, Narration, FakeClock]:
     table.create({"ruleset": "millers-hollow", "players": PLAYERS,
                   "deal": dict(zip(PLAYERS, ROLES)), "seed": 4, "narrated": True,
                   "wait_for_start": True, "options": {"night_s": 20, "pack_s": 30}})
-    assert narration.ahead.drain(timeout=60, upto=GAME)
+    assert narration.ahead.drain(timeout=wait_s(60), upto=GAME)
     table.timer("start")
     return table, narration, clock
 

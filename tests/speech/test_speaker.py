@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.cli import main
 from companion.speech import speaker
@@ -52,7 +53,7 @@ def unit(folder: Path, *flags: str) -> str:
     env = {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
     env.pop("SUDO_USER", None)
     done = subprocess.run(["sh", str(ROOT / "hardware/install.sh"), "--print-unit", *flags],
-                          capture_output=True, text=True, env=env, timeout=30, check=True)
+                          capture_output=True, text=True, env=env, timeout=wait_s(30), check=True)
     return next(line for line in done.stdout.splitlines() if line.startswith("ExecStart="))
 
 

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.speech import Cache
 from companion.speech import timeline as narrate_timeline
@@ -37,7 +38,8 @@ def _table(path: Path, **options: object) -> tuple[Table, Narration, FakeClock]:
                   "deal": dict(zip(PLAYERS, ROLES)), "seed": 4, "narrated": True,
                   "wait_for_start": True, "options": {"night_s": 20, "pack_s": 30,
                                                       "first_night_attack": True, **options}})
-    assert narration.ahead.drain(timeout=60, upto=GAME)  # the game's lines, from the deal on
+    # the game's lines, from the deal on
+    assert narration.ahead.drain(timeout=wait_s(60), upto=GAME)
     return table, narration, clock
 
 
@@ -223,7 +225,7 @@ def test_werewolf_narrate_timeline_prints_one_json_object_last(tmp_path: Path) -
     need_engine("en")
     run = subprocess.run([sys.executable, "-m", "companion.cli", "narrate", "--timeline",
                           "--lang", "en", "--seed", "2", "--data", str(tmp_path)],
-                         capture_output=True, text=True, timeout=300, check=False)
+                         capture_output=True, text=True, timeout=wait_s(300), check=False)
     assert run.returncode == 0, run.stderr
     got = json.loads(run.stdout.strip().splitlines()[-1])
     assert got["ruleset"] == "millers-hollow" and got["players"] == 8 and got["seed"] == 2
@@ -231,5 +233,5 @@ def test_werewolf_narrate_timeline_prints_one_json_object_last(tmp_path: Path) -
     assert (tmp_path / "speech" / "en").is_dir()  # rendered into the hub's folder (--data)
     bad = subprocess.run([sys.executable, "-m", "companion.cli", "narrate", "--timeline",
                           "--lang", "en", "--players", "2", "--data", str(tmp_path)],
-                         capture_output=True, text=True, timeout=60, check=False)
+                         capture_output=True, text=True, timeout=wait_s(60), check=False)
     assert bad.returncode == 2 and "werewolf narrate:" in bad.stderr

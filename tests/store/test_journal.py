@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 
 from companion.store import Store
 
@@ -43,7 +44,7 @@ os._exit(0)  # no close: the files as a power cut leaves them
 def write_games(path: Path, plan: list[tuple[int, int]]) -> None:
     """Games (id, events) written and acknowledged by a process that then dies."""
     code = WRITER.format(root=str(ROOT), path=str(path), plan=json.dumps(plan))
-    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=wait_s(60))
 
 
 def flip(path: Path, at: float, size: int = 32) -> None:
@@ -186,7 +187,7 @@ def test_doctor_names_what_a_start_found(tmp_path):
                              for line in lines), lines
     proc = subprocess.run(
         [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())",
-         "doctor", "--data", str(tmp_path)], capture_output=True, text=True, timeout=60,
+         "doctor", "--data", str(tmp_path)], capture_output=True, text=True, timeout=wait_s(60),
         cwd=ROOT, env={**__import__("os").environ, "PYTHONPATH": str(ROOT),
                        "GPIOZERO_PIN_FACTORY": "mock"})
     assert proc.returncode == 1, proc.stdout + proc.stderr

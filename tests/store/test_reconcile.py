@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from slowness import wait_s
 from test_journal import (  # tests/store, on the path as pytest runs it
     cut_tail,
     drop_last_frame,
@@ -260,7 +261,7 @@ def test_a_seats_pin_is_one_of_the_changes_the_copies_hold(tmp_path: Path) -> No
             "s.append(g, 1, [{'a': 1}], {}); s.set_pin(g, 1, 'digest-1'); "
             "s.append(g, 2, [{'a': 2}], {})\nos._exit(0)\n")
     subprocess.run([sys.executable, "-c", code, str(folder / DB), str(ROOT)], check=True,
-                   timeout=60)
+                   timeout=wait_s(60))
     def flip_pins_line(d: Path) -> None:
         data = journal(d).read_bytes()
         at = data.index(b'"digest-1"') + 2

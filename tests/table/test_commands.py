@@ -17,7 +17,7 @@ import threading
 
 import pytest
 from hub.conftest import FakeClock, jp9
-from hub.test_pacing import drive_to_day
+from test_pacing import drive_to_day
 
 from companion.engine import legal_actions, rebuild, waiting_for
 from companion.engine.actions import sample_uniform

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from hub.conftest import FakeClock, jp9
-from hub.test_pacing import drive_to_day
+from test_pacing import drive_to_day
 
 from companion.store import Store
 from companion.table import BadInput, Stale, Table

@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from slowness import wait_ms, wait_s
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 SCREEN = {"viewport": {"width": 1920, "height": 1080}}
 TABLET = {"viewport": {"width": 1280, "height": 800}, "has_touch": True}
@@ -68,7 +70,8 @@ def caught_up(hub: Any, page: Any) -> None:
     so only its view's version tells that it has the call [issue 28]."""
     token = page.url.split("?")[0].rstrip("/").rsplit("/", 1)[1]
     seq = hub.table.seat_view(hub.table.seat_of(token))["seq"]
-    page.wait_for_function("(s) => +document.body.dataset.seq >= s", arg=seq, timeout=10_000)
+    page.wait_for_function("(s) => +document.body.dataset.seq >= s", arg=seq,
+                           timeout=wait_ms(10_000))
 
 
 #: player_card.js HOLD_MS: a press shorter than this is a tap, which leaves
@@ -122,7 +125,7 @@ def night_to_day(hub: Any, page: Any, step: str, do: str, target: int,
     step of `api`, its actions go through the GM's API; every other step
     times out (the GM's API: the test's driver, never the pages' way in)."""
 
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + wait_s(seconds)
     acted = False
     while time.monotonic() < deadline:
         pending = hub.api("GET", "/api/gm")["pending"]
@@ -179,7 +182,7 @@ def shown_on(page: Any, name: str, text: str, wait: int = 20_000) -> None:
     try:
         page.wait_for_function(
             "([name, text]) => window.__shown[name].some((t) => t.includes(text))",
-            arg=[name, text], timeout=wait)
+            arg=[name, text], timeout=wait_ms(wait))
     except Exception:
         seen = page.evaluate("window.__shown")
         raise AssertionError(f"the table screen's {name} never showed {text!r}: {seen}") from None

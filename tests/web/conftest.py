@@ -32,6 +32,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from slowness import wait_ms, wait_s
 
 from companion.hub import create_app
 from companion.hub.pairing import GmSeat
@@ -85,7 +86,7 @@ class Hub:
         req = urllib.request.Request(self.base + path, data=data, method=method, headers={
             "Authorization": f"Bearer {GM_TOKEN}", "Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(req, timeout=10) as r:
+            with urllib.request.urlopen(req, timeout=wait_s(10)) as r:
                 return json.loads(r.read())
         except urllib.error.HTTPError as err:
             raise AssertionError(f"{method} {path}: {err.code} {err.read()[:300]!r}") from None
@@ -154,14 +155,14 @@ def running_hub(folder: Path, settings: Settings = FAST, clock: Callable[[], flo
             hw.close()
             hw.factory.close()
         table.close_listeners()  # the streams end, so the server can stop
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + wait_s(5)
         while table.listeners() and time.monotonic() < deadline:
             time.sleep(0.02)  # each stream says "closed" before the sockets go
         server.stop()
-        serving.join(timeout=5)
+        serving.join(timeout=wait_s(5))
         server.close()
         if ticking is not None:
-            ticking.join(timeout=5)
+            ticking.join(timeout=wait_s(5))
         table.store.close()
     assert not errors, f"the table's clock raised: {errors[:3]!r}"
 
@@ -192,9 +193,12 @@ def browser() -> Iterator[Any]:
     if path is None:
         _missing("Chromium (/usr/bin/chromium)")
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         _missing("the playwright package")
+    # expect()'s own wait (5 s unless a test says), scaled like every other
+    # wait: tests/slowness.py [issue 45]
+    expect.set_options(timeout=wait_ms(5_000))
     pw = sync_playwright().start()
     try:
         b = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
@@ -256,7 +260,7 @@ def new_context(browser: Any, requests_seen: Requests) -> Iterator[Callable[...,
     def make(hub: Hub, **options: Any) -> Any:
         context = browser.new_context(**options)
         origin = hub.origin
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(wait_ms(10_000))
         context.on("request", lambda r: requests_seen.add(origin, r.url))
 
         def watch(page: Any) -> None:

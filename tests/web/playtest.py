@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from slowness import wait_ms
+
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
@@ -51,7 +53,7 @@ class Play:
 
     def page(self, **options: Any) -> Any:
         context = self.browser.new_context(**options)
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(wait_ms(15_000))
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda err: self.found.append(f"page error: {err}"))

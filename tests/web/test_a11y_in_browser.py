@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from a11y import axe
 from browser_kit import caught_up, hook, next_call, open_pages
+from slowness import wait_ms, wait_s
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -29,7 +30,7 @@ NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 ROLES = ["werewolf", "werewolf", "seer", "villager", "villager", "villager", "villager",
          "witch"]
 WOLF, VILLAGER, SEER = 0, 3, 2
-WAIT = 15_000
+WAIT = wait_ms(15_000)
 
 
 def _tree(page: Any) -> str:
@@ -84,7 +85,7 @@ def _night_and_vote(hub: Any, new_context: Any, shot: Any) -> None:
     assert wolf.locator("[aria-live] #card, #card[aria-live], #card [aria-live], "
                         "[role=status] #card, #card [role=status]").count() == 0
     assert "Werewolf" not in _said(wolf)  # no live region speaks it
-    wolf.wait_for_timeout(400)
+    wolf.wait_for_timeout(wait_ms(400))
     expect(hook(wolf, "role")).to_have_text("Werewolf")  # a tap: it stays open
     axe(wolf, "en phone card opened by a tap")
     shot(wolf, "card-tapped")
@@ -211,7 +212,7 @@ def _tab_to(page: Any, selector: str, most: int = 120) -> None:
 
 
 def _until(cond: Any, what: str, timeout: float = 15.0) -> None:
-    end = time.monotonic() + timeout
+    end = time.monotonic() + wait_s(timeout)
     while not cond():
         assert time.monotonic() < end, f"timed out waiting for {what}"
         time.sleep(0.05)
@@ -240,7 +241,7 @@ def _gm_next(hub: Any, gm: Any) -> None:
     gm.wait_for_function(SHOWN, arg=hub.table.pace.stage)
     gm.keyboard.down("Enter")  # the key's repeat, on what the tablet shows now
     gm.keyboard.up("Enter")
-    gm.wait_for_timeout(300)
+    gm.wait_for_timeout(wait_ms(300))
     assert hub.table.pace.stage == stage + 1, "one Enter held down: one stage, no more"
 
 
@@ -326,7 +327,7 @@ def _keys_and_tree(hub: Any, new_context: Any, shot: Any) -> None:
             gm.wait_for_function(SHOWN, arg=stage)
             hook(gm, "skip").dispatch_event("click")
             shot(gm, "next-locked")
-            gm.wait_for_timeout(300)
+            gm.wait_for_timeout(wait_ms(300))
             assert hub.table.pace.stage == stage, "a Next made as the stage began ended it"
         else:
             _gm_next(hub, gm)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from browser_kit import PHONE, caught_up, hook
+from slowness import wait_ms, wait_s
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -115,7 +116,7 @@ def test_a_state_told_429_is_asked_again_later_and_later_saying_nothing(
         assert _asked(page, "/state") == []  # the stream brought the view
         page.evaluate("window.dispatchEvent(new Event('online'))")
         page.wait_for_function("window.__asked.filter((a) => a[0].endsWith('/state')).length >= 3",
-                               timeout=15_000)
+                               timeout=wait_ms(15_000))
         page.wait_for_timeout(300)
         gaps = _gaps(_asked(page, "/state"))
         assert len(gaps) == 2 and gaps[0] >= 950 and gaps[1] >= 1950, gaps
@@ -133,7 +134,8 @@ def test_a_stream_told_429_is_opened_again_after_a_pause_that_doubles(
         seats = _game(hub)
         page = _phone(hub, new_context, seats[VILLAGER]["url"], {"stream": 2})
         page.wait_for_function(
-            "window.__asked.filter((a) => a[0].endsWith('/stream')).length >= 3", timeout=15_000)
+            "window.__asked.filter((a) => a[0].endsWith('/stream')).length >= 3",
+            timeout=wait_ms(15_000))
         gaps = _gaps(_asked(page, "/stream"))
         assert len(gaps) == 2 and gaps[0] >= 950 and gaps[1] >= 1950, gaps
         hub.api("POST", "/api/timer", {"do": "pause"})  # the stream follows again
@@ -143,7 +145,7 @@ def test_a_stream_told_429_is_opened_again_after_a_pause_that_doubles(
 
 
 def _tap_at_night(hub: Any, page: Any) -> None:
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + wait_s(10)
     while hub.api("GET", "/api/gm")["pace"]["mode"] != "calls" and time.monotonic() < deadline:
         time.sleep(0.05)
     caught_up(hub, page)
@@ -160,7 +162,7 @@ def test_a_tap_told_429_is_sent_again_and_lands_saying_nothing(
         seats = _game(hub)
         page = _phone(hub, new_context, seats[VILLAGER]["url"], {"suspect": 1})
         _tap_at_night(hub, page)
-        expect(hook(page, "confirm")).to_be_hidden(timeout=10_000)
+        expect(hook(page, "confirm")).to_be_hidden(timeout=wait_ms(10_000))
         expect(hook(page, "night-status")).not_to_contain_text("Not taken")
         posts = [(url, at) for url, method, at in page.evaluate("window.__asked")
                  if method == "POST"]
@@ -178,7 +180,8 @@ def test_a_tap_told_429_for_long_says_so_only_then(hub_factory: Any, new_context
         seats = _game(hub)
         page = _phone(hub, new_context, seats[VILLAGER]["url"], {"suspect": 4})
         _tap_at_night(hub, page)
-        expect(hook(page, "unsent")).to_contain_text("asks this phone to wait", timeout=15_000)
+        expect(hook(page, "unsent")).to_contain_text("asks this phone to wait",
+                                                     timeout=wait_ms(15_000))
         posts = [at for _, method, at in page.evaluate("window.__asked") if method == "POST"]
         gaps = _gaps(posts)
         assert len(gaps) == 3 and gaps[0] >= 950 and gaps[1] >= 1950 and gaps[2] >= 3950, gaps

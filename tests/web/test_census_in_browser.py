@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from browser_kit import caught_up, holding, hook, next_call, open_pages
+from slowness import wait_ms
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -79,7 +80,7 @@ def _play(hub: Any, new_context: Any, shot: Any) -> None:
     # the day's discussion: the confessor's and a drifter's phones, one tree
     confessor, drifter = phones[CONFESSOR], phones[DRIFTER]
     for page in (confessor, drifter, villager):
-        expect(hook(page, "secret-day")).to_be_visible(timeout=15_000)
+        expect(hook(page, "secret-day")).to_be_visible(timeout=wait_ms(15_000))
     assert _tree(confessor, "#day") == _tree(drifter, "#day") == _tree(villager, "#day")
     assert "confession" not in _tree(confessor, "body")
     # a pick is pressed, in the tree as on the screen (not by colour alone)

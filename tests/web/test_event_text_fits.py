@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from browser_kit import SCREEN, hook, next_call, open_pages
+from slowness import wait_s
 
 from companion.table.pacing import Settings
 
@@ -41,7 +42,7 @@ def _post(hub: Any, path: str, doc: object) -> tuple[int, dict]:
                                  headers={"Authorization": f"Bearer {hub.token}",
                                           "Content-Type": "application/json"})
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=wait_s(10)) as r:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as err:
         return err.code, json.loads(err.read())
@@ -72,7 +73,7 @@ def test_an_event_cards_text_never_overflows(hub_factory: Any, new_context: Any,
         screen.goto(hub.base + "/table")
         hook(gm, "tab-running").click()
         hub.api("POST", "/api/timer", {"do": "resume"})
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + wait_s(15)
         while hub.api("GET", "/api/gm")["pending"]["phase"] != "day":
             assert time.monotonic() < deadline
             hub.api("POST", "/api/actions", {"do": "timeout"})

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from browser_kit import SCREEN, caught_up, holding, hook, next_call, night_tap, open_pages
+from slowness import wait_ms, wait_s
 
 from companion.table.pacing import Settings
 
@@ -35,7 +36,7 @@ MARK = {"en": "New Moon [003]", "ja": "新月 [003]"}
 def _night(hub: Any, attack: str | None) -> None:
     """The night through the GM's API: the pack attacks `attack`, every
     other step times out; the calls' windows ended by the GM's Next."""
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + wait_s(15)
     while time.monotonic() < deadline:
         pending = hub.api("GET", "/api/gm")["pending"]
         if pending["phase"] == "day":
@@ -175,14 +176,14 @@ def test_the_open_ballots_card_names_each_ballot_on_the_table_screen(
         tv = new_context(hub, **SCREEN).new_page()
         tv.goto(f"{hub.base}/table")
         _night(hub, "Hal")
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + wait_s(10)
         while hub.api("GET", "/api/public")["pace"]["mode"] != "ballot":
             assert time.monotonic() < deadline, "the vote did not open"
             time.sleep(0.1)
         hub.api("POST", "/api/actions", {"actor": "Ann", "do": "vote", "target": "Cid"})
         hub.api("POST", "/api/actions", {"actor": "Dan", "do": "vote", "target": "Bob"})
         ballots = hook(tv, "open-ballots")
-        expect(ballots.locator("li")).to_have_count(2, timeout=10_000)
+        expect(ballots.locator("li")).to_have_count(2, timeout=wait_ms(10_000))
         expect(ballots).to_contain_text("Ann → Cid")
         expect(ballots).to_contain_text("Dan → Bob")
         shot(tv, "open-ballots")

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from browser_kit import SCREEN, TABLET, hook
 from conftest import running_hub
+from slowness import wait_ms
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -37,11 +38,11 @@ def test_the_tv_follows_a_restarted_hub_and_its_new_game(tmp_path: Path, new_con
         expect(hook(tv, "phase")).to_have_text("Night 1")
     with running_hub(folder, port=port) as again:
         again.table.resume()
-        expect(tv.locator("#players")).to_contain_text("Hal", timeout=15_000)
+        expect(tv.locator("#players")).to_contain_text("Hal", timeout=wait_ms(15_000))
         assert again.api("GET", "/api/public")["seq"] > 1_000_000  # the resumed game's numbering
         _game(again, ["Ivy", "Jon", "Kim", "Lea", "Max", "Ned", "Ola", "Pia"], "en", seed=8)
         assert again.api("GET", "/api/public")["seq"] < 1_000_000  # a new game numbers anew
-        expect(tv.locator("#players")).to_contain_text("Pia", timeout=10_000)
+        expect(tv.locator("#players")).to_contain_text("Pia", timeout=wait_ms(10_000))
         new_context.close_all()
 
 
@@ -58,13 +59,15 @@ def test_the_tv_and_the_tablet_take_the_games_language(tmp_path: Path, new_conte
         expect(hook(tv, "phase")).to_have_text("Night 1")
         expect(gm.locator("[data-test=tab-lobby]")).to_have_text("Lobby")
         _game(hub, NAMES_JA, "ja", seed=9)
-        expect(hook(tv, "phase")).to_have_text("第1夜", timeout=10_000)
+        expect(hook(tv, "phase")).to_have_text("第1夜", timeout=wait_ms(10_000))
         expect(tv.locator("#players")).to_contain_text("くう")
-        expect(gm.locator("[data-test=tab-lobby]")).not_to_have_text("Lobby", timeout=10_000)
+        expect(gm.locator("[data-test=tab-lobby]")).not_to_have_text("Lobby",
+                                                                timeout=wait_ms(10_000))
         assert gm.evaluate("document.documentElement.lang") == "ja"
         _game(hub, NAMES_EN, "en", seed=10)  # and back
-        expect(hook(tv, "phase")).to_have_text("Night 1", timeout=10_000)
-        assert gm.wait_for_function("document.documentElement.lang === 'en'", timeout=10_000)
+        expect(hook(tv, "phase")).to_have_text("Night 1", timeout=wait_ms(10_000))
+        assert gm.wait_for_function("document.documentElement.lang === 'en'",
+                                    timeout=wait_ms(10_000))
         new_context.close_all()
 
 
@@ -78,6 +81,6 @@ def test_a_phone_with_its_own_language_keeps_it(tmp_path: Path, new_context: Any
         tv.goto(hub.base + "/table?lang=zh_Hant")
         expect(hook(tv, "phase")).to_have_text("第1夜")  # zh_Hant's night title
         _game(hub, NAMES_JA, "ja", seed=9)
-        expect(tv.locator("#players")).to_contain_text("くう", timeout=10_000)
+        expect(tv.locator("#players")).to_contain_text("くう", timeout=wait_ms(10_000))
         assert tv.evaluate("document.documentElement.lang") == "zh-Hant"
         new_context.close_all()

@@ -34,6 +34,7 @@ from browser_kit import (
     night_tap,
     shown_on,
 )
+from slowness import wait_ms
 
 from companion.table.pacing import Settings
 
@@ -43,7 +44,7 @@ expect = sync_api.expect
 #: night windows the GM ends with Next once the called have acted [issue 16]
 LONG_CALLS = Settings(call_s=(30.0, 30.0), ballot_s=20, prompt_s=10, last_words_s=0.5,
                       verdict_s=1.5)
-WAIT = 20_000  # ms: a night call or a step (the hub's pacing is fast here)
+WAIT = wait_ms(20_000)  # ms: a night call or a step (the hub's pacing is fast here)
 
 
 @dataclass
@@ -107,7 +108,7 @@ def _set_up(game: Game, ruleset: str, language: str, options: dict[str, Any],
     hook(gm, "create").click()
     dealing = hook(gm, "dealing")
     try:
-        expect(dealing).to_be_visible(timeout=3_000)
+        expect(dealing).to_be_visible(timeout=wait_ms(3_000))
     except AssertionError:  # a game still running on this hub: "create" asks to confirm
         if hook(gm, "create").is_visible():  # (else the deal was only slow: a loaded machine)
             hook(gm, "create").click()

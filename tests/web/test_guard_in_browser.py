@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 from browser_kit import TABLET, hook
+from slowness import wait_ms
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-WAIT = 15_000
+WAIT = wait_ms(15_000)
 SHOTS = "/work/notes/shots/guard"
 NAMES = list("ABCDEFGH")
 ROLES = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager"]

@@ -23,6 +23,7 @@ import pytest
 from a11y import axe
 from browser_kit import PHONE, SCREEN, hook
 from screens_kit import problems
+from slowness import wait_ms
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -44,7 +45,7 @@ def _wait_offered(page: Any, want: set[str]) -> None:
     page.wait_for_function(
         "(want) => ['start','pause','resume','extend','next'].filter((b) => "
         "document.querySelector(`[data-test=host-${b}]`).checkVisibility()).join() === want",
-        arg=",".join(b for b in BUTTONS if b in want), timeout=10_000)
+        arg=",".join(b for b in BUTTONS if b in want), timeout=wait_ms(10_000))
     assert _offered(page) == want
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from browser_kit import TABLET, hook
+from slowness import wait_s
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -103,7 +104,7 @@ def _night_one(hub: Any, page: Any, seconds: float = 10) -> None:
     time.sleep): the test's contexts route every request through this
     process (conftest.new_context), so a page's request waits until the
     test calls into Playwright again."""
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + wait_s(seconds)
     while time.monotonic() < deadline:
         view = hub.api("GET", "/api/gm")
         pace = view.get("pace") or {}

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from browser_kit import SCREEN, TABLET, hook
+from slowness import wait_ms, wait_s
 
 from companion.speech import call_lines
 from companion.speech.engines import find
@@ -95,13 +96,13 @@ def test_a_narrated_game_speaks_on_the_table_screen_with_no_gm_action(
         host.goto(f"{hub.base}/gm?token={hub.token}")
         expect(hook(host, "lobby")).to_be_visible()
         hook(host, "names").fill("\n".join(NAMES))
-        expect(hook(host, "count-werewolf")).to_have_text("2", timeout=20_000)
+        expect(hook(host, "count-werewolf")).to_have_text("2", timeout=wait_ms(20_000))
         hook(host, "narrated").select_option("1")
         hook(host, "opt-discussion_s").fill("2")
         hook(host, "opt-night_s").fill("2")
         hook(host, "opt-pack_s").fill("2")  # the pack's call too: a whole game in seconds
         hook(host, "create").click()
-        expect(hook(host, "host")).to_be_visible(timeout=10_000)
+        expect(hook(host, "host")).to_be_visible(timeout=wait_ms(10_000))
         assert host.url.endswith("/host")
         assert hub.table.setup.get("narrated") is True
 
@@ -111,7 +112,7 @@ def test_a_narrated_game_speaks_on_the_table_screen_with_no_gm_action(
         screen.on("response", lambda r: "/api/speech/" in r.url and r.url.endswith(".wav")
                   and audio.append((r.url, r.status, r.headers.get("content-type", ""))))
         screen.goto(f"{hub.base}/table")
-        expect(hook(screen, "voice")).to_be_visible(timeout=10_000)
+        expect(hook(screen, "voice")).to_be_visible(timeout=wait_ms(10_000))
         hook(screen, "voice").click()
 
         # the host page has no way to see a card
@@ -128,19 +129,19 @@ def test_a_narrated_game_speaks_on_the_table_screen_with_no_gm_action(
         players.start()
         try:
             hook(host, "host-start").click()
-            deadline = time.monotonic() + 150
+            deadline = time.monotonic() + wait_s(150)
             while time.monotonic() < deadline and not hub.table.ended:  # told [issue 40]
                 time.sleep(0.2)
             assert hub.table.ended, hub.table.pace.mode
         finally:
             stop.set()
-            players.join(timeout=5)
+            players.join(timeout=wait_s(5))
         assert not errors, errors[:3]
         # everything the host sent: Start (resume), and the game's creation
         assert all(u.endswith(("/api/games", "/api/host/timer")) for u in posts), posts
 
         spoken = hook(screen, "spoken").locator("li")
-        expect(spoken.filter(has_text="Morning has come")).to_have_count(2, timeout=90_000)
+        expect(spoken.filter(has_text="Morning has come")).to_have_count(2, timeout=wait_ms(90_000))
         texts = spoken.all_inner_texts()
         expect(hook(screen, "voice")).to_be_visible()
         expect(hook(screen, "voice")).to_have_attribute("aria-pressed", "true")
@@ -186,9 +187,9 @@ def test_the_host_deals_a_new_game_in_the_middle_of_a_narrated_one(
         hook(host, "host-new").click()
         expect(hook(host, "lobby")).to_be_visible()
         hook(host, "names").fill("\n".join(NAMES))
-        expect(hook(host, "count-werewolf")).to_have_text("2", timeout=20_000)
+        expect(hook(host, "count-werewolf")).to_have_text("2", timeout=wait_ms(20_000))
         hook(host, "create").click()
-        expect(hook(host, "dealing")).to_be_visible(timeout=10_000)
+        expect(hook(host, "dealing")).to_be_visible(timeout=wait_ms(10_000))
         assert not hub.table.setup.get("narrated")
         new_context.close_all()
 
@@ -274,7 +275,7 @@ def test_the_table_screen_says_each_line_in_time(hub_factory: Any, new_context: 
         screen.on("response", lambda r: "/api/speech/" in r.url and r.url.endswith(".wav")
                   and audio.append(r.status))
         screen.goto(f"{hub.base}/table")
-        expect(hook(screen, "voice")).to_be_visible(timeout=10_000)
+        expect(hook(screen, "voice")).to_be_visible(timeout=wait_ms(10_000))
         hook(screen, "voice").click()
         on = narration.table.clock()
         stop, errors = threading.Event(), []  # type: ignore[var-annotated]
@@ -283,18 +284,18 @@ def test_the_table_screen_says_each_line_in_time(hub_factory: Any, new_context: 
         players.start()
         try:
             hub.api("POST", "/api/host/timer", {"do": "start"})
-            deadline = time.monotonic() + 240
+            deadline = time.monotonic() + wait_s(240)
             while time.monotonic() < deadline and not any(  # day 1 and its verdict said
                     step.startswith("night 2") for _, step in narration.steps()):
                 time.sleep(0.2)
             assert hub.table.state.n == 2, hub.table.pace.mode
         finally:
             stop.set()
-            players.join(timeout=5)
+            players.join(timeout=wait_s(5))
         assert not errors, errors[:3]
         said = [u for u in narration.said() if not u.dropped and u.event > on]
         last = said[-1]
-        time.sleep(max(0.0, last.at + last.dur - narration.table.clock()) + 1.0)
+        time.sleep(max(0.0, last.at + last.dur - narration.table.clock()) + wait_s(1.0))
         shot(screen, f"table-in-time-{lang}")
         steps = narration.steps()
         assert any(step.endswith(" hunter") for _, step in steps), steps  # the hunter's prompt
@@ -375,7 +376,7 @@ def test_a_late_table_screen_catches_up_on_the_news(hub_factory: Any, new_contex
         narration = hub.app.extensions["narration"]
         ahead = getattr(narration, "ahead", None)
         if ahead is not None:  # the game's lines, rendered from the deal (before issue 42: heard)
-            assert ahead.drain(timeout=120, upto=2)  # ahead.GAME
+            assert ahead.drain(timeout=wait_s(120), upto=2)  # ahead.GAME
         hub.api("POST", "/api/host/timer", {"do": "start"})
         table = hub.table
         victim = None
@@ -403,18 +404,19 @@ def test_a_late_table_screen_catches_up_on_the_news(hub_factory: Any, new_contex
         try:
             screen = new_context(hub, **SCREEN).new_page()
             screen.goto(f"{hub.base}/table")
-            expect(hook(screen, "voice")).to_be_visible(timeout=10_000)
+            expect(hook(screen, "voice")).to_be_visible(timeout=wait_ms(10_000))
             hook(screen, "voice").click()
             spoken = hook(screen, "spoken").locator("li")
-            expect(spoken.filter(has_text="Last night's victim")).to_have_count(1, timeout=15_000)
+            expect(spoken.filter(has_text="Last night's victim")).to_have_count(
+                1, timeout=wait_ms(15_000))
             played = [int(li.get_attribute("data-n")) for li in spoken.all()]
             assert played[:2] == [morning.n, victim.n], played  # the news it missed, in order
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + wait_s(10)
             while time.monotonic() < deadline and (victim.n, "begun") not in \
                     getattr(narration, "_screen", set()):
                 time.sleep(0.1)
             assert (victim.n, "begun") in narration._screen  # the hub heard it (and waits)
         finally:  # the hub's ticks end before the hub does, whatever failed
             stop.set()
-            ticking.join(timeout=5)
+            ticking.join(timeout=wait_s(5))
             new_context.close_all()

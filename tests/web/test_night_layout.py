@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from browser_kit import PHONE, hook
+from slowness import wait_ms, wait_s
 
 pytest.importorskip("playwright.sync_api")
 
@@ -81,7 +82,8 @@ def _settled(hub: Any, phones: dict[int, Any]) -> None:
     """Every phone shows its seat's current view (stream.js marks body[data-seq])."""
     for seat, page in phones.items():
         seq = str(hub.table.seat_view(seat)["seq"])
-        page.wait_for_function("(s) => document.body.dataset.seq === s", arg=seq, timeout=10_000)
+        page.wait_for_function("(s) => document.body.dataset.seq === s", arg=seq,
+                               timeout=wait_ms(10_000))
     phones[next(iter(phones))].wait_for_timeout(60)
 
 
@@ -135,7 +137,7 @@ def _to_next_call(hub: Any, clock: Clock) -> None:
         clock.t = max(clock.t, pace.deadline) + 0.01
     else:
         clock.t += 1
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + wait_s(10)
     while time.monotonic() < deadline and hub.table.pace is pace:
         time.sleep(0.02)
 

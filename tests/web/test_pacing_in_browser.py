@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from browser_kit import caught_up, hook, night_tap, open_pages
+from slowness import wait_ms, wait_s
 
 from companion.table.pacing import Settings
 
@@ -88,14 +89,14 @@ def test_a_base_night_calls_the_deck_and_the_gms_next_ends_a_live_call(
         expect(skip).to_have_text("Next: the table will see this call end early")
         _keep(shot(gm, "gm-next-on-a-call"))
         skip.click()
-        expect(hook(screen, "line")).to_contain_text("Witch, wake up", timeout=5_000)
+        expect(hook(screen, "line")).to_contain_text("Witch, wake up", timeout=wait_ms(5_000))
         assert time.monotonic() - started < PACK_S - 2  # ended early, not at its window's end
         while _call(hub) is not None:
             watch()
             time.sleep(0.1)
         assert calls == ["seer", "wolves", "witch"], calls
         assert not any(word in line for line in lines for word in ABSENT), lines
-        expect(hook(screen, "phase")).to_contain_text("Day 1", timeout=5_000)
+        expect(hook(screen, "phase")).to_contain_text("Day 1", timeout=wait_ms(5_000))
         expect(skip).to_have_text("Next")
         _keep(shot(screen, "table-day-1"))
 
@@ -128,16 +129,16 @@ def test_two_tablets_pressing_next_together_end_one_call(
         held: list[Any] = []
         second.route("**/api/timer", lambda route: held.append(route))
         hook(second, "skip").click()  # pressed on the seer's call; held on the way
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + wait_s(5)
         while not held and time.monotonic() < deadline:
             second.wait_for_timeout(20)
         assert held, "the second tablet's press was never sent"
         sent = held[0].request.post_data_json
         assert sent["do"] == "skip" and sent["stage"] == hub.api("GET", "/api/gm")["pace"]["stage"]
         hook(first, "skip").click()
-        first.wait_for_timeout(300)
+        first.wait_for_timeout(wait_ms(300))
         assert _call(hub) == "wolves"
         held[0].continue_()  # now it arrives: too late for the call it meant
-        expect(second.locator("#error")).to_contain_text("moved on", timeout=5_000)
+        expect(second.locator("#error")).to_contain_text("moved on", timeout=wait_ms(5_000))
         assert _call(hub) == "wolves"
         shot(second, "gm-next-refused")

@@ -24,6 +24,7 @@ from fixtures import gm_view, players, serve_json, serve_stream
 from flask import request
 from hub.conftest import FakeClock
 from screens_kit import walk
+from slowness import wait_ms
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -192,7 +193,7 @@ def test_no_console_error_on_the_first_lobby_load(tmp_path, browser):
             page = context.new_page()
             page.on("console", lambda m: m.type == "error" and errors.append(m.text))
             page.goto(hub.base + url)
-            page.wait_for_timeout(1500)
+            page.wait_for_timeout(wait_ms(1500))
             context.close()
         assert "/static/gm.js" in asked  # the hook sees the page's requests
         assert "/favicon.ico" not in asked, asked
@@ -238,7 +239,7 @@ def test_a_tap_while_offline_is_sent_again_once_back(tmp_path, new_context, shot
         shot(phone, "offline-tap")
         assert seat not in hub.table.state.votes
         context.set_offline(False)
-        expect(hook(phone, "unsent")).to_be_hidden(timeout=10_000)
+        expect(hook(phone, "unsent")).to_be_hidden(timeout=wait_ms(10_000))
         assert hub.table.state.votes.get(seat) == target  # the same tap, recorded
 
         # a second phone taps offline, and the vote closes meanwhile: not recorded
@@ -248,7 +249,7 @@ def test_a_tap_while_offline_is_sent_again_once_back(tmp_path, new_context, shot
         expect(hook(phone2, "unsent")).to_be_visible()
         hub.table.act_gm({"do": "timeout"})  # the ballot ends while the phone is away
         context2.set_offline(False)
-        expect(hook(phone2, "error")).to_contain_text("Not recorded", timeout=10_000)
+        expect(hook(phone2, "error")).to_contain_text("Not recorded", timeout=wait_ms(10_000))
         assert other not in hub.table.state.votes or hub.table.state.phase != "day"
         new_context.close_all()
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from browser_kit import PHONE, hook
+from slowness import wait_ms
 
 from companion.engine import recommended_deal
 
@@ -26,7 +27,7 @@ def test_the_phone_shows_a_names_reading(hub_factory: Any, new_context: Any) -> 
         phone = new_context(hub, **PHONE).new_page()
         phone.goto(link)
         reading = hook(phone, "reading")
-        expect(reading).to_have_count(1, timeout=10_000)
+        expect(reading).to_have_count(1, timeout=wait_ms(10_000))
         expect(reading).to_have_text("(はるな)")
         assert reading.get_attribute("lang") == "ja"
         new_context.close_all()

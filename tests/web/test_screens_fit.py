@@ -36,6 +36,7 @@ from browser_kit import close_card, hook
 from conftest import SHOTS, running_hub
 from hub.conftest import FakeClock
 from screens_kit import PHONES, TABLETS, TV_MIN_FONT, TVS, problems, walk
+from slowness import wait_ms
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -66,7 +67,7 @@ def _wait(page: Any, seq: int, game: int | None) -> None:
     page.wait_for_function(
         "([seq, game]) => document.body.dataset.seq === String(seq)"
         " && document.body.dataset.game === String(game)",
-        arg=[seq, game], timeout=10_000)
+        arg=[seq, game], timeout=wait_ms(10_000))
     page.evaluate(FRAMES)
 
 

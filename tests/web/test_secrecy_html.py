@@ -19,6 +19,7 @@ import re
 
 import pytest
 from browser_kit import holding
+from slowness import wait_ms
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -48,7 +49,7 @@ def _normalise(text: str, tokens: list[str]) -> str:
 
 def _settled(page, ready: str) -> str:  # type: ignore[no-untyped-def]
     """The page's whole DOM once `ready` is visible and nothing changes any more."""
-    page.locator(ready).first.wait_for(state="visible", timeout=10_000)
+    page.locator(ready).first.wait_for(state="visible", timeout=wait_ms(10_000))
     last = page.evaluate("document.documentElement.outerHTML")
     for _ in range(50):
         page.wait_for_timeout(100)

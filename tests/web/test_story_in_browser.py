@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from a11y import axe
 from browser_kit import PHONE, SCREEN, TABLET, hook, next_call
+from slowness import wait_s
 
 from companion.words.announce import news_text
 
@@ -30,7 +31,7 @@ SMALL = {"viewport": {"width": 1280, "height": 720}}
 def _night(hub: Any, acts: dict[str, list[dict]]) -> None:
     """A night through the GM's API: at each step its actions in `acts`,
     every other step times out; the calls' windows ended by the GM's Next."""
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + wait_s(20)
     while time.monotonic() < deadline:
         pending = hub.api("GET", "/api/gm")["pending"]
         if pending["phase"] != "night":

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from browser_kit import RECORDER, SCREEN, TABLET, hook, shown_on
+from slowness import wait_ms, wait_s
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -29,7 +30,7 @@ VOTES = {"A": "F", "B": "F", "C": "E", "D": "E", "E": "F", "F": "G", "G": "F", "
 def _to_day(hub: Any, seconds: float = 20) -> None:
     """Night 1: the rumormonger posts on E, every other step times out (the
     wolves do not agree: nobody dies)."""
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + wait_s(seconds)
     while time.monotonic() < deadline:
         view = hub.api("GET", "/api/gm")
         if view["phase"] == "day":
@@ -43,7 +44,7 @@ def _to_day(hub: Any, seconds: float = 20) -> None:
 
 def _vote(hub: Any, step: str, votes: dict[str, str], seconds: float = 20) -> None:
     """Wait for `step`'s ballot (ending a discussion), then cast `votes`."""
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + wait_s(seconds)
     while time.monotonic() < deadline:
         view = hub.api("GET", "/api/gm")
         if view.get("vote") and view["vote"]["kind"] == step:
@@ -79,7 +80,7 @@ def test_the_sheriffs_weight_and_the_posters_votes_show_as_the_engine_logged(
             assert tally["counts"] == {"4": 6, "5": 4, "6": 1}, tally  # the engine's counts
             hook(gm, "tab-running").click()
             rows = gm.locator("[data-test=tally] .tally-row")
-            expect(rows.first).to_have_text("E6C ×2, D, H, rumour ×2", timeout=10_000)
+            expect(rows.first).to_have_text("E6C ×2, D, H, rumour ×2", timeout=wait_ms(10_000))
             expect(rows.nth(1)).to_have_text("F4A, B, E, G")
             shot(gm, "gm-tally-of-a-game")
             shown_on(screen, "tally", "C ×2, D, H, rumour ×2")

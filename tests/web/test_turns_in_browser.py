@@ -23,13 +23,14 @@ from typing import Any
 import pytest
 from a11y import axe
 from browser_kit import PHONE, SCREEN, hook
+from slowness import wait_ms, wait_s
 
 from companion.engine import pending
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-WAIT = 15_000
+WAIT = wait_ms(15_000)
 ZH = ["王小明", "李美玲", "張偉", "陳怡君", "林志豪", "黃雅婷", "吳建宏", "劉淑芬"]
 MH = ["werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager"]
 JA = list("ABCDEFGHI")
@@ -38,7 +39,7 @@ JP = ["seer", "werewolf", "werewolf", "madman", "medium", "knight", "villager", 
 
 
 def until(cond: Any, what: str, timeout: float = 15.0) -> None:
-    end = time.monotonic() + timeout
+    end = time.monotonic() + wait_s(timeout)
     while time.monotonic() < end:
         if cond():
             return

@@ -24,6 +24,7 @@ from browser_kit import (
     night_to_day,
     open_pages,
 )
+from slowness import wait_ms
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -56,10 +57,10 @@ def _play(hub: Any, new_context: Any) -> None:
     # night 1: the GM ends every step but the pyromaniac's, who burns a farm
     night_to_day(hub, phones[PYRO], "pyromaniac", "burn", BURNED)
     # the table screen: the burned farm, in public
-    expect(hook(screen, "village")).to_contain_text("Burned: Ann's Farm", timeout=15_000)
+    expect(hook(screen, "village")).to_contain_text("Burned: Ann's Farm", timeout=wait_ms(15_000))
     # the day's discussion: the confessor hears Cid (the seer) before the vote
     # on the day powers' one screen, the same on every living phone [issue 40]
-    expect(hook(phone, "secret-day")).to_be_visible(timeout=15_000)
+    expect(hook(phone, "secret-day")).to_be_visible(timeout=wait_ms(15_000))
     assert hub.api("GET", "/api/gm")["pace"]["mode"] == "discussion"
     other = phones[PYRO]  # no day power: the same screen, the same words
     expect(hook(other, "secret-day")).to_be_visible()
@@ -85,7 +86,7 @@ def _play(hub: Any, new_context: Any) -> None:
     box.locator("[data-test=target-1]").click()
     act.locator("[data-test=confirm]").click()
     expect(hook(screen, "village")).to_contain_text("Silenced today (no vote): Bob, Cid, Fay",
-                                                    timeout=10_000)
+                                                    timeout=wait_ms(10_000))
     expect(hook(phone, "silenced")).to_be_visible()
     # the table screen never shows a standing building's owner or a power's state
     text = screen.locator("body").inner_text()

@@ -27,6 +27,7 @@ from browser_kit import (
     night_to_day,
     open_pages,
 )
+from slowness import wait_ms, wait_s
 
 from companion.table.pacing import Settings
 
@@ -74,7 +75,8 @@ def _play(hub: Any, new_context: Any) -> None:
                                  for wolf in ("Ann", "Bob")]})
     assert hub.api("GET", "/api/gm")["pending"]["phase"] == "day"
     # by day the table screen shows the poster, in public
-    expect(hook(screen, "village")).to_contain_text("A rumour accuses Ann.", timeout=15_000)
+    expect(hook(screen, "village")).to_contain_text("A rumour accuses Ann.",
+                                                    timeout=wait_ms(15_000))
 
     # the baker's dawn (RULES.md §8 baker [000]): the seed's roll found Ann;
     # his result is on his held card only: nothing on the open page says a
@@ -95,7 +97,7 @@ def _play(hub: Any, new_context: Any) -> None:
     hook(gm, "secrets").check()
     expect(hook(gm, f"prof-{CONFESSOR}")).to_contain_text("Confessor · Church (used)")
     bones = phones[BONESETTER]  # the day powers' one screen [issue 40]: ① is the church
-    expect(hook(bones, "secret-day")).to_be_visible(timeout=10_000)
+    expect(hook(bones, "secret-day")).to_be_visible(timeout=wait_ms(10_000))
     assert "① Church" in held_card(bones)
     night_tap(bones, mark=1)
     expect(hook(gm, f"prof-{CONFESSOR}")).to_contain_text("Confessor · Church (usable)")
@@ -104,7 +106,7 @@ def _play(hub: Any, new_context: Any) -> None:
 
     # the steward (RULES.md §8 steward [000]): the dead barber's shop to Bob, the drifter
     steward = phones[RUMOR]
-    expect(hook(steward, "secret-day")).to_be_visible(timeout=10_000)
+    expect(hook(steward, "secret-day")).to_be_visible(timeout=wait_ms(10_000))
     assert "① Barbershop" in held_card(steward)
     night_tap(steward, seat=DRIFTER, mark=1)
     expect(hook(gm, f"prof-{DRIFTER}")).to_contain_text("Barber · Barbershop")
@@ -116,7 +118,7 @@ def _play(hub: Any, new_context: Any) -> None:
     # the ballot's wait too, [issue 16], so it is pressed only in a discussion)
     if hub.api("GET", "/api/gm")["pace"]["mode"] == "discussion":
         hub.api("POST", "/api/timer", {"do": "skip"})
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + wait_s(10)
     while hub.api("GET", "/api/gm")["pace"]["mode"] != "ballot":
         assert time.monotonic() < deadline, "the vote never opened"
         time.sleep(0.1)
@@ -125,7 +127,7 @@ def _play(hub: Any, new_context: Any) -> None:
                 {"do": "vote", "actor": name, "target": "Dee" if name == "Ann" else "Ann"})
     assert hub.api("GET", "/api/gm")["pending"]["step"] == "pardon"
     lord = phones[LORD]  # every living phone shows the execution's one screen [issue 40]
-    expect(hook(lord, "secret-day")).to_be_visible(timeout=10_000)
+    expect(hook(lord, "secret-day")).to_be_visible(timeout=wait_ms(10_000))
     expect(hook(phones[DRIFTER], "secret-day")).to_be_visible()
     assert phones[DRIFTER].locator("#day").inner_html() == lord.locator("#day").inner_html()
     assert "① Pardon" in held_card(lord)
@@ -136,14 +138,14 @@ def _play(hub: Any, new_context: Any) -> None:
     # the table screen: the pardon, and no execution (Hal's death at dawn only)
     deaths = hook(screen, "deaths")
     expect(deaths).to_contain_text("The lord pardons Ann: nobody is executed today.",
-                                   timeout=10_000)
+                                   timeout=wait_ms(10_000))
     expect(deaths).not_to_contain_text("Ann is dead")
     expect(deaths).not_to_contain_text("No execution.")  # the pardon line says it
     expect(deaths).to_contain_text("Hal is dead")
 
     # night 2 (GM's API, every step timed out): the baker's roll finds nobody,
     # and his phone says so (RULES.md §8 baker [000]: a chance each night)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + wait_s(20)
     while hub.api("GET", "/api/gm")["pending"]["phase"] != "day":
         assert time.monotonic() < deadline, "night 2 never ended"
         if hub.api("GET", "/api/gm")["pace"]["mode"] == "calls":

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from browser_kit import TABLET
+from slowness import wait_ms
 
 from companion.engine import pending
 from companion.table.pacing import Settings
@@ -17,7 +18,7 @@ from companion.table.pacing import Settings
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-WAIT = 15_000
+WAIT = wait_ms(15_000)
 NAMES = list("ABCDEFGH")
 
 

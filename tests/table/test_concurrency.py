@@ -9,10 +9,10 @@ from __future__ import annotations
 import sys
 import threading
 
+from test_pacing import drive_to_day
+
 from companion.engine import rebuild
 from companion.table import Table
-
-from .test_pacing import drive_to_day
 
 
 def test_eighteen_simultaneous_ballots_all_land_once(table: Table, clock):

@@ -10,12 +10,11 @@ import random
 
 import pytest
 from companion.firmware import pinmap
+from helpers import FakeClock, jp9, mh8
 
 from companion.engine import pending
 from companion.store import Store
 from companion.table import BadInput, NotNow, Table
-
-from .conftest import FakeClock, jp9, mh8
 
 W = 5.0  # Settings().rollcall_s
 

@@ -8,12 +8,11 @@ import json
 import random
 
 import pytest
+from helpers import FakeClock, jp9, mh8
 
 from companion.engine import pending
 from companion.store import Store
 from companion.table import NotNow, Settings, Stale, Table
-
-from .conftest import FakeClock, jp9, mh8
 
 ROLE_S, PACK_S = 20, 40  # the Millers Hollow windows (RULES.md §2 presets)
 
