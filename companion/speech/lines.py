@@ -50,7 +50,7 @@ from typing import NamedTuple
 from ..engine import (
     ROLES,
 )
-from ..words import gm_line, line_parts, public_line
+from ..words import gm_parts, line_parts, public_line
 from ..words.announce import Part, tally_said, winners_named
 
 #: sample names per language, for `werewolf narrate` and the fixed pieces' search
@@ -103,19 +103,9 @@ def call_lines(call: str, night: int, ruleset: str | None, options: dict, lang: 
     pace = {"mode": "calls", "call": call, "night": night, "cursor": 0 if first else 1}
     view: dict = {"pace": pace, "players": players, "ruleset": ruleset, "options": options,
                   "n": night, "deck": deck}
-    said = _sentences(gm_line(view, lang, []))
-    wake = _wake_only(call, night, ruleset, options, lang, deck)
-    k = said.index(wake[-1]) + 1 if wake and wake[-1] in said else len(said)
-    return said[:k], said[k:]
-
-
-def _wake_only(call: str, night: int, ruleset: str | None, options: dict, lang: str,
-               deck: dict | None) -> list[str]:
-    """The call's wake line(s) alone, as the table screen shows them."""
-    view = {"pace": {"mode": "calls", "call": call, "night": night},
-            "players": [{"name": "-"}], "ruleset": ruleset, "options": options, "n": night,
-            "deck": deck}
-    return _sentences(public_line(view, lang))[1:]  # after "Night N"
+    parts = gm_parts(view, lang, [])  # the wake line, then the sleep line's parts [issue 45]
+    return ([s for p in parts if p.of != "sleep" for s in _sentences(p.text)],
+            [s for p in parts if p.of == "sleep" for s in _sentences(p.text)])
 
 
 def dawn_coming(lang: str) -> list[str]:

@@ -416,7 +416,8 @@ class Part(NamedTuple):
     (a sentence, or several on lines of their own) and where it comes from —
     `of` "line" (a call, a prompt, the vote's call...), "title" (the step as
     a bare title), "announcement" (`entry`'s sentence, or the morning line
-    that opens a dawn) or "winners" (an "over" entry's "Winners: …"). The
+    that opens a dawn), "winners" (an "over" entry's "Winners: …") or
+    "sleep" (on the GM's line, a call's sleep line and follow-ups). The
     narration says each part by where it comes from, never by matching
     its text [issue 45]."""
 

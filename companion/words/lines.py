@@ -411,8 +411,8 @@ def _call_lines(at: _At) -> list[Part]:
     if at.gm and _unanswerable(at.view, str(call)):
         out += _said(T.gettext("(Read this even though nobody may answer.)"))
     out += _said(_wake(T, at.lang, str(call), at.view, night))
-    if at.gm:
-        out += _said(*_after(T, at.lang, str(call), at.view, night))
+    if at.gm:  # a part of its own: said as the call ends (companion/speech call_lines)
+        out += [Part(s, "sleep") for s in _after(T, at.lang, str(call), at.view, night)]
     return out
 
 
@@ -468,9 +468,15 @@ def gm_line(view: dict, lang: str, announcements: list[dict] | None = None) -> s
     else the view's own "announcements" (the table's GM view carries them),
     else none: the engine is the one that tells a dawn, never rebuilt here.
     Sentences are separated by newlines."""
+    return "\n".join(p.text for p in gm_parts(view, lang, announcements))
+
+
+def gm_parts(view: dict, lang: str, announcements: list[dict] | None = None) -> list[Part]:
+    """The GM's line as its parts (`Part`; at a call, its sleep line and
+    follow-ups are "sleep"): `gm_line` is their join [issue 45]."""
     anns = (announcements if announcements is not None
             else list(view.get("announcements") or []))
-    return "\n".join(p.text for p in _lines(view, anns, lang, gm=True))
+    return _lines(view, anns, lang, gm=True)
 
 
 def public_line(view: dict, lang: str) -> str:
