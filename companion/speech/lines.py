@@ -16,11 +16,15 @@ test_secrecy.py): a call is worded by its card alone, the same whether the
 holder is alive, dead, absent or in the centre, so two games that differ in
 hidden cards speak the same words at the same moments.
 
-What is said is the table screen's line said well [issue 29, "say less"]:
-a tally names the top candidates only ("Hana 4 votes, Bob 2.",
+What is said is the table screen's line said well [issue 29, "say less"],
+part by part (`companion.words.line_parts`: each sentence of the line with
+where it comes from, an announcement and its entry, the winners, a bare
+title, the line's own), never by matching its text [issue 45]: a tally
+names the top candidates only ("Hana 4 votes, Bob 2.",
 `companion.words.announce.tally_said`), where the screen keeps every
 count; a "Winners: …" of more than three names is left to the screen (the
-side's win was just said); a bare title ("Vote") is never said. Numbers are
+side's win was just said); a bare title ("Vote") is never said; an
+announcement's sentences are news (`Said`). Numbers are
 read right by the engines (companion/speech/engines.py: 3票 is さんぴょう,
 2票 is 兩票).
 
@@ -41,19 +45,13 @@ end (`story_lines`).
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..engine import (
     ROLES,
 )
-from ..words import gm_line, public_line, step_names
-from ..words.announce import (
-    announced,
-    announcement_text,
-    tally_said,
-    winners_named,
-    winners_text,
-)
-from ..words.catalogs import catalog_for
+from ..words import gm_parts, line_parts, public_line
+from ..words.announce import Part, tally_said, winners_named
 
 #: sample names per language, for `werewolf narrate` and the fixed pieces' search
 SAMPLE_NAMES = {
@@ -105,19 +103,9 @@ def call_lines(call: str, night: int, ruleset: str | None, options: dict, lang: 
     pace = {"mode": "calls", "call": call, "night": night, "cursor": 0 if first else 1}
     view: dict = {"pace": pace, "players": players, "ruleset": ruleset, "options": options,
                   "n": night, "deck": deck}
-    said = _sentences(gm_line(view, lang, []))
-    wake = _wake_only(call, night, ruleset, options, lang, deck)
-    k = said.index(wake[-1]) + 1 if wake and wake[-1] in said else len(said)
-    return said[:k], said[k:]
-
-
-def _wake_only(call: str, night: int, ruleset: str | None, options: dict, lang: str,
-               deck: dict | None) -> list[str]:
-    """The call's wake line(s) alone, as the table screen shows them."""
-    view = {"pace": {"mode": "calls", "call": call, "night": night},
-            "players": [{"name": "-"}], "ruleset": ruleset, "options": options, "n": night,
-            "deck": deck}
-    return _sentences(public_line(view, lang))[1:]  # after "Night N"
+    parts = gm_parts(view, lang, [])  # the wake line, then the sleep line's parts [issue 45]
+    return ([s for p in parts if p.of != "sleep" for s in _sentences(p.text)],
+            [s for p in parts if p.of == "sleep" for s in _sentences(p.text)])
 
 
 def dawn_coming(lang: str) -> list[str]:
@@ -142,48 +130,46 @@ def beat(view: dict | None) -> tuple:
     return ("day", view.get("game"), view.get("line") or "")
 
 
+class Said(NamedTuple):
+    """A sentence to say, and whether it tells what happened [issue 42] —
+    the dawn, a death, a tally, the verdict, the end, the story: a table
+    screen that was behind plays it still (a call or a prompt it missed is
+    replaced by the next). Known from where the sentence comes from (an
+    announcement, the story), never from its text [issue 45]."""
+
+    text: str
+    news: bool = False
+
+
 def spoken(before: dict | None, view: dict, lang: str) -> list[str]:
     """The sentences to say now that the public view went from `before` to
     `view` (each a public view as the table screen gets it, with its "line")."""
+    return [s.text for s in heard(before, view, lang)]
+
+
+def heard(before: dict | None, view: dict, lang: str) -> list[Said]:
+    """`spoken`, each sentence with whether it is news (`Said`)."""
     told = _story_said(before, view)  # the story's new page at the end [issue 35]
     if told:
-        return told
+        return [Said(s, True) for s in told]
     old, new = beat(before), beat(view)
     if old == new or view.get("phase") == "lobby":
         return []
-    out: list[str] = []
+    out: list[Said] = []
     ruleset, options = view.get("ruleset"), view.get("options") or {}
     if before is not None and old[0] == "calls" and old[2] is not None \
             and before.get("game") == view.get("game"):
-        out += call_lines(str(old[2]), int(old[1] or 1), ruleset, options, lang, False,
-                          before.get("deck"))[1]
+        out += [Said(s) for s in call_lines(str(old[2]), int(old[1] or 1), ruleset, options,
+                                            lang, False, before.get("deck"))[1]]
     if new[0] == "calls":
         night, call = int(new[1] or 1), new[2]
         first = old[0] != "calls" or old[1] != new[1]
         if call is None:
-            return out + dawn_coming(lang)
-        return out + call_lines(str(call), night, ruleset, options, lang, first,
-                                view.get("deck"))[0]
-    said = set(_sentences(before.get("line") or "")) if before and old[0] == "day" else set()
-    new_lines = [s for s in _sentences(view.get("line") or "") if s not in said]
-    return out + said_as(new_lines, view, lang)
-
-
-def news(view: dict, lang: str) -> set[str]:
-    """The sentences of `view` that tell what happened [issue 42] — the
-    dawn, a death, a tally, the verdict, the end, the story — as the
-    narration says them: a table screen that was behind plays them still
-    (a call or a prompt it missed is replaced by the next)."""
-    if view.get("story"):
-        return set(_story_said(None, view))
-    T = catalog_for(lang)
-    names = [str(p.get("name", "?")) for p in view.get("players") or []]
-    anns = (view.get("announcements") or [])[-12:]  # what the line can be saying now
-    out: set[str] = set()
-    for alive in (None, True, False):
-        out |= set(announced(T, lang, anns, names, view.get("ruleset"), alive))
-    out |= {tally_said(a, names, lang) for a in anns if a.get("kind") == "tally"}
-    return out
+            return out + [Said(s) for s in dawn_coming(lang)]
+        return out + [Said(s) for s in call_lines(str(call), night, ruleset, options, lang,
+                                                  first, view.get("deck"))[0]]
+    shown = set(_sentences(before.get("line") or "")) if before and old[0] == "day" else set()
+    return out + said_of(view, lang, shown)
 
 
 def _story_said(before: dict | None, view: dict) -> list[str]:
@@ -197,21 +183,34 @@ def _story_said(before: dict | None, view: dict) -> list[str]:
                                             for ln in page.get("lines") or [])]
 
 
-def said_as(sentences: list[str], view: dict, lang: str) -> list[str]:
-    """The table screen's sentences as the narration says them [issue 29,
-    "say less"]: a tally's top candidates only (`tally_said`), no "Winners:
-    …" of more than WINNERS_SAID names, no bare title. From the public view
-    alone: its players' names and announcements."""
-    if not sentences:
-        return []
+def said_of(view: dict, lang: str, shown: set[str] | None = None) -> list[Said]:
+    """The table screen's line as the narration says it [issue 29, "say
+    less"], part by part (`companion.words.line_parts`), each by where it
+    comes from [issue 45]: a tally's top candidates only (`tally_said`), no
+    "Winners: …" of more than WINNERS_SAID names, no bare title; an
+    announcement's sentences are news. The sentences the screen already
+    showed (`shown`, its last line's) are not said again. From the public
+    view alone: its players' names and announcements."""
     names = [str(p.get("name", "?")) for p in view.get("players") or []]
-    instead: dict[str, str] = {title: "" for title in step_names(lang).values()}
-    for a in view.get("announcements") or []:
-        if a.get("kind") == "tally" and a.get("counts"):
-            instead[announcement_text(a, names, lang)] = tally_said(a, names, lang)
-        elif a.get("kind") == "over" and len(winners_named(a, names)) > WINNERS_SAID:
-            instead[winners_text(a, names, lang)] = ""
-    return [t for t in (instead.get(s, s) for s in sentences) if t]
+    out: list[Said] = []
+    for part in line_parts(view, lang):
+        for sentence in _sentences(part.text):
+            said = _part_said(part, sentence, names, lang)
+            if said and sentence not in (shown or ()):
+                out.append(Said(said, part.of in ("announcement", "winners")))
+    return out
+
+
+def _part_said(part: Part, sentence: str, names: list[str], lang: str) -> str:
+    """What is said of one sentence of a part of the line ("" for nothing)."""
+    entry = part.entry or {}
+    if part.of == "title":
+        return ""
+    if part.of == "winners" and len(winners_named(entry, names)) > WINNERS_SAID:
+        return ""
+    if part.of == "announcement" and entry.get("kind") == "tally" and entry.get("counts"):
+        return tally_said(entry, names, lang)
+    return sentence
 
 
 def _cut(sentence: str, names: list[str]) -> list[tuple[str, bool]]:

@@ -43,7 +43,7 @@ from .lines import (
     _unmasked,
     call_lines,
     dawn_coming,
-    said_as,
+    said_of,
     units,
 )
 
@@ -164,7 +164,7 @@ def _endings_said(names: list[str], lang: str, ruleset: str,
             entry = {"kind": "over", "winner": winner, "winners": list(range(min(k, len(names))))}
             view = {"phase": "over", "pace": {"mode": "over"}, "ruleset": ruleset,
                     "players": players, "announcements": [entry]}
-            out += said_as(_sentences(public_line(view, lang)), view, lang)
+            out += [s.text for s in said_of(view, lang)]
     return out
 
 
@@ -295,7 +295,7 @@ def _random_game(ruleset: str, lang: str, seed: int, names: list[str] | None = N
                  counts: dict[str, int] | None = None,
                  options: dict | None = None) -> list[tuple[list[str], list[str]]]:
     """What the narrator says of one random game's days, mode by mode (the
-    table screen's lines, `said_as`), without pacing: each engine step's
+    table screen's lines, `said_of`), without pacing: each engine step's
     modes as pacing opens them — a discussion only when it has a time, the
     verdict once the day's vote is over (as night comes). Sample names, a
     recommended deck and options of its own, unless given a game's [issue 42]."""
@@ -318,7 +318,7 @@ def _random_game(ruleset: str, lang: str, seed: int, names: list[str] | None = N
         view["announcements"] = announcements(state)  # type: ignore[arg-type]
         for mode in modes:
             view["pace"] = {"mode": mode, "seat": last["actor"]}
-            said.append((said_as(_sentences(public_line(view, lang)), view, lang), names))
+            said.append(([s.text for s in said_of(view, lang)], names))
 
     def after(state: object, seat: int) -> None:
         p = pending(state)  # type: ignore[arg-type]

@@ -50,7 +50,7 @@ from ..table import Table
 from .ahead import FIXED, GAME, NEXT, NOW, Ahead
 from .cache import Cache, NotRendered
 from .engines import join_wavs
-from .lines import estimate_s, gap_after, news, said_form, spoken, units
+from .lines import estimate_s, gap_after, heard, said_form, units
 from .listed import fixed_lines, game_lines, story_lines
 from .speaker import clipped, scaled
 
@@ -230,7 +230,7 @@ class Narration:
             same = game == self._game
             last = self._last if same else None
             older = [u for u in self._said if not u.dropped] if same else []
-        sentences = spoken(last, view, lang)
+        sentences = heard(last, view, lang)
         stop: list[tuple[Utterance, float]] = []
         free = now + self.table.settings.voice_lead_s
         step = step_of(view)
@@ -244,8 +244,7 @@ class Narration:
         voice = self.cache.engine(lang) is not None
         said: list[Utterance] = []
         n = self._count if same else 0
-        told = news(view, lang) if sentences else set()
-        for text in sentences:
+        for text, news in sentences:
             parts = tuple(units(text, names))
             if not parts:
                 continue
@@ -255,7 +254,7 @@ class Narration:
                             if voice else (0.0, False))
             said.append(Utterance(n + len(said), int(game or 0), lang, text, parts, now, free,
                                   dur, stage, step, pending=pending, rendered_late=pending,
-                                  said=forms, news=text in told))
+                                  said=forms, news=news))
             free += dur + SENTENCE_GAP_S
         ends = said[-1].at + said[-1].dur if said and voice else None
         return _Heard(self, view, said, stop, ends, now)

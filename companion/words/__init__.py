@@ -20,7 +20,7 @@ imports the words.
 
 from .announce import announcement_text, event_said
 from .catalogs import LANGUAGE_NAMES, LANGUAGES, translations
-from .lines import gm_line, public_line
+from .lines import gm_line, gm_parts, line_parts, public_line
 from .names import (
     building_names,
     cause_name,
@@ -49,7 +49,8 @@ from .options import (
 __all__ = [
     "LANGUAGES", "LANGUAGE_NAMES", "announcement_text", "building_names", "cause_name",
     "cause_names", "event_said",
-    "gm_line", "names_for", "option_help", "option_helps", "option_label", "option_labels",
+    "gm_line", "gm_parts", "line_parts", "names_for", "option_help", "option_helps", "option_label",
+    "option_labels",
     "option_value", "option_value_labels", "option_words", "power_line", "power_lines",
     "public_line",
     "role_name", "role_names", "screen_word", "side_name", "side_names", "step_name",

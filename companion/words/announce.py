@@ -20,7 +20,7 @@ moderator's lines (companion/words/lines.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .catalogs import catalog_for
 from .names import (
@@ -411,20 +411,43 @@ def _dawn_opener(T: Any, ruleset: str | None, deaths: bool) -> str:
     return str(T.gettext("Morning has come. Villagers, wake up and open your eyes."))
 
 
-def announced(T: Any, lang: str, anns: list[dict], names: list[str],
-               ruleset: str | None, wolves_alive: bool | None) -> list[str]:
-    """The entries' sentences in order, as the GM reads them: a dawn opens
-    with the morning line ([002], [004]'s for jp-standard), the end of the
-    game with the winners (`wolves_alive` words the fox's win)."""
-    out = []
+class Part(NamedTuple):
+    """One part of a moderator's line (companion/words/lines.py): its text
+    (a sentence, or several on lines of their own) and where it comes from —
+    `of` "line" (a call, a prompt, the vote's call...), "title" (the step as
+    a bare title), "announcement" (`entry`'s sentence, or the morning line
+    that opens a dawn), "winners" (an "over" entry's "Winners: …") or
+    "sleep" (on the GM's line, a call's sleep line and follow-ups). The
+    narration says each part by where it comes from, never by matching
+    its text [issue 45]."""
+
+    text: str
+    of: str = "line"
+    entry: dict | None = None
+
+
+def announced_parts(T: Any, lang: str, anns: list[dict], names: list[str],
+                    ruleset: str | None, wolves_alive: bool | None) -> list[Part]:
+    """The entries' sentences in order, as the GM reads them, each a `Part`
+    with its entry: a dawn opens with the morning line ([002], [004]'s for
+    jp-standard), the end of the game with the winners (`wolves_alive`
+    words the fox's win)."""
+    out: list[Part] = []
     for a in anns:
         if a.get("kind") == "dawn":
-            out.append(_dawn_opener(T, ruleset, bool(a.get("deaths"))))
+            out.append(Part(_dawn_opener(T, ruleset, bool(a.get("deaths"))), "announcement", a))
         if a.get("kind") == "over":
-            out += _over(T, a, names, wolves_alive)
+            win, *winners = _over(T, a, names, wolves_alive)
+            out += [Part(win, "announcement", a), *(Part(w, "winners", a) for w in winners)]
         else:
-            out.append(announcement_text(a, names, lang, ruleset))
-    return [s for s in out if s]
+            out.append(Part(announcement_text(a, names, lang, ruleset), "announcement", a))
+    return [p for p in out if p.text]
+
+
+def announced(T: Any, lang: str, anns: list[dict], names: list[str],
+              ruleset: str | None, wolves_alive: bool | None) -> list[str]:
+    """The entries' sentences in order (`announced_parts`' texts)."""
+    return [p.text for p in announced_parts(T, lang, anns, names, ruleset, wolves_alive)]
 
 
 def recent_entries(anns: list[dict]) -> list[dict]:

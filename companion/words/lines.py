@@ -28,7 +28,7 @@ from typing import Any
 
 from ..engine import ROLES
 from ..options import DISCUSSION_S, EXTRA_DISCUSSION_S, PROFESSIONS, READY_ENDS_NIGHT, TURN_S
-from .announce import announced, recent_entries
+from .announce import Part, announced_parts, recent_entries
 from .catalogs import catalog_for
 from .names import step_name, step_names
 from .speaker import join_names, minutes, person
@@ -179,9 +179,9 @@ class _At:
         self.ruleset = view.get("ruleset")
         self.n = view.get("n")
 
-    def told(self, entries: list[dict], wolves: bool | None = None) -> list[str]:
+    def told(self, entries: list[dict], wolves: bool | None = None) -> list[Part]:
         """The announcements `entries` as the GM reads them."""
-        return announced(self.T, self.lang, entries, self.names, self.ruleset, wolves)
+        return announced_parts(self.T, self.lang, entries, self.names, self.ruleset, wolves)
 
     def today(self, kind: str | None = None) -> list[dict]:
         """Today's announcements (of `kind`)."""
@@ -202,7 +202,7 @@ class _At:
         return self.names[seat] if isinstance(seat, int) and self.seated(seat) else ""
 
 
-def _vote_lines(at: _At, mode: str) -> list[str]:
+def _vote_lines(at: _At, mode: str) -> list[Part]:
     """The vote being discussed or held: what the table learnt first, then
     the call (its candidates named, its time said)."""
     kind, round_, candidates = _vote_of(at.view, at.anns, at.gm)
@@ -214,10 +214,10 @@ def _vote_lines(at: _At, mode: str) -> list[str]:
         _ballot_call(at, kind, round_)
     who = join_names(at.T, [at.names[s] for s in candidates or [] if 0 <= s < len(at.names)])
     call[-1] = str(call[-1]).format(names=who, time=minutes(at.T, timer))
-    return [str(s) for s in out + call]
+    return out + _said(*call)
 
 
-def _vote_news(at: _At, kind: str, round_: int, mode: str) -> list[str]:
+def _vote_news(at: _At, kind: str, round_: int, mode: str) -> list[Part]:
     """What the table learns before a vote: the tally it runs off (its
     counts only when voting now), today's sheriff, or the dawn."""
     wolves = _wolves_alive(at.view)
@@ -267,7 +267,7 @@ def _ballot_call(at: _At, kind: str, round_: int) -> list[str]:
     return [T.gettext("Runoff: vote again, for one of {names}.")]
 
 
-def _turn_lines(at: _At) -> list[str]:
+def _turn_lines(at: _At) -> list[Part]:
     """Speaking turns [issue 34] (RULES.md §6): what the table learnt first
     (the dawn, or the first round's tally), how the turns go, then whose turn
     it is and who is next. The first two stay the same all through the
@@ -281,21 +281,20 @@ def _turn_lines(at: _At) -> list[str]:
     if turns.get("of") == "defence":
         out = at.told(at.today("tally")[-1:])
         # the round's tally named the candidates ("The candidates are …", announce.py)
-        out.append(str(T.gettext("Each candidate defends himself in turn, {time} each; then "
-                                 "only the others vote.")).format(time=time))
+        out += _said(str(T.gettext("Each candidate defends himself in turn, {time} each; then "
+                                   "only the others vote.")).format(time=time))
         line = T.gettext("{name}, your defence.")
     else:
         sheriff = at.today("sheriff")
         out = at.told(sheriff[-1:]) if sheriff else at.told(at.since_dawn())
-        out.append(str(T.gettext("Everyone speaks in turn, {time} each, starting with {name}; "
-                                 "the others keep silent.")).format(
+        out += _said(str(T.gettext("Everyone speaks in turn, {time} each, starting with {name}; "
+                                   "the others keep silent.")).format(
             time=time, name=person(T, at.names[order[0]] if order else at.names[seat])))
         line = T.gettext("{name}, your turn to speak.")
     nxt = at.name(turns.get("next"))
-    out.append(str(line).format(name=person(T, at.names[seat])))
-    out.append(str(T.gettext("Next: {name}")).format(name=person(T, nxt)) if nxt
-               else str(T.gettext("Then the vote.")))
-    return out
+    return out + _said(str(line).format(name=person(T, at.names[seat])),
+                       str(T.gettext("Next: {name}")).format(name=person(T, nxt)) if nxt
+                       else str(T.gettext("Then the vote.")))
 
 
 def _tied_before(anns: list[dict], n: object) -> bool:
@@ -313,7 +312,7 @@ def _wolves_alive(view: dict) -> bool | None:
 
 
 def _prompt_lines(T: Any, view: dict, anns: list[dict], names: list[str], gm: bool,
-                  lang: str) -> list[str]:
+                  lang: str) -> list[Part]:
     p = view.get("pending") or {}
     if gm:
         step, actor = p.get("step"), p.get("actor")
@@ -321,7 +320,7 @@ def _prompt_lines(T: Any, view: dict, anns: list[dict], names: list[str], gm: bo
     else:
         step = str(view.get("step") or "").split(" ")[-1]
         who = _public_actor(view, anns, step)
-    out = announced(T, lang, recent_entries(anns), names, view.get("ruleset"), None)
+    out = announced_parts(T, lang, recent_entries(anns), names, view.get("ruleset"), None)
     if step == "hunter":  # [002][003]
         text = T.gettext("{name} is the hunter: point at one living player, who dies at "
                          "once.") if who else \
@@ -341,8 +340,7 @@ def _prompt_lines(T: Any, view: dict, anns: list[dict], names: list[str], gm: bo
         text = T.gettext("The execution is about to take place.")
     else:
         text = T.gettext("Waiting for {name}.") if who else T.gettext("Waiting for a choice.")
-    out.append(str(text).format(name=person(T, who or "")))
-    return out
+    return out + _said(str(text).format(name=person(T, who or "")))
 
 
 def _public_actor(view: dict, anns: list[dict], step: str) -> str | None:
@@ -365,12 +363,17 @@ def _public_actor(view: dict, anns: list[dict], step: str) -> str | None:
 
 # --- the lines ------------------------------------------------------------------
 
-def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[str]:
+def _said(*texts: str) -> list[Part]:
+    """Sentences of the line itself (a call, a prompt, the vote's call...)."""
+    return [Part(str(t)) for t in texts]
+
+
+def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[Part]:
     at = _At(view, anns, lang, gm)
     if view.get("phase") == "lobby" or at.mode == "lobby" or not at.names:
-        return [str(at.T.gettext("Deal the cards: each player looks at his own card in secret "
-                                 "and keeps it hidden.") if gm else
-                    at.T.gettext("Waiting for the game master to start a game."))]
+        return _said(at.T.gettext("Deal the cards: each player looks at his own card in secret "
+                                  "and keeps it hidden.") if gm else
+                     at.T.gettext("Waiting for the game master to start a game."))
     if at.mode == "discussion" and at.pace.get("turns"):
         return _turn_lines(at)
     said = _MODES.get(at.mode)
@@ -381,58 +384,56 @@ def _lines(view: dict, anns: list[dict], lang: str, gm: bool) -> list[str]:
     return [_title(view, at.mode, lang)]
 
 
-def _deal_lines(at: _At) -> list[str]:  # the game waits for "start" [issue 28]
+def _deal_lines(at: _At) -> list[Part]:  # the game waits for "start" [issue 28]
     T = at.T
     if not at.gm:
-        return [str(T.gettext("Everyone, look at your card in secret and keep it hidden: the "
-                              "night falls soon."))]
-    return [str(T.gettext("Deal the cards: each player looks at his own card in secret and "
-                          "keeps it hidden.")),
-            str(T.gettext("Press Start the game once every phone has opened its card."))]
+        return _said(T.gettext("Everyone, look at your card in secret and keep it hidden: the "
+                               "night falls soon."))
+    return _said(T.gettext("Deal the cards: each player looks at his own card in secret and "
+                           "keeps it hidden."),
+                 T.gettext("Press Start the game once every phone has opened its card."))
 
 
-def _call_lines(at: _At) -> list[str]:
+def _call_lines(at: _At) -> list[Part]:
     T, pace = at.T, at.pace
     night = int(pace.get("night") or at.n or 1)
     call = pace.get("call")
-    out: list[str] = []
+    out: list[Part] = []
     if at.gm and not pace.get("cursor"):
         if night > 1:  # the day's outcome, then night falls ([004])
             day = [a for a in at.anns if a.get("time") == f"day {night - 1}"]
             out += at.told(recent_entries(day)) if day else []
-        out.append(_night_falls(T, at.ruleset, night))
+        out += _said(_night_falls(T, at.ruleset, night))
     elif not at.gm:
-        out.append(str(T.gettext("Night {n}")).format(n=night))
+        out += _said(str(T.gettext("Night {n}")).format(n=night))
     if call is None:
-        return [*out, str(T.gettext("Dawn is coming."))]  # [004]
+        return out + _said(T.gettext("Dawn is coming."))  # [004]
     if at.gm and _unanswerable(at.view, str(call)):
-        out.append(str(T.gettext("(Read this even though nobody may answer.)")))
-    out.append(_wake(T, at.lang, str(call), at.view, night))
-    if at.gm:
-        out += _after(T, at.lang, str(call), at.view, night)
+        out += _said(T.gettext("(Read this even though nobody may answer.)"))
+    out += _said(_wake(T, at.lang, str(call), at.view, night))
+    if at.gm:  # a part of its own: said as the call ends (companion/speech call_lines)
+        out += [Part(s, "sleep") for s in _after(T, at.lang, str(call), at.view, night)]
     return out
 
 
-def _last_words(at: _At) -> list[str]:
+def _last_words(at: _At) -> list[Part]:
     # the GM may know the game is over: not said before the words
     out = at.told(recent_entries([a for a in at.anns if a.get("kind") != "over"]))
     seat = at.pace.get("seat")
     if at.seated(seat):
-        out.append(str(at.T.gettext("{name}, your last words.")).format(
+        return out + _said(str(at.T.gettext("{name}, your last words.")).format(
             name=person(at.T, at.name(seat))))
-    else:
-        out.append(str(at.T.gettext("Last words.")))
-    return out
+    return out + _said(at.T.gettext("Last words."))
 
 
-def _verdict(at: _At) -> list[str]:  # the day's result, announced before night falls ([004])
+def _verdict(at: _At) -> list[Part]:  # the day's result, announced before night falls ([004])
     tallies = [a for a in at.anns if a.get("kind") == "tally"]
     day = [a for a in at.anns if tallies and a.get("time") == tallies[-1].get("time")
            and a.get("kind") != "over"]
     return at.told(recent_entries(day)) or [_title(at.view, at.mode, at.lang)]
 
 
-def _over_lines(at: _At) -> list[str]:
+def _over_lines(at: _At) -> list[Part]:
     over = [a for a in at.anns if a.get("kind") == "over"]
     if not over and at.view.get("winner") is not None:
         over = [{"kind": "over", "winner": at.view["winner"],
@@ -442,7 +443,7 @@ def _over_lines(at: _At) -> list[str]:
 
 
 #: each mode of the pace and the lines said in it
-_MODES: dict[str, Callable[[_At], list[str]]] = {
+_MODES: dict[str, Callable[[_At], list[Part]]] = {
     "deal": _deal_lines, "calls": _call_lines,
     "discussion": lambda at: _vote_lines(at, "discussion"),
     "ballot": lambda at: _vote_lines(at, "ballot"),
@@ -451,13 +452,13 @@ _MODES: dict[str, Callable[[_At], list[str]]] = {
 }
 
 
-def _title(view: dict, mode: str, lang: str) -> str:
+def _title(view: dict, mode: str, lang: str) -> Part:
     """The step as a title, in words: the public view's step is a label ("day
     1 vote"), its last word the step; never a raw id on the screen or in the
-    narration [issue 29]."""
+    narration [issue 29]: a part of its own ("title"), never said."""
     titles = step_names(lang)
     step = str(view.get("step") or "").split(" ")[-1]
-    return titles.get(step) or titles.get(mode) or titles["prompt"]
+    return Part(titles.get(step) or titles.get(mode) or titles["prompt"], "title")
 
 
 def gm_line(view: dict, lang: str, announcements: list[dict] | None = None) -> str:
@@ -467,13 +468,28 @@ def gm_line(view: dict, lang: str, announcements: list[dict] | None = None) -> s
     else the view's own "announcements" (the table's GM view carries them),
     else none: the engine is the one that tells a dawn, never rebuilt here.
     Sentences are separated by newlines."""
+    return "\n".join(p.text for p in gm_parts(view, lang, announcements))
+
+
+def gm_parts(view: dict, lang: str, announcements: list[dict] | None = None) -> list[Part]:
+    """The GM's line as its parts (`Part`; at a call, its sleep line and
+    follow-ups are "sleep"): `gm_line` is their join [issue 45]."""
     anns = (announcements if announcements is not None
             else list(view.get("announcements") or []))
-    return "\n".join(_lines(view, anns, lang, gm=True))
+    return _lines(view, anns, lang, gm=True)
 
 
 def public_line(view: dict, lang: str) -> str:
     """The table screen's line, from the public view alone (`Table.public`:
     "pace", "announcements", "players", "phase", "n", "step", "vote"...). At
-    night it names only the step being called, as the GM says it aloud."""
-    return "\n".join(_lines(view, list(view.get("announcements") or []), lang, gm=False))
+    night it names only the step being called, as the GM says it aloud.
+    The join of `line_parts`."""
+    return "\n".join(p.text for p in line_parts(view, lang))
+
+
+def line_parts(view: dict, lang: str) -> list[Part]:
+    """The table screen's line as its parts, each with where it comes from
+    (`Part`: an announcement and its entry, the winners, a bare title, the
+    line's own sentences): what the narration says of it, by part
+    [issue 45]. A part's text may hold several sentences, one per line."""
+    return _lines(view, list(view.get("announcements") or []), lang, gm=False)

@@ -8,7 +8,7 @@ import pytest
 from companion.engine import RULESETS, resolve_options
 from companion.engine.roles import NIGHT_STEPS
 from companion.speech import Cache, call_lines, clips, spoken
-from companion.words import gm_line
+from companion.words import gm_line, public_line
 
 from .conftest import LANGS, need_engine
 
@@ -50,11 +50,24 @@ def test_the_night_is_spoken_call_by_call() -> None:
 
 
 def test_the_day_speaks_the_table_screens_new_sentences() -> None:
-    before = {"phase": "day", "game": 1, "pace": {"mode": "discussion"},
-              "line": "Morning has come.\nNow discuss."}
-    after = {**before, "pace": {"mode": "ballot"}, "line": "Morning has come.\nVote now."}
-    assert spoken(before, after, "en") == ["Vote now."]
-    assert spoken(None, before, "en") == ["Morning has come.", "Now discuss."]
+    """By day, the table screen's line (its parts, from the public view
+    [issue 45]) less the sentences its last line already showed."""
+    dawn = {"kind": "dawn", "n": 1, "deaths": [], "time": "day 1"}
+    death = {"kind": "death", "name": "Ann", "cause": "execution", "time": "day 1"}
+    day = {"phase": "day", "game": 1, "n": 1, "ruleset": "millers-hollow", "options": {},
+           "step": "day 1 execution", "announcements": [dawn, death],
+           "players": [{"name": "Ann", "alive": False}, {"name": "Bob", "alive": True}]}
+    before = {**day, "pace": {"mode": "prompt"}}
+    before["line"] = public_line(before, "en")
+    after = {**day, "pace": {"mode": "last-words", "seat": 0}}
+    after["line"] = public_line(after, "en")
+    assert spoken(before, after, "en") == ["Ann, your last words."]
+    assert spoken(None, before, "en") == [
+        "Morning has come. Villagers, wake up and open your eyes.",
+        "Last night, there was no werewolf attack.",
+        "By the vote, Ann is executed. Ann leaves the game and may not take part in the "
+        "discussion any more.",
+        "The execution is about to take place."]
     assert spoken(None, {"phase": "lobby", "line": "Waiting."}, "en") == []
 
 

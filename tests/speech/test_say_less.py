@@ -15,9 +15,9 @@ import pytest
 from companion.engine import RULESETS
 from companion.speech import fixed_lines, spoken
 from companion.speech.engines import OpenJTalk, find, to_pinyin
-from companion.speech.lines import SAMPLE_NAMES, said_as, units
+from companion.speech.lines import SAMPLE_NAMES, Said, said_of, units
 from companion.speech.listed import _random_game, game_lines
-from companion.words import LANGUAGES, public_line
+from companion.words import LANGUAGES, line_parts, public_line
 from companion.words.announce import announcement_text, tally_said
 from companion.words.catalogs import catalog_for
 
@@ -58,6 +58,37 @@ def test_a_spoken_tally_names_the_top_two_with_their_counts(lang: str) -> None:
         assert said[0] == "Hana 4 votes, Bob 2."
     if lang == "ja":
         assert said[0] == f"{names[7]}さん4票、{names[1]}さん2票。"  # no pause before a count
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_narration_says_the_screens_line_part_by_part(lang: str) -> None:
+    """[issue 45] no diff of rendered text: the table screen's line is its
+    parts (`line_parts`, joined: the screen's line byte for byte), each
+    with where it comes from, and the narration says each part by that —
+    a tally entry as its `tally_said`, a death as shown, both news; the
+    vote's call as shown, not news; an "over" entry's win, and its winners
+    only when three or fewer [issue 29] — never by finding its text among
+    the announcements'."""
+    names = NAMES[lang]
+    death = {"kind": "death", "name": names[7], "cause": "execution", "time": "day 1"}
+    view = _day(lang, [TALLY, death], "")
+    parts = line_parts(view, lang)
+    assert "\n".join(p.text for p in parts) == public_line(view, lang)
+    assert [(p.of, p.entry) for p in parts] == [("announcement", TALLY),
+                                                ("announcement", death)]
+    assert said_of(view, lang) == [Said(tally_said(TALLY, names, lang), True),
+                                   Said(announcement_text(death, names, lang), True)]
+    ballot = {**view, "pace": {"mode": "ballot"}, "announcements": []}
+    said = said_of(ballot, lang)
+    assert said and [s.text for s in said] == public_line(ballot, lang).split("\n")
+    assert not any(s.news for s in said)
+    over = {"kind": "over", "winner": "village", "winners": [0, 1, 2, 3, 4], "time": "day 1"}
+    end = {**view, "phase": "over", "pace": {"mode": "over"}, "announcements": [over]}
+    parts = line_parts(end, lang)
+    assert [p.of for p in parts] == ["announcement", "winners"]
+    assert said_of(end, lang) == [Said(parts[0].text, True)]  # five winners: left to the screen
+    end["announcements"] = [{**over, "winners": [0, 1, 2]}]
+    assert said_of(end, lang) == [Said(p.text, True) for p in line_parts(end, lang)]
 
 
 def test_a_spoken_tally_never_names_more_than_three() -> None:
@@ -118,7 +149,7 @@ def test_nothing_spoken_says_0_seconds_or_a_raw_step_id(lang: str) -> None:
     view["pace"] = {"mode": "verdict"}
     line = public_line(view, lang)
     assert "day 1" not in line and line == str(catalog_for(lang).pgettext("step", "Vote"))
-    assert said_as([line], view, lang) == []  # a bare title is not said
+    assert said_of(view, lang) == []  # a bare title is not said
     # a tie where the ruleset gives no extra time: the runoff's ballot line, no time
     tie = {**TALLY, "counts": {"7": 2, "1": 2}, "tie": [1, 7]}
     view = {**_day(lang, [tie], ""), "ruleset": "bga", "options": {"extra_discussion_s": 0},

@@ -95,7 +95,7 @@ def test_the_moderator_and_the_narration_say_the_potions_rules_5_000(lang):
     table screen's line and what the narration says from it carry the dawn's
     potion sentence (all from the engine's announcements)."""
     from companion.engine import pending, public_view, view_for
-    from companion.speech.lines import said_as
+    from companion.speech.lines import said_of
     from companion.words.lines import gm_line, public_line
 
     state = game("bga", WITCH, NIGHT1 + [a("Dan", "potion", heal=True)], {"sheriff": False})
@@ -106,5 +106,5 @@ def test_the_moderator_and_the_narration_say_the_potions_rules_5_000(lang):
     line = public_line(view, lang)
     assert POTIONS["heal"][lang] in line
     assert POTIONS["heal"][lang] in gm_line(gm, lang, announcements(state))
-    said = said_as(line.split("\n"), view, lang)
+    said = [s.text for s in said_of(view, lang)]
     assert any(POTIONS["heal"][lang] in s for s in said)
