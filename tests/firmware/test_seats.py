@@ -6,6 +6,7 @@ once from 18 threads."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from pathlib import Path
@@ -76,9 +77,15 @@ def test_waiting_is_a_slow_blink_at_the_maps_brightness(factory):
     duties = _duties(led)
     assert duties[:6] == [0, pytest.approx(0.3), 0, pytest.approx(0.3), 0, pytest.approx(0.3)]
     assert duties[-1] == 0
-    # each phase lasted its time (the timestamps are the gaps between changes)
+    # each phase lasts its time: the pattern keeps the clock from its start, so
+    # a change falls on its boundary, never before it; a busy machine's blinker
+    # may be late to one (the next is then shorter: it catches up), by four
+    # phases at most (the timestamps are the gaps between changes) [issue 45]
     gaps = [s.timestamp for s in led.states[2:5]]
-    assert all(0.04 * K <= gap <= 0.2 * K for gap in gaps), gaps
+    phase = FAST.wait_on
+    assert FAST.wait_off == phase
+    for k, at in enumerate(itertools.accumulate(gaps), 1):
+        assert k * phase - 0.01 * K <= at <= (k + 4) * phase, (k, gaps)
     box.close()
 
 
