@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 from browser_kit import SCREEN, TABLET, hook
-from slowness import wait_ms, wait_s
+from slowness import factor, wait_ms, wait_s
 
-from companion.speech import call_lines
+from companion.speech import call_lines, narration
 from companion.speech.engines import find
 from companion.table import TableError
 
@@ -32,6 +32,18 @@ sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
 NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
+
+
+@pytest.fixture(autouse=True)
+def _screen_hold_scaled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """How long a stage waits for a table screen behind (8 s) and how long a
+    silent screen counts as playing (15 s) are the hub's bounds for a Pi; here
+    the screen is a Chromium on the same busy 2-core machine as the hub, and
+    these tests ask that it says every line: the bounds times the machine's
+    slowness, as every wait [issue 45] (tests/speech/test_screen_waits.py
+    holds the bounds as written)."""
+    monkeypatch.setattr(narration, "SCREEN_HOLD_S", narration.SCREEN_HOLD_S * factor())
+    monkeypatch.setattr(narration, "SCREEN_ALIVE_S", narration.SCREEN_ALIVE_S * factor())
 
 
 def _players(hub: Any, stop: threading.Event, errors: list[str],
