@@ -13,16 +13,19 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..engine import State
+from ..engine.story import readable
 from ..replay import result_of
 from ..store import Store
+from ..words import LANGUAGES
+from ..words.story import told
 from . import pacing
 from .audiences import LOBBY, Audiences, Listener, Live, Sent, StreamCaps
-from .errors import NotFound
-from .pace import STORY_LINE_S, STORY_PAGE_S, STORY_START_S, Pace, StoryClock
+from .errors import BadInput, Denied, NotFound
+from .pace import Pace, StoryClock
 from .pacing import Settings
 from .seats import Seats
 
-__all__ = ["STORY_LINE_S", "STORY_PAGE_S", "STORY_START_S", "Showing"]
+__all__ = ["Showing"]
 
 
 class Game(Protocol):
@@ -146,11 +149,6 @@ class Showing:
         return self._read_story(reader, lang, "the story is told once the game is over")
 
     def _read_story(self, reader: int | str | None, lang: str | None, refused: str) -> dict:
-        from ..engine.story import readable
-        from ..words import LANGUAGES
-        from ..words.story import told
-        from .errors import BadInput, Denied
-
         with self.table.lock:
             state = self.need_game()
             if not readable(state, reader, self.ended):
@@ -170,8 +168,6 @@ class Showing:
         key = (game, self.language, len(state.log))
         # the same log, as long: an undo rebuilds the state (a new log), so it tells anew
         if got is None or got[0] != key or got[1] is not state.log:
-            from ..words.story import told
-
             got = self._story_told = (key, state.log, told(state, self.language, game)["told"])
         return got[2]
 

@@ -228,7 +228,7 @@ def test_nothing_of_the_end_is_said_or_shown_before_the_table_tells_it(quiet, ta
     still be voted on; at the window's end the dawn tells the end, and the
     story begins after it."""
     app, client = quiet, quiet.test_client()
-    from companion.table.showing import STORY_START_S
+    from companion.table.pace import STORY_START_S
 
     seats, phones = _narrated(app, _jp8())
     _to_night_2(app, table, clock)

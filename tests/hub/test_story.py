@@ -106,7 +106,7 @@ def test_the_table_screen_tells_it_page_by_page(app, client, table, clock):
     it begins STORY_START_S after the end, steps on by itself, and a tap on
     the GM's tablet or the host page (POST /api/story/step) turns it; before
     the end the tap is refused (409) and no view has a page."""
-    from companion.table.showing import STORY_LINE_S, STORY_PAGE_S, STORY_START_S
+    from companion.table.pace import STORY_LINE_S, STORY_PAGE_S, STORY_START_S
 
     game, _ = _game(app, client)
     assert client.post("/api/story/step", json={}, headers=GM).status_code == 409
@@ -243,7 +243,7 @@ class _Voice:
 def test_a_narrated_page_stays_until_its_words_are_said(app, client, table, clock):
     """In a narrated game the table's voice hears each page as it turns, and
     the page steps on by itself only once its words are said."""
-    from companion.table.showing import STORY_START_S
+    from companion.table.pace import STORY_START_S
 
     _game(app, client)
     _finish(client, table, clock)
